@@ -1,0 +1,194 @@
+/**
+ * Builds the emulator: opens storage, migrates, seeds, and assembles the Hono app with request
+ * ids, CORS for allowed origins, one error handler that renders the platform envelope, and
+ * 404/405 answers in the same envelope.
+ * @module
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import type { Domain, Emulator, EmulatorConfig } from './context.ts';
+import { type Db, migrate, openDb } from './db/index.ts';
+import { DOMAINS } from './domains/index.ts';
+import { demoCredentials, identify } from './domains/platform/index.ts';
+import { ApiError, appError } from './http/errors.ts';
+import { Router } from './http/router.ts';
+import { placeholderSvg } from './media.ts';
+
+export interface EmulatorOptions {
+  /** `memory`, a data directory, or `postgres://…` (default `memory`), or an open Db. */
+  db?: string | Db;
+  /** PostgreSQL schema to use (tests isolate themselves with one). */
+  schema?: string;
+  /** `demo` seeds the demo store on first start; `none` leaves the database empty. */
+  seed?: 'demo' | 'none';
+  /** Allowed origins for CORS and OAuth redirects. */
+  allowedOrigins?: string[];
+  /** Replaceable clock. */
+  now?: () => Date;
+  /** Overrides of settings. */
+  config?: Partial<EmulatorConfig>;
+  /** Extra domains (tests). */
+  domains?: Domain[];
+  /** Where log lines go (default stderr). */
+  log?: (line: string) => void;
+}
+
+export interface EmulatorInstance {
+  app: Hono;
+  emu: Emulator;
+  /** The demo credentials (client id, API key, site id). */
+  demo: { clientId: string; apiKey: string; siteId: string };
+  /** Sets the public URL once the server listens. */
+  setPublicUrl(url: string): void;
+  close(): Promise<void>;
+}
+
+const EXPOSED = 'X-Wix-Request-Id, X-Wix-Consistent';
+const ALLOWED_HEADERS =
+  'Authorization, Content-Type, x-wix-bi-gateway, wix-site-id, wix-account-id, X-Wix-Consistent';
+
+export async function createEmulator(options: EmulatorOptions = {}): Promise<EmulatorInstance> {
+  const db =
+    typeof options.db === 'object'
+      ? options.db
+      : await openDb(options.db ?? 'memory', { schema: options.schema });
+  const domains = [...DOMAINS, ...(options.domains ?? [])];
+  await migrate(
+    db,
+    domains.flatMap((d) => d.migrations),
+  );
+
+  const secret = await loadSecret(db);
+  const demo = demoCredentials(secret);
+  const config: EmulatorConfig = {
+    allowedOrigins: options.allowedOrigins ?? [],
+    publicUrl: 'http://127.0.0.1',
+    accessTokenTtl: 14_400,
+    scryptN: 2 ** 17,
+    ...options.config,
+  };
+  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const emu: Emulator = {
+    db,
+    config,
+    now: options.now ?? (() => new Date()),
+    siteId: demo.siteId,
+    secret,
+    identify: (authorization) => identify(emu, authorization),
+    async recordEvent(sql, type, entityId, entity) {
+      await sql.query(
+        'INSERT INTO events (event_id, type, entity_id, entity, created_at) VALUES ($1, $2, $3, $4, $5)',
+        [randomUUID(), type, entityId, JSON.stringify(entity ?? null), emu.now()],
+      );
+    },
+    absoluteUrl: (path) => (path.startsWith('/') ? config.publicUrl + path : path),
+    log,
+  };
+
+  if ((options.seed ?? 'demo') === 'demo') await seedOnce(emu, domains);
+
+  const app = new Hono();
+  const router = new Router(app, emu);
+
+  app.use('*', async (c, next) => {
+    const requestId = randomUUID();
+    c.header('X-Wix-Request-Id', requestId);
+    const origin = c.req.header('origin');
+    const corsOk = !!origin && isAllowedOrigin(config, origin) && !c.req.path.startsWith('/oauth2/authorize');
+    if (corsOk) {
+      c.header('Access-Control-Allow-Origin', origin);
+      c.header('Vary', 'Origin');
+      c.header('Access-Control-Expose-Headers', EXPOSED);
+    }
+    if (c.req.method === 'OPTIONS') {
+      if (!corsOk) return c.body(null, 204);
+      c.header('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE');
+      c.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+      c.header('Access-Control-Max-Age', '600');
+      return c.body(null, 204);
+    }
+    await next();
+  });
+
+  app.get('/health', (c) => c.json({ ok: true }));
+  app.get('/media/:file', (c) => {
+    const file = c.req.param('file');
+    if (!/^[\w.-]+\.svg$/.test(file)) throw appError(404, 'MEDIA_NOT_FOUND', 'No such media file');
+    c.header('Cache-Control', 'public, max-age=86400');
+    return c.body(placeholderSvg(file.replace(/\.svg$/, '')), 200, { 'Content-Type': 'image/svg+xml' });
+  });
+
+  for (const d of domains) d.routes(router, emu);
+
+  app.notFound((c) => {
+    const allowed = router.allowedMethods(c.req.path);
+    const err = allowed.length
+      ? appError(
+          405,
+          'METHOD_NOT_ALLOWED',
+          `${c.req.method} is not supported on ${c.req.path}; use ${allowed.join(' or ')}`,
+        )
+      : appError(404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`);
+    if (allowed.length) c.header('Allow', allowed.join(', '));
+    return c.json(err.toJSON(), err.status as 404);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      for (const [k, v] of Object.entries(error.headers)) c.header(k, v);
+      return c.json(error.toJSON(), error.status as 400);
+    }
+    // Never leak a stack trace or driver message to the caller; log the gist for the developer.
+    log(`[emulator] ${c.req.method} ${c.req.path} failed: ${(error as Error)?.message ?? String(error)}`);
+    const requestId = c.res.headers.get('X-Wix-Request-Id');
+    return c.json(
+      {
+        message: 'Internal error',
+        details: {
+          applicationError: { code: 'INTERNAL_ERROR', description: 'Internal error', data: { requestId } },
+        },
+      },
+      500,
+    );
+  });
+
+  return {
+    app,
+    emu,
+    demo,
+    setPublicUrl(url) {
+      config.publicUrl = url.replace(/\/+$/, '');
+    },
+    close: () => db.close(),
+  };
+}
+
+/** Whether an origin is one of the configured allowed origins (exact string match). */
+export function isAllowedOrigin(config: EmulatorConfig, origin: string) {
+  return config.allowedOrigins.includes(origin);
+}
+
+async function loadSecret(db: Db): Promise<Buffer> {
+  const fresh = randomBytes(32).toString('base64');
+  await db.query(
+    "INSERT INTO emulator_meta (key, value) VALUES ('secret', $1) ON CONFLICT (key) DO NOTHING",
+    [fresh],
+  );
+  const rows = await db.query<{ value: string }>("SELECT value FROM emulator_meta WHERE key = 'secret'");
+  return Buffer.from(rows[0]!.value, 'base64');
+}
+
+async function seedOnce(emu: Emulator, domains: Domain[]) {
+  await emu.db.tx(async (sql) => {
+    if (emu.db.kind === 'postgres') await sql.query('SELECT pg_advisory_xact_lock(4243)');
+    // One marker per domain, so a domain added later still seeds an older data directory.
+    for (const d of domains) {
+      if (!d.seed) continue;
+      const key = `seeded:${d.name}`;
+      const seeded = await sql.query('SELECT 1 FROM emulator_meta WHERE key = $1', [key]);
+      if (seeded.length) continue;
+      await d.seed(emu, sql);
+      await sql.query("INSERT INTO emulator_meta (key, value) VALUES ($1, 'demo')", [key]);
+    }
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * What every route and service gets: storage, settings, a clock, secrets, and who is calling.
+ * @module
+ */
+import type { Db, Migration, Sql } from './db/index.ts';
+import type { Router } from './http/router.ts';
+
+/** Identity types (spec point 3), plus `NONE` for a call without credentials. */
+export type IdentityType = 'NONE' | 'ANONYMOUS_VISITOR' | 'MEMBER' | 'WIX_USER' | 'APP';
+
+/** Who is calling, resolved from the `Authorization` header. */
+export interface Identity {
+  type: IdentityType;
+  /** The site the call acts on. */
+  siteId: string;
+  /** Visitor id: set for visitors, and for members (the visitor they logged in from). */
+  visitorId?: string;
+  memberId?: string;
+  /** Platform user (API key owner) or app id. */
+  userId?: string;
+  appId?: string;
+  /** The OAuth client the token was issued to. */
+  clientId?: string;
+}
+
+export interface EmulatorConfig {
+  /** Origins allowed for CORS and OAuth redirects / web_message (from `--allowed-origin`). */
+  allowedOrigins: string[];
+  /** The URL the emulator is reachable at (set once listening). */
+  publicUrl: string;
+  /** Access-token lifetime in seconds (default 14 400). */
+  accessTokenTtl: number;
+  /** scrypt cost (N) for password hashes; OWASP's 2^17 by default, lower in tests. */
+  scryptN: number;
+  /** Extra settings domains may read (site settings, feature switches). */
+  [key: string]: unknown;
+}
+
+/** One piece of the platform: its tables, routes and demo data. */
+export interface Domain {
+  name: string;
+  migrations: Migration[];
+  routes(router: Router, emu: Emulator): void;
+  /** Seeds demo data; runs once per database, after every domain's migrations. */
+  seed?(emu: Emulator, sql: Sql): Promise<void>;
+}
+
+export interface Emulator {
+  db: Db;
+  config: EmulatorConfig;
+  /** The clock (replaceable in tests). */
+  now(): Date;
+  /** The site this emulator serves. */
+  siteId: string;
+  /** A secret that lives in the database, for deriving demo credentials and signing. */
+  secret: Buffer;
+  /** Resolves the caller from the Authorization header (and `wix-site-id`). */
+  identify(authorization: string | undefined, siteId?: string): Promise<Identity>;
+  /** Writes a lifecycle event in the caller's transaction. */
+  recordEvent(sql: Sql, type: string, entityId: string, entity: unknown): Promise<void>;
+  /** An absolute URL on this emulator for a path such as `/media/x.svg` (kept relative in storage). */
+  absoluteUrl(path: string): string;
+  /** Logs a line to stderr (never a secret). */
+  log(message: string): void;
+}

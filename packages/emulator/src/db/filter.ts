@@ -1,0 +1,241 @@
+/**
+ * Compiles the platform query language (`$eq`, `$in`, `$hasSome`, `$startsWith`, `$and`, `$or`,
+ * `$not`, …) to parameterised SQL over a declared set of fields. Values are always parameters,
+ * never pasted. Unknown fields and operators, and values of the wrong type, are field violations.
+ * @module
+ */
+import { ApiError, invalid, type Violation } from '../http/errors.ts';
+
+export type FieldType = 'text' | 'number' | 'bool' | 'date' | 'array';
+
+/** A queryable field: the SQL expression that reads it and its type. */
+export interface FieldDef {
+  sql: string;
+  type: FieldType;
+  /** Can be sorted on (default true, except arrays). */
+  sortable?: boolean;
+}
+export type FieldMap = Record<string, FieldDef>;
+
+export interface CompiledQuery {
+  where: string;
+  orderBy: string;
+  limit: number;
+  offset: number;
+}
+
+const CAST: Record<FieldType, string> = {
+  text: 'text',
+  number: 'numeric',
+  bool: 'boolean',
+  date: 'timestamptz',
+  array: 'text',
+};
+
+/** Collects violations instead of stopping at the first. */
+class Compiler {
+  violations: Omit<Violation, 'data'>[] = [];
+  constructor(
+    private readonly fields: FieldMap,
+    readonly params: unknown[],
+    private readonly prefix: string,
+  ) {}
+
+  private bad(field: string, description: string, violatedRule = 'VALIDATION') {
+    this.violations.push({ field: this.prefix + field, description, violatedRule });
+    return 'FALSE';
+  }
+
+  private param(value: unknown, type: FieldType) {
+    this.params.push(value);
+    return `$${this.params.length}::${CAST[type]}`;
+  }
+
+  private checkValue(value: unknown, type: FieldType): boolean {
+    switch (type) {
+      case 'text':
+      case 'array':
+        return typeof value === 'string';
+      case 'number':
+        return typeof value === 'number'
+          ? Number.isFinite(value)
+          : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value));
+      case 'bool':
+        return typeof value === 'boolean';
+      case 'date':
+        return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+    }
+  }
+
+  filter(f: unknown, path: string): string {
+    if (f === undefined || f === null) return 'TRUE';
+    if (typeof f !== 'object' || Array.isArray(f)) return this.bad(path || 'filter', 'must be an object');
+    const parts: string[] = [];
+    for (const [key, value] of Object.entries(f as Record<string, unknown>)) {
+      const at = path ? `${path}.${key}` : `filter.${key}`;
+      if (key === '$and' || key === '$or') {
+        if (!Array.isArray(value) || value.length === 0) {
+          parts.push(this.bad(at, 'must be a non-empty array of filters'));
+          continue;
+        }
+        const subs = value.map((v, i) => this.filter(v, `${at}[${i}]`));
+        parts.push(`(${subs.join(key === '$and' ? ' AND ' : ' OR ')})`);
+      } else if (key === '$not') {
+        parts.push(`NOT COALESCE((${this.filter(value, at)}), FALSE)`);
+      } else if (key.startsWith('$')) {
+        parts.push(this.bad(at, `is not a known logical operator`, 'INVALID_ENUM_VALUE'));
+      } else {
+        parts.push(this.field(key, value, at));
+      }
+    }
+    return parts.length ? parts.join(' AND ') : 'TRUE';
+  }
+
+  private field(name: string, cond: unknown, at: string): string {
+    const def = this.fields[name];
+    if (!def)
+      return this.bad(
+        at,
+        `is not a field that can be queried (fields: ${Object.keys(this.fields).join(', ')})`,
+        'FIELD_NOT_ALLOWED',
+      );
+    if (
+      cond !== null &&
+      typeof cond === 'object' &&
+      !Array.isArray(cond) &&
+      Object.keys(cond).some((k) => k.startsWith('$'))
+    ) {
+      const parts = Object.entries(cond as Record<string, unknown>).map(([op, v]) =>
+        this.op(def, op, v, `${at}.${op}`),
+      );
+      return parts.join(' AND ');
+    }
+    return this.op(def, '$eq', cond, at);
+  }
+
+  private op(def: FieldDef, op: string, v: unknown, at: string): string {
+    const { sql, type } = def;
+    const scalar = (value: unknown) => (this.checkValue(value, type) ? this.param(value, type) : undefined);
+    const list = (value: unknown) => {
+      if (!Array.isArray(value) || !value.every((x) => this.checkValue(x, type))) return undefined;
+      this.params.push(value.map(String));
+      return `$${this.params.length}::${CAST[type]}[]`;
+    };
+    const like = (value: unknown, pattern: (s: string) => string) => {
+      if (typeof value !== 'string' || (type !== 'text' && type !== 'array'))
+        return this.bad(at, 'needs a string value on a text field');
+      this.params.push(pattern(value.replace(/[\\%_]/g, '\\$&')));
+      return `${sql} ILIKE $${this.params.length} ESCAPE '\\'`;
+    };
+    if (type === 'array' && !['$hasSome', '$hasAll', '$exists', '$eq', '$isEmpty'].includes(op))
+      return this.bad(at, 'array fields support $hasSome, $hasAll and $exists only', 'FIELD_NOT_ALLOWED');
+    switch (op) {
+      case '$eq':
+      case '$ne': {
+        if (v === null) return `${sql} IS ${op === '$eq' ? '' : 'NOT '}NULL`;
+        if (type === 'array')
+          return this.bad(at, 'array fields support $hasSome, $hasAll and $exists only', 'FIELD_NOT_ALLOWED');
+        const p = scalar(v);
+        if (!p) return this.bad(at, `must be a ${type} value`, 'FORMAT');
+        return op === '$eq' ? `${sql} = ${p}` : `${sql} IS DISTINCT FROM ${p}`;
+      }
+      case '$gt':
+      case '$gte':
+      case '$lt':
+      case '$lte': {
+        const p = scalar(v);
+        if (!p || type === 'bool') return this.bad(at, `must be a ${type} value`, 'FORMAT');
+        return `${sql} ${{ $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]} ${p}`;
+      }
+      case '$in':
+      case '$nin': {
+        const p = list(v);
+        if (!p) return this.bad(at, `must be an array of ${type} values`, 'FORMAT');
+        return op === '$in' ? `${sql} = ANY(${p})` : `NOT (${sql} = ANY(${p}))`;
+      }
+      case '$hasSome':
+      case '$hasAll': {
+        if (type !== 'array') return this.bad(at, `${op} applies to array fields only`, 'FIELD_NOT_ALLOWED');
+        if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+          return this.bad(at, 'must be an array of strings', 'FORMAT');
+        this.params.push(v);
+        return `${sql} ${op === '$hasSome' ? '?|' : '?&'} $${this.params.length}::text[]`;
+      }
+      case '$startsWith':
+        return like(v, (s) => `${s}%`);
+      case '$endsWith':
+        return like(v, (s) => `%${s}`);
+      case '$contains':
+        return like(v, (s) => `%${s}%`);
+      case '$exists':
+        if (typeof v !== 'boolean') return this.bad(at, 'must be true or false', 'FORMAT');
+        return type === 'array'
+          ? `COALESCE(jsonb_array_length(${sql}), 0) ${v ? '>' : '='} 0`
+          : `${sql} IS ${v ? 'NOT ' : ''}NULL`;
+      default:
+        return this.bad(at, 'is not a known operator', 'INVALID_ENUM_VALUE');
+    }
+  }
+
+  sort(sort: unknown, idSql: string): string {
+    if (sort === undefined || sort === null) return `${idSql} ASC`;
+    if (!Array.isArray(sort)) {
+      this.bad('sort', 'must be an array');
+      return `${idSql} ASC`;
+    }
+    const parts = sort.map((s, i) => {
+      const at = `sort[${i}]`;
+      const { fieldName, order = 'ASC' } = (s ?? {}) as { fieldName?: unknown; order?: unknown };
+      const def = typeof fieldName === 'string' ? this.fields[fieldName] : undefined;
+      if (!def || def.sortable === false || def.type === 'array')
+        return this.bad(`${at}.fieldName`, 'is not a field that can be sorted on', 'FIELD_NOT_ALLOWED');
+      if (order !== 'ASC' && order !== 'DESC')
+        return this.bad(`${at}.order`, 'must be ASC or DESC', 'INVALID_ENUM_VALUE');
+      return `${def.sql} ${order} NULLS LAST`;
+    });
+    return [...parts.filter((p) => p !== 'FALSE'), `${idSql} ASC`].join(', ');
+  }
+}
+
+export interface QueryInput {
+  filter?: unknown;
+  sort?: unknown;
+  paging?: { limit?: unknown; offset?: unknown };
+}
+
+/**
+ * Compiles a platform query. `params` is appended to (so callers can add their own conditions
+ * first); `prefix` names the query in violations (e.g. `query.`).
+ * @throws ApiError 400 with every violation found.
+ */
+export function compileQuery(
+  query: QueryInput | undefined,
+  fields: FieldMap,
+  params: unknown[],
+  opts: { prefix?: string; idSql?: string; maxLimit?: number } = {},
+): CompiledQuery {
+  const c = new Compiler(fields, params, opts.prefix ?? 'query.');
+  const q = query ?? {};
+  const where = c.filter(q.filter, '');
+  const orderBy = c.sort(q.sort, opts.idSql ?? 'id');
+  const limit = q.paging?.limit ?? 50;
+  const offset = q.paging?.offset ?? 0;
+  const max = opts.maxLimit ?? 100;
+  const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n);
+  if (!isInt(limit) || limit < 0 || limit > max)
+    c.violations.push({
+      field: `${opts.prefix ?? 'query.'}paging.limit`,
+      description: `must be an integer from 0 to ${max}`,
+      violatedRule: 'MAX',
+    });
+  if (!isInt(offset) || offset < 0)
+    c.violations.push({
+      field: `${opts.prefix ?? 'query.'}paging.offset`,
+      description: 'must be a non-negative integer',
+      violatedRule: 'MIN',
+    });
+  if (c.violations.length) throw invalid(c.violations);
+  return { where, orderBy, limit: limit as number, offset: offset as number };
+}
+
+export { ApiError };

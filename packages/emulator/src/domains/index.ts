@@ -1,0 +1,6 @@
+/** Every domain the emulator serves, in registration order. */
+import type { Domain } from '../context.ts';
+import { catalog } from './catalog/index.ts';
+import { platform } from './platform/index.ts';
+
+export const DOMAINS: Domain[] = [platform, catalog];

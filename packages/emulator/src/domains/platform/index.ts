@@ -1,0 +1,272 @@
+/**
+ * The platform core: the site, its headless OAuth clients, API keys, access and refresh tokens,
+ * the lifecycle event log, and the token endpoint's anonymous and refresh grants.
+ * @module
+ */
+import type { Domain, Emulator, Identity } from '../../context.ts';
+import { derive, deriveUuid, hashToken, newId, newToken } from '../../crypto.ts';
+import type { Sql } from '../../db/index.ts';
+import { appError } from '../../http/errors.ts';
+import { FAMILY } from '../../http/router.ts';
+import { z } from '../../http/validate.ts';
+
+export const migrations = [
+  {
+    id: '0001_platform',
+    sql: `
+      CREATE TABLE emulator_meta (key text PRIMARY KEY, value text NOT NULL);
+      CREATE TABLE oauth_clients (
+        client_id text PRIMARY KEY,
+        name text NOT NULL,
+        allowed_origins jsonb NOT NULL DEFAULT '[]',
+        redirect_uris jsonb NOT NULL DEFAULT '[]',
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE api_keys (
+        key_hash text PRIMARY KEY,
+        name text NOT NULL,
+        site_id text NOT NULL,
+        user_id text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE access_tokens (
+        token_hash text PRIMARY KEY,
+        client_id text NOT NULL,
+        subject_type text NOT NULL,
+        visitor_id text,
+        member_id text,
+        refresh_family text,
+        expires_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX access_tokens_family ON access_tokens (refresh_family);
+      CREATE TABLE refresh_tokens (
+        token_hash text PRIMARY KEY,
+        family_id text NOT NULL,
+        client_id text NOT NULL,
+        subject_type text NOT NULL,
+        visitor_id text,
+        member_id text,
+        expires_at timestamptz NOT NULL,
+        rotated_at timestamptz,
+        revoked_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX refresh_tokens_family ON refresh_tokens (family_id);
+      CREATE TABLE events (
+        seq bigserial PRIMARY KEY,
+        event_id text NOT NULL UNIQUE,
+        type text NOT NULL,
+        entity_id text NOT NULL,
+        entity jsonb,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+];
+
+/** Demo credentials, derived from the database's secret so they survive restarts. */
+export function demoCredentials(secret: Buffer) {
+  return {
+    clientId: deriveUuid(secret, 'demo-client-id'),
+    siteId: deriveUuid(secret, 'demo-site-id'),
+    apiKey: 'IST.' + derive(secret, 'demo-api-key').toString('base64url'),
+  };
+}
+
+/** Refresh tokens live 30 days from the first grant of their family. */
+const REFRESH_TTL_SECONDS = 30 * 24 * 3600;
+
+interface IssueInput {
+  clientId: string;
+  subjectType: 'VISITOR' | 'MEMBER';
+  visitorId: string | null;
+  memberId: string | null;
+  /** Continue an existing refresh family (rotation) with its absolute expiry. */
+  family?: { id: string; expiresAt: Date };
+}
+
+/** Issues an access + refresh token pair; only hashes are stored. */
+export async function issueTokens(emu: Emulator, sql: Sql, input: IssueInput) {
+  const access = newToken('OauthNG.');
+  const refresh = newToken('OauthNG.');
+  const now = emu.now();
+  const familyId = input.family?.id ?? newId();
+  const rtExpires = input.family?.expiresAt ?? new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000);
+  const ttl = emu.config.accessTokenTtl;
+  await sql.query(
+    `INSERT INTO access_tokens (token_hash, client_id, subject_type, visitor_id, member_id, refresh_family, expires_at, created_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+    [
+      hashToken(access),
+      input.clientId,
+      input.subjectType,
+      input.visitorId,
+      input.memberId,
+      familyId,
+      new Date(now.getTime() + ttl * 1000),
+      now,
+    ],
+  );
+  await sql.query(
+    `INSERT INTO refresh_tokens (token_hash, family_id, client_id, subject_type, visitor_id, member_id, expires_at, created_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
+    [
+      hashToken(refresh),
+      familyId,
+      input.clientId,
+      input.subjectType,
+      input.visitorId,
+      input.memberId,
+      rtExpires,
+      now,
+    ],
+  );
+  return { access_token: access, refresh_token: refresh, expires_in: ttl, token_type: 'Bearer' };
+}
+
+/** Revokes every refresh token of a family and the access tokens issued from it. */
+export async function revokeFamily(emu: Emulator, sql: Sql, familyId: string) {
+  await sql.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL', [
+    familyId,
+    emu.now(),
+  ]);
+  await sql.query('DELETE FROM access_tokens WHERE refresh_family = $1', [familyId]);
+}
+
+const invalidGrant = (description: string) => appError(400, 'invalid_grant', description);
+
+/** Resolves a client id or throws `invalid_client`. */
+export async function requireClient(sql: Sql, clientId: unknown) {
+  if (typeof clientId !== 'string' || !clientId)
+    throw appError(400, 'invalid_client', 'clientId is required');
+  const rows = await sql.query<{ client_id: string; allowed_origins: string[]; redirect_uris: string[] }>(
+    'SELECT client_id, allowed_origins, redirect_uris FROM oauth_clients WHERE client_id = $1',
+    [clientId],
+  );
+  if (!rows[0]) throw appError(400, 'invalid_client', 'Unknown client id');
+  return rows[0];
+}
+
+/** Grant handlers by `grantType`; the auth domain adds its own (authorization_code, …). */
+export type GrantHandler = (
+  emu: Emulator,
+  body: Record<string, unknown>,
+  headers: Headers,
+) => Promise<Record<string, unknown>>;
+export const grants = new Map<string, GrantHandler>();
+
+grants.set('anonymous', async (emu, body) => {
+  return emu.db.tx(async (sql) => {
+    const client = await requireClient(sql, body.clientId);
+    return issueTokens(emu, sql, {
+      clientId: client.client_id,
+      subjectType: 'VISITOR',
+      visitorId: newId(),
+      memberId: null,
+    });
+  });
+});
+
+grants.set('refresh_token', async (emu, body) => {
+  const token = body.refreshToken;
+  if (typeof token !== 'string' || !token) throw invalidGrant('refreshToken is required');
+  return emu.db.tx(async (sql) => {
+    const rows = await sql.query('SELECT * FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE', [
+      hashToken(token),
+    ]);
+    const rt = rows[0];
+    if (!rt) throw invalidGrant('The refresh token is invalid');
+    if (body.clientId !== undefined && body.clientId !== rt.client_id)
+      throw invalidGrant('The refresh token was issued to another client');
+    const now = emu.now();
+    if (rt.revoked_at || new Date(rt.expires_at) <= now)
+      throw invalidGrant('The refresh token is expired or revoked');
+    if (rt.rotated_at) {
+      // Reuse of a rotated token: someone else has it too. End the whole family.
+      await revokeFamily(emu, sql, rt.family_id);
+      throw invalidGrant('The refresh token was already used');
+    }
+    await sql.query('UPDATE refresh_tokens SET rotated_at = $2 WHERE token_hash = $1', [rt.token_hash, now]);
+    return issueTokens(emu, sql, {
+      clientId: rt.client_id,
+      subjectType: rt.subject_type,
+      visitorId: rt.visitor_id,
+      memberId: rt.member_id,
+      family: { id: rt.family_id, expiresAt: new Date(rt.expires_at) },
+    });
+  });
+});
+
+/** Token-endpoint bodies arrive in camelCase or snake_case depending on the grant (wire §5.6). */
+function normalizeGrantBody(raw: Record<string, unknown>) {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw))
+    out[k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = v;
+  return out;
+}
+
+/** Resolves the caller of a request from its Authorization header. */
+export async function identify(emu: Emulator, authorization: string | undefined): Promise<Identity> {
+  const none: Identity = { type: 'NONE', siteId: emu.siteId };
+  const value = authorization?.trim().replace(/^Bearer\s+/i, '');
+  if (!value) return none;
+  const [first] = value.split(',');
+  const hash = hashToken(first!.trim());
+  const tokens = await emu.db.query(
+    'SELECT client_id, subject_type, visitor_id, member_id FROM access_tokens WHERE token_hash = $1 AND expires_at > $2',
+    [hash, emu.now()],
+  );
+  const t = tokens[0];
+  if (t)
+    return {
+      type: t.subject_type === 'MEMBER' ? 'MEMBER' : 'ANONYMOUS_VISITOR',
+      siteId: emu.siteId,
+      clientId: t.client_id,
+      visitorId: t.visitor_id ?? undefined,
+      memberId: t.member_id ?? undefined,
+    };
+  const keys = await emu.db.query('SELECT user_id, site_id FROM api_keys WHERE key_hash = $1', [hash]);
+  if (keys[0]) return { type: 'WIX_USER', siteId: keys[0].site_id, userId: keys[0].user_id };
+  return none;
+}
+
+export const platform: Domain = {
+  name: 'platform',
+  migrations,
+  routes(router, emu) {
+    router.route({
+      method: 'POST',
+      family: FAMILY.oauth,
+      path: '/oauth2/token',
+      access: 'public',
+      schema: z.record(z.string(), z.unknown()),
+      async handler({ msg, c }) {
+        const body = normalizeGrantBody(msg);
+        const type = body.grantType;
+        const grant = typeof type === 'string' ? grants.get(type) : undefined;
+        if (!grant)
+          throw appError(
+            400,
+            'unsupported_grant_type',
+            `grantType must be one of ${[...grants.keys()].join(', ')}`,
+          );
+        const out = await grant(emu, body, c.req.raw.headers);
+        c.header('Cache-Control', 'no-store');
+        c.header('Pragma', 'no-cache');
+        return out;
+      },
+    });
+  },
+  async seed(emu, sql) {
+    const demo = demoCredentials(emu.secret);
+    await sql.query(
+      'INSERT INTO oauth_clients (client_id, name, allowed_origins, redirect_uris) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+      [demo.clientId, 'Demo storefront', JSON.stringify(emu.config.allowedOrigins), JSON.stringify([])],
+    );
+    await sql.query(
+      'INSERT INTO api_keys (key_hash, name, site_id, user_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+      [hashToken(demo.apiKey), 'Demo merchant key', demo.siteId, deriveUuid(emu.secret, 'demo-owner')],
+    );
+  },
+};

@@ -1,0 +1,86 @@
+/**
+ * Request messages, as the platform reads them (wire §1.4): a JSON body for POST/PATCH/PUT; for
+ * GET/DELETE either `.r` (base64url JSON of the whole message) or dotted query parameters.
+ * @module
+ */
+import { appError, invalid } from './errors.ts';
+
+/** Bodies above this size are refused with 413 before parsing. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** `a.b=1&a.c=2&ids=1&ids=2` → `{a:{b:'1',c:'2'}, ids:['1','2']}`. */
+export function unflatten(params: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, any> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    const segs = key.split('.');
+    if (segs.some((s) => s === '' || FORBIDDEN_KEYS.has(s)))
+      throw invalid([{ field: key, description: 'is not a valid parameter name', violatedRule: 'FORMAT' }]);
+    let cur = out;
+    for (let i = 0; i < segs.length - 1; i++) {
+      const seg = segs[i]!;
+      if (cur[seg] === undefined) cur[seg] = {};
+      else if (typeof cur[seg] !== 'object' || Array.isArray(cur[seg]))
+        throw invalid([
+          { field: key, description: 'conflicts with another parameter', violatedRule: 'FORMAT' },
+        ]);
+      cur = cur[seg];
+    }
+    const last = segs[segs.length - 1]!;
+    if (cur[last] !== undefined && typeof cur[last] === 'object')
+      throw invalid([
+        { field: key, description: 'conflicts with another parameter', violatedRule: 'FORMAT' },
+      ]);
+    cur[last] = values.length > 1 ? values : values[0];
+  }
+  return out;
+}
+
+function base64urlJson(value: string): unknown {
+  if (!/^[A-Za-z0-9_-]*$/.test(value)) throw new Error('not base64url');
+  const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'base64url'));
+  return JSON.parse(text);
+}
+
+/** Reads the message of a GET/DELETE from its query string. */
+export function decodeQuery(url: URL): Record<string, unknown> {
+  const params = url.searchParams;
+  const r = params.get('.r');
+  if (r !== null) {
+    let msg: unknown;
+    try {
+      msg = base64urlJson(r);
+    } catch {
+      throw invalid([{ field: '.r', description: 'must be base64url-encoded JSON', violatedRule: 'FORMAT' }]);
+    }
+    if (!msg || typeof msg !== 'object' || Array.isArray(msg))
+      throw invalid([{ field: '.r', description: 'must encode a JSON object', violatedRule: 'FORMAT' }]);
+    return msg as Record<string, unknown>;
+  }
+  return unflatten(params);
+}
+
+/** Reads the JSON body of a POST/PATCH/PUT; an empty body is `{}`. */
+export async function decodeBody(req: Request): Promise<Record<string, unknown>> {
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const buf = await req.arrayBuffer();
+  if (buf.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  if (buf.byteLength === 0) return {};
+  let msg: unknown;
+  try {
+    msg = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(buf));
+  } catch {
+    throw appError(400, 'MALFORMED_REQUEST', 'The request body is not valid JSON');
+  }
+  if (!msg || typeof msg !== 'object' || Array.isArray(msg))
+    throw appError(400, 'MALFORMED_REQUEST', 'The request body must be a JSON object');
+  return msg as Record<string, unknown>;
+}
+
+const tooLarge = () => {
+  const e = appError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+  return e;
+};

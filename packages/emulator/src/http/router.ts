@@ -1,0 +1,125 @@
+/**
+ * The route table. A route names its method, its path on each path family (wire §1.3), the
+ * message schema, who may call it, and a handler that works on a decoded, validated message.
+ * Decoding, auth, validation, the envelope on failure and 405/404 are handled here once.
+ * @module
+ */
+import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
+import type { Emulator, Identity } from '../context.ts';
+import { decodeBody, decodeQuery } from './decode.ts';
+import { appError, forbidden, unauthenticated } from './errors.ts';
+import { parseMessage } from './validate.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * Who may call a route: `public` (no credentials: token endpoint, hosted pages), `anyone` (any
+ * authenticated caller: visitor, member, platform user or app), `member` (member or user),
+ * `elevated` (platform user or app: merchant calls).
+ */
+export type Access = 'public' | 'anyone' | 'member' | 'elevated';
+
+/** Path prefixes per service: the `www.wixapis.com` family first, then the custom-host family. */
+export const FAMILY = {
+  cart: ['/ecom', '/_api/ecom-cart'],
+  catalogRead: ['/stores-reader', '/_api/catalog-reader-server'],
+  catalogWrite: ['/stores', '/_api/catalog-server'],
+  collectionsV2: [''],
+  redirects: ['/_api/redirects-api', '/headless'],
+  authentication: ['/_api/iam/authentication'],
+  recovery: ['/_api/iam/recovery', '/_iam/recovery'],
+  verification: ['/_api/iam/verification'],
+  oauth: ['', '/_api'],
+  none: [''],
+} as const;
+
+export interface RouteContext<M> {
+  /** The decoded, validated request message (path parameters included). */
+  msg: M;
+  /** Who is calling. */
+  identity: Identity;
+  emu: Emulator;
+  /** The Hono context, for headers and raw access. */
+  c: Context;
+}
+
+export interface RouteDef<S extends z.ZodType> {
+  method: HttpMethod;
+  /** Path prefixes to serve it under (a `FAMILY` entry). */
+  family: readonly string[];
+  /** Path after the prefix, with `{field}` or `{a.b}` parameters, e.g. `/v1/products/{product.id}`. */
+  path: string;
+  access: Access;
+  schema?: S;
+  /** Returns the JSON body (HTTP 200), or a `Response` for pages and redirects. */
+  handler: (ctx: RouteContext<z.output<S>>) => Promise<unknown> | unknown;
+}
+
+interface Registered {
+  method: HttpMethod;
+  regex: RegExp;
+}
+
+export class Router {
+  private readonly table: Registered[] = [];
+  constructor(
+    private readonly app: Hono,
+    private readonly emu: Emulator,
+  ) {}
+
+  route<S extends z.ZodType>(def: RouteDef<S>) {
+    const params: Array<{ hono: string; field: string }> = [];
+    const honoPath = def.path.replace(/\{([^}]+)\}/g, (_, field: string) => {
+      const hono = field.replace(/\./g, '_');
+      params.push({ hono, field });
+      return `:${hono}`;
+    });
+    for (const prefix of def.family) {
+      const full = prefix + honoPath;
+      this.table.push({
+        method: def.method,
+        regex: new RegExp(`^${full.replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
+      });
+      this.app.on(def.method, full, async (c) => {
+        const identity = await this.emu.identify(c.req.header('authorization'), c.req.header('wix-site-id'));
+        checkAccess(def.access, identity, !!c.req.header('authorization'));
+        const raw =
+          def.method === 'GET' || def.method === 'DELETE'
+            ? decodeQuery(new URL(c.req.url))
+            : await decodeBody(c.req.raw);
+        for (const p of params) setPath(raw, p.field, c.req.param(p.hono));
+        const msg = (def.schema ? parseMessage(def.schema, raw) : raw) as z.output<S>;
+        const out = await def.handler({ msg, identity, emu: this.emu, c });
+        if (out instanceof Response) return out;
+        return c.json(out ?? {}, 200);
+      });
+    }
+  }
+
+  /** Whether some other method is served on this path (for 405 instead of 404). */
+  allowedMethods(path: string): HttpMethod[] {
+    return [...new Set(this.table.filter((r) => r.regex.test(path)).map((r) => r.method))];
+  }
+}
+
+function setPath(obj: Record<string, any>, path: string, value: unknown) {
+  const segs = path.split('.');
+  let cur = obj;
+  for (let i = 0; i < segs.length - 1; i++) {
+    const seg = segs[i]!;
+    if (!cur[seg] || typeof cur[seg] !== 'object' || Array.isArray(cur[seg])) cur[seg] = {};
+    cur = cur[seg];
+  }
+  cur[segs[segs.length - 1]!] = value;
+}
+
+function checkAccess(access: Access, who: Identity, hasHeader: boolean) {
+  if (access === 'public') return;
+  if (who.type === 'NONE')
+    throw hasHeader
+      ? appError(401, 'UNAUTHENTICATED', 'The access token is invalid or expired')
+      : unauthenticated();
+  if (access === 'member' && who.type !== 'MEMBER' && who.type !== 'WIX_USER') throw forbidden();
+  if (access === 'elevated' && who.type !== 'WIX_USER' && who.type !== 'APP') throw forbidden();
+}

@@ -1,0 +1,44 @@
+/**
+ * Serves the emulator over HTTP with @hono/node-server and shuts it down cleanly.
+ * @module
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { createEmulator, type EmulatorInstance, type EmulatorOptions } from './app.ts';
+
+export interface RunningEmulator extends EmulatorInstance {
+  /** `http://host:port`, with the port actually bound. */
+  url: string;
+  /** Stops accepting requests, lets in-flight ones finish, closes storage. */
+  stop(): Promise<void>;
+}
+
+/** Starts an emulator listening on `host:port` (port 0 = any free port). */
+export async function startEmulator(
+  options: EmulatorOptions & { port?: number; host?: string } = {},
+): Promise<RunningEmulator> {
+  const instance = await createEmulator(options);
+  const host = options.host ?? '127.0.0.1';
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: instance.app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  instance.setPublicUrl(url);
+  let stopping: Promise<void> | undefined;
+  return {
+    ...instance,
+    url,
+    stop() {
+      stopping ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+        });
+        await instance.close();
+      })();
+      return stopping;
+    },
+  };
+}

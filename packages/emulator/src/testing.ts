@@ -1,0 +1,51 @@
+/**
+ * Test helpers: an emulator on port 0 per test file, on embedded storage, or on PostgreSQL in a
+ * schema of its own (dropped afterwards) when `SHOPKIT_TEST_DATABASE_URL` is set.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import type { EmulatorOptions } from './app.ts';
+import { type RunningEmulator, startEmulator } from './server.ts';
+
+export type Backend = 'pglite' | 'postgres';
+
+/** The backends to run contract suites on: embedded always, PostgreSQL when configured. */
+export function testBackends(): Backend[] {
+  return process.env.SHOPKIT_TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export interface TestEmulator extends RunningEmulator {
+  backend: Backend;
+}
+
+/** Starts an emulator for tests (cheap password hashing, demo seed unless told otherwise). */
+export async function startTestEmulator(
+  backend: Backend = 'pglite',
+  options: EmulatorOptions = {},
+): Promise<TestEmulator> {
+  const pgUrl = process.env.SHOPKIT_TEST_DATABASE_URL;
+  if (backend === 'postgres' && !pgUrl) throw new Error('SHOPKIT_TEST_DATABASE_URL is not set');
+  const schema = backend === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const running = await startEmulator({
+    db: backend === 'postgres' ? pgUrl : 'memory',
+    schema,
+    log: () => {},
+    ...options,
+    config: { scryptN: 2 ** 10, ...options.config },
+    port: 0,
+  });
+  return {
+    ...running,
+    backend,
+    async stop() {
+      await running.stop();
+      if (schema && pgUrl) {
+        const { default: pg } = await import('pg');
+        const c = new pg.Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await c.end();
+      }
+    },
+  };
+}

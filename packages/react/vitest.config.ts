@@ -1,0 +1,5 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: { name: 'react', include: ['src/**/*.test.{ts,tsx}'], testTimeout: 30_000, hookTimeout: 120_000 },
+});

@@ -1,0 +1,68 @@
+/**
+ * Tokens and where they are kept (spec point 3, wire §6). Memory by default; persistence is an
+ * explicit adapter whose keys are namespaced by client id.
+ * @module
+ */
+
+/** Token roles: `none` (no tokens), `visitor` (anonymous), `member` (logged in). */
+export const TokenRole = { NONE: 'none', VISITOR: 'visitor', MEMBER: 'member' } as const;
+export type TokenRole = (typeof TokenRole)[keyof typeof TokenRole];
+
+export interface AccessToken {
+  value: string;
+  /** Expiry in epoch seconds: the second of receipt plus `expires_in`. */
+  expiresAt: number;
+}
+export interface RefreshToken {
+  value: string;
+  role: TokenRole;
+}
+export interface Tokens {
+  accessToken: AccessToken;
+  refreshToken: RefreshToken;
+}
+
+/** Where a strategy keeps its tokens. Methods may be async (a cookie store on a server, say). */
+export interface TokenStorage {
+  getTokens(): Tokens | null | undefined | Promise<Tokens | null | undefined>;
+  setTokens(tokens: Tokens): void | Promise<void>;
+}
+
+/** The empty token pair: no access token, no refresh token, role `none`. */
+export const emptyTokens = (): Tokens => ({
+  accessToken: { value: '', expiresAt: 0 },
+  refreshToken: { value: '', role: TokenRole.NONE },
+});
+
+/** Keeps tokens in memory (the default): nothing survives a reload. */
+export function memoryStorage(initial?: Tokens): TokenStorage {
+  let tokens = initial ?? emptyTokens();
+  return {
+    getTokens: () => tokens,
+    setTokens: (t) => {
+      tokens = t;
+    },
+  };
+}
+
+/** Keeps tokens in a Web Storage area (`localStorage` or `sessionStorage`), under `shopkit:<clientId>:tokens`. */
+export function webStorage(area: Storage, clientId: string): TokenStorage {
+  const key = `shopkit:${clientId}:tokens`;
+  return {
+    getTokens() {
+      try {
+        const raw = area.getItem(key);
+        return raw ? (JSON.parse(raw) as Tokens) : null;
+      } catch {
+        return null;
+      }
+    },
+    setTokens(tokens) {
+      if (!tokens.accessToken.value && !tokens.refreshToken.value) area.removeItem(key);
+      else area.setItem(key, JSON.stringify(tokens));
+    },
+  };
+}
+
+/** Seconds since the epoch, floored. */
+export const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -1,0 +1,189 @@
+/**
+ * The error hierarchy and the one function that maps a failed response to it (spec point 8,
+ * wire §3). Messages are sentences; they never embed JSON dumps, request bodies or tokens.
+ * @module
+ */
+
+/** The platform's name for errors raised by service-provider (SPI) implementations. */
+export const SPI_ERROR_TYPE = 'wix_spi_error';
+
+/** One field violation as the platform reports it. */
+export interface FieldViolation {
+  field: string;
+  description: string;
+  violatedRule?: string;
+  ruleName?: string;
+  data?: Record<string, unknown>;
+}
+
+/** The `details` object of an error: exactly one of the three kinds, plus the request id. */
+export interface ErrorDetails {
+  applicationError?: { code: string | number; description: string; data?: Record<string, unknown> };
+  validationError?: { fieldViolations: FieldViolation[] };
+  systemError?: { errorCode?: string };
+  requestId?: string | null;
+}
+
+interface ErrorInit {
+  status?: number;
+  code: string;
+  description: string;
+  data?: Record<string, unknown>;
+  requestId?: string | null;
+  details?: ErrorDetails;
+  cause?: unknown;
+}
+
+/** Base class of every error the SDK throws for a call. */
+export class ShopkitError extends Error {
+  /** HTTP status, when a response was received. */
+  readonly status?: number;
+  /** Machine-readable code: the platform's application code, `INVALID_ARGUMENT`, or a status name. */
+  readonly code: string;
+  /** Human-readable description from the server (or the status text). */
+  readonly description: string;
+  /** Extra data from the server's application error. */
+  readonly data: Record<string, unknown>;
+  /** The `X-Wix-Request-Id` of the failed response, when known. */
+  readonly requestId: string | null;
+  /** The error details as the platform sent them, plus the request id. */
+  readonly details: ErrorDetails;
+
+  constructor(message: string, init: ErrorInit) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = new.target.name;
+    this.status = init.status;
+    this.code = init.code;
+    this.description = init.description;
+    this.data = init.data ?? {};
+    this.requestId = init.requestId ?? null;
+    this.details = { ...init.details, requestId: this.requestId };
+  }
+}
+
+/** The server rejected one or more fields (`details.validationError`), or the SDK did before sending. */
+export class ValidationError extends ShopkitError {
+  /** The violations, sorted by field, with fields named as the caller's arguments. */
+  readonly violations: FieldViolation[];
+  constructor(violations: FieldViolation[], init: Omit<ErrorInit, 'code' | 'description'> = {}) {
+    const text = violations.map((v) => `"${v.field}" ${v.description}`).join(', ');
+    super(`INVALID_ARGUMENT: ${text}`, {
+      ...init,
+      code: 'INVALID_ARGUMENT',
+      description: text,
+      details: { validationError: { fieldViolations: violations } },
+    });
+    this.violations = violations;
+  }
+}
+
+/** The server answered with an application error (`details.applicationError`). */
+export class ApplicationError extends ShopkitError {}
+
+/** Any other 4xx answer without a platform envelope. */
+export class HttpError extends ShopkitError {}
+
+/** Network failure, timeout, abort, an unreadable response or a 5xx without an envelope. */
+export class SystemError extends ShopkitError {}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  428: 'Precondition Required',
+  429: 'Too Many Requests',
+};
+
+/** `Not Found` → `NOT_FOUND`. */
+export const constantCase = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '')
+    .toUpperCase();
+
+/**
+ * Sorts violations by field, renames fields with `rename` (wire name → argument name) and drops a
+ * less specific violation when a more specific one under the same field is also present.
+ */
+export function normalizeViolations(list: FieldViolation[], rename: (f: string) => string): FieldViolation[] {
+  const mapped = list.map((v) => ({ ...v, field: rename(String(v.field ?? '')) }));
+  return mapped
+    .filter(
+      (v) => !mapped.some((o) => o !== v && o.field.length > v.field.length && isUnder(o.field, v.field)),
+    )
+    .sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+}
+
+const isUnder = (child: string, parent: string) =>
+  child.startsWith(parent) && (child[parent.length] === '.' || child[parent.length] === '[');
+
+/** What the engine knows of a failed response. */
+export interface FailedResponse {
+  status: number;
+  statusText: string;
+  body: unknown;
+  requestId: string | null;
+}
+
+/**
+ * Picks the error class and message for a non-200 response (spec point 8):
+ * 1. validation errors: `INVALID_ARGUMENT: "<field>" <description>, …`;
+ * 2. application errors: the server message, then `: <description>` when different;
+ * 3. other 4xx: the status text as description and message, the code in UPPER_SNAKE_CASE;
+ * 4. anything else: `System error occurred`, with `, request-id: <id>` when known.
+ */
+export function errorFromResponse(res: FailedResponse, rename: (f: string) => string = (f) => f) {
+  const body = (res.body && typeof res.body === 'object' ? res.body : {}) as {
+    message?: unknown;
+    details?: ErrorDetails;
+  };
+  const base = { status: res.status, requestId: res.requestId };
+  const details = body.details && typeof body.details === 'object' ? body.details : undefined;
+  const violations = details?.validationError?.fieldViolations;
+  if (Array.isArray(violations)) return new ValidationError(normalizeViolations(violations, rename), base);
+  const app = details?.applicationError;
+  const statusText = res.statusText || STATUS_TEXT[res.status] || `HTTP ${res.status}`;
+  if (app && typeof app === 'object') {
+    const description = typeof app.description === 'string' ? app.description : statusText;
+    const serverMessage = typeof body.message === 'string' && body.message ? body.message : description;
+    const message = serverMessage === description ? serverMessage : `${serverMessage}: ${description}`;
+    return new ApplicationError(message, {
+      ...base,
+      code: String(app.code ?? constantCase(statusText)),
+      description,
+      data: app.data && typeof app.data === 'object' ? app.data : {},
+      details,
+    });
+  }
+  if (res.status >= 400 && res.status < 500) {
+    return new HttpError(statusText, { ...base, code: constantCase(statusText), description: statusText });
+  }
+  return systemError(res.requestId, { status: res.status, code: constantCase(statusText) });
+}
+
+/** `System error occurred[: reason][, request-id: <id>]`. */
+export function systemError(
+  requestId: string | null,
+  init: { status?: number; code?: string; reason?: string; cause?: unknown } = {},
+) {
+  const message =
+    'System error occurred' +
+    (init.reason ? `: ${init.reason}` : '') +
+    (requestId ? `, request-id: ${requestId}` : '');
+  return new SystemError(message, {
+    status: init.status,
+    code: init.code ?? 'UNKNOWN',
+    description: init.reason ?? 'System error occurred',
+    requestId,
+    cause: init.cause,
+  });
+}

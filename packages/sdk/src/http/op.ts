@@ -1,0 +1,110 @@
+/**
+ * Call declarations. A domain module is a list of `op(...)` declarations: method, path, how the
+ * positional arguments form the request message, and the fields to transform. Everything else
+ * (auth, encoding, fallback, retries, errors) is the engine's job.
+ * @module
+ */
+import type { TransformSpec } from '../transforms.ts';
+import { setPath } from './encode.ts';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** Options every call accepts as its last argument. */
+export interface CallOptions {
+  /** Aborts the call. */
+  signal?: AbortSignal;
+  /** Overrides the client's timeout for this call, in milliseconds. */
+  timeoutMs?: number;
+  /** Extra headers for this call (they win over client headers, never over auth). */
+  headers?: Record<string, string>;
+}
+
+/** The declaration of one platform call. */
+export interface OpSpec {
+  /** HTTP method. */
+  method: Method;
+  /** Path on the `www.wixapis.com` family, with `{field}` or `{a.b}` parameters from the message. */
+  path: string;
+  /**
+   * How positional arguments form the request message, one entry per argument:
+   * `'name'` (the argument is field `name`), `'name:wire.path'` (the argument goes at that path),
+   * or `'name:'` (the argument object is spread into the message). Names are used to report
+   * field violations in the caller's terms.
+   */
+  args?: string[];
+  /** GET/DELETE with the "complex" query form (`.r` base64url JSON when the message is nested). */
+  complexQuery?: boolean;
+  /** GET that switches to POST with a JSON body when its query string exceeds 4000 characters. */
+  fallback?: boolean;
+  /** A POST that is safe to retry (a read sent as POST). */
+  idempotent?: boolean;
+  /** Needs an elevated client (API key, app, platform user); refused locally otherwise. */
+  elevated?: boolean;
+  /** Request field transforms (SDK → wire). */
+  req?: TransformSpec;
+  /** Response field transforms (wire → SDK). */
+  res?: TransformSpec;
+  /** Return this key of the response instead of the whole envelope. */
+  unwrap?: string;
+  /** A readable name for messages, e.g. `products.createProduct`. */
+  name?: string;
+}
+
+/** One argument's place in the message. */
+interface ArgPlace {
+  name: string;
+  path: string;
+}
+
+export function parseArgs(args: string[] = []): ArgPlace[] {
+  return args.map((a) => {
+    const i = a.indexOf(':');
+    return i < 0 ? { name: a, path: a } : { name: a.slice(0, i), path: a.slice(i + 1) };
+  });
+}
+
+/** Builds the request message from positional arguments, never mutating the caller's objects. */
+export function buildMessage(places: ArgPlace[], values: unknown[]): Record<string, unknown> {
+  let msg: Record<string, unknown> = {};
+  const order = places.map((p, i) => [p, values[i]] as const).filter(([, v]) => v !== undefined);
+  order.sort(([a], [b]) => depth(a.path) - depth(b.path));
+  for (const [place, value] of order) {
+    if (place.path === '') msg = { ...msg, ...(value as object) };
+    else
+      setPath(
+        msg,
+        place.path,
+        value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)
+          ? { ...(getAt(msg, place.path) as object), ...value }
+          : value,
+      );
+  }
+  return msg;
+}
+
+const depth = (path: string) => (path === '' ? -1 : path.split('.').length);
+
+function getAt(obj: Record<string, any>, path: string) {
+  let cur: any = obj;
+  for (const seg of path.split('.')) cur = cur?.[seg];
+  return cur && typeof cur === 'object' ? cur : {};
+}
+
+/**
+ * Maps a wire field name back to the caller's argument names: the longest argument path that the
+ * field starts with wins (`product.id` → `id`, `product.name` → `product.name`, `lineItems` →
+ * `options.lineItems` for a spread `options` argument).
+ */
+export function argFieldMapper(places: ArgPlace[]) {
+  return (field: string): string => {
+    let best: ArgPlace | undefined;
+    for (const p of places) {
+      const under =
+        p.path === '' || field === p.path || field.startsWith(p.path + '.') || field.startsWith(p.path + '[');
+      if (under && (!best || p.path.length > best.path.length)) best = p;
+    }
+    if (!best) return field;
+    if (best.path === '') return field ? `${best.name}.${field}` : best.name;
+    return best.name + field.slice(best.path.length);
+  };
+}

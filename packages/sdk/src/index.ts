@@ -1,0 +1,37 @@
+/**
+ * `@shopkit/sdk`: a typed client for the hosted commerce platform.
+ * @module
+ */
+
+export type { ApiKeyOptions } from './auth/api-key.ts';
+export { ApiKeyStrategy } from './auth/api-key.ts';
+export type { OAuthEvents, OAuthOptions, OAuthStrategyApi } from './auth/oauth.ts';
+export { OAuthStrategy } from './auth/oauth.ts';
+export type { AccessToken, RefreshToken, TokenStorage, Tokens } from './auth/tokens.ts';
+export { emptyTokens, memoryStorage, TokenRole, webStorage } from './auth/tokens.ts';
+export type {
+  AnyClient,
+  AuthStrategy,
+  BaseClient,
+  Client,
+  ClientOptions,
+  Modules,
+  RetryOptions,
+  Transport,
+} from './client.ts';
+export { createClient, op } from './client.ts';
+export type { ErrorDetails, FieldViolation } from './http/errors.ts';
+export {
+  ApplicationError,
+  HttpError,
+  ShopkitError,
+  SPI_ERROR_TYPE,
+  SystemError,
+  ValidationError,
+} from './http/errors.ts';
+export type { CallOptions, Method, OpSpec } from './http/op.ts';
+export * as collections from './modules/collections.ts';
+export type { Paging, PagingMetadata, PlatformQuery, QueryPage, Sorting, SortOrder } from './query.ts';
+export { DEFAULT_LIMIT, QueryBuilder } from './query.ts';
+export type { TransformSpec, WireImage } from './transforms.ts';
+export { imageFromWire, imageToWire, videoFromWire, videoToWire } from './transforms.ts';

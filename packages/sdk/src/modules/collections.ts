@@ -1,0 +1,80 @@
+/**
+ * Collections v2 reader (wire §5.4): get, get by slug, query with offset paging.
+ * @module
+ */
+import { type AnyClient, op } from '../client.ts';
+import type { CallOptions } from '../http/op.ts';
+import { type PagingMetadata, type PlatformQuery, QueryBuilder } from '../query.ts';
+
+/** A media item of a collection. */
+export interface CollectionMedia {
+  mainMedia?: { id?: string; image?: { url: string; width?: number; height?: number; altText?: string } };
+  items?: unknown[];
+}
+
+/** A store collection. */
+export interface Collection {
+  id: string;
+  name: string;
+  slug: string;
+  description?: string;
+  visible?: boolean;
+  numberOfProducts?: number;
+  media?: CollectionMedia;
+  lastUpdated?: Date;
+}
+
+export interface QueryCollectionsResponse {
+  collections: Collection[];
+  metadata: PagingMetadata;
+}
+
+const res = { date: ['collection.lastUpdated', 'collections.lastUpdated'] };
+
+/** GET `/v2/collections/{id}` → the collection. */
+export const getCollection = op<[id: string], Collection>({
+  name: 'collections.getCollection',
+  method: 'GET',
+  path: '/v2/collections/{id}',
+  args: ['id'],
+  res,
+  unwrap: 'collection',
+});
+
+/** GET `/v2/collections/slug/{slug}` → `{collection}`. */
+export const getCollectionBySlug = op<[slug: string], { collection: Collection }>({
+  name: 'collections.getCollectionBySlug',
+  method: 'GET',
+  path: '/v2/collections/slug/{slug}',
+  args: ['slug'],
+  res,
+});
+
+const queryOp = op<[query: PlatformQuery], QueryCollectionsResponse>({
+  name: 'collections.queryCollections',
+  method: 'GET',
+  path: '/v2/collections/query',
+  args: ['query'],
+  complexQuery: true,
+  fallback: true,
+  res,
+});
+
+/**
+ * Queries collections. With a query, one call that returns `{collections, metadata}`; without,
+ * a builder (fields `id`, `name`, `slug`).
+ * @example const page = await client.collections.queryCollections().startsWith('name', 'Sum').find();
+ */
+export function queryCollections(client: AnyClient): QueryBuilder<Collection>;
+export function queryCollections(
+  client: AnyClient,
+  query: PlatformQuery,
+  options?: CallOptions,
+): Promise<QueryCollectionsResponse>;
+export function queryCollections(client: AnyClient, query?: PlatformQuery, options?: CallOptions) {
+  if (query) return queryOp(client, query, options);
+  return new QueryBuilder<Collection>(async (q) => {
+    const r = await queryOp(client, q);
+    return { items: r.collections, metadata: r.metadata };
+  });
+}
