@@ -33,6 +33,8 @@ export type Direction = 'toWire' | 'fromWire';
 interface Node {
   fns: Fn[];
   kids: Record<string, Node>;
+  /** Requests transform a field before its children (an address is renamed, then its geocode read). */
+  pre?: boolean;
 }
 
 const NON_FINITE: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, '-Infinity': -Infinity };
@@ -190,13 +192,14 @@ export type Plan = Node | undefined;
 /** Compiles a transform spec for one direction into a trie; `undefined` when there is nothing to do. */
 export function compilePlan(spec: TransformSpec | undefined, dir: Direction): Plan {
   if (!spec) return undefined;
-  const root: Node = { fns: [], kids: {} };
+  const pre = dir === 'toWire';
+  const root: Node = { fns: [], kids: {}, pre };
   let any = false;
   for (const kind of dir === 'toWire' ? REQUEST_ORDER : RESPONSE_ORDER) {
     for (const path of spec[kind] ?? []) {
       let node = root;
       for (const seg of path.split('.')) {
-        node.kids[seg] ??= { fns: [], kids: {} };
+        node.kids[seg] ??= { fns: [], kids: {}, pre };
         node = node.kids[seg];
       }
       node.fns.push(FNS[kind][dir === 'toWire' ? 0 : 1]);
@@ -211,8 +214,9 @@ function visit(value: any, node: Node): any {
     for (let i = 0; i < value.length; i++) value[i] = visit(value[i], node);
     return value;
   }
+  if (node.pre) for (const fn of node.fns) value = fn(value);
   if (value === null || typeof value !== 'object') {
-    for (const fn of node.fns) value = fn(value);
+    if (!node.pre) for (const fn of node.fns) value = fn(value);
     return value;
   }
   for (const key in node.kids) {
@@ -225,7 +229,7 @@ function visit(value: any, node: Node): any {
       else value[key] = next;
     }
   }
-  for (const fn of node.fns) value = fn(value);
+  if (!node.pre) for (const fn of node.fns) value = fn(value);
   return value;
 }
 

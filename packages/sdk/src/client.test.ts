@@ -1,0 +1,276 @@
+import { describe, expect, it, vi } from 'vitest';
+import { type AuthStrategy, createClient, op } from './client.ts';
+import { ApplicationError, ShopkitError, SystemError, ValidationError } from './http/errors.ts';
+
+/** `signal` is the caller's own signal, as a real fetch would watch it. */
+type Handler = (req: Request, signal: AbortSignal) => Response | Promise<Response>;
+/** A fetch that answers with `handler` and records every request. */
+function fakeFetch(handler: Handler = () => Response.json({})) {
+  const requests: Request[] = [];
+  const fn = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = new Request(input, init);
+    requests.push(req.clone());
+    return handler(req, init!.signal!);
+  });
+  return { fetch: fn as unknown as typeof fetch, requests, fn };
+}
+
+const getThing = op<[id: string], { thing: { id: string; when: Date } }>({
+  method: 'GET',
+  path: '/things/v1/things/{id}',
+  args: ['id'],
+  res: { date: ['thing.when'] },
+});
+const search = op<[q: string], unknown>({
+  method: 'GET',
+  path: '/things/v1/search',
+  args: ['q'],
+  fallback: true,
+});
+const createThing = op<[thing: { name: string; weight?: number; at?: Date }], unknown>({
+  method: 'POST',
+  path: '/things/v1/things',
+  args: ['thing'],
+  req: { float: ['thing.weight'], date: ['thing.at'] },
+});
+const removeAll = op<[], unknown>({ method: 'POST', path: '/things/v1/remove', args: [] });
+const elevatedOp = op<[], unknown>({
+  name: 'things.purge',
+  method: 'DELETE',
+  path: '/things/v1/all',
+  elevated: true,
+});
+
+const token = (value: string): AuthStrategy => ({ getAuthHeaders: async () => ({ Authorization: value }) });
+
+describe('request building', () => {
+  it('sends the raw token, no Bearer, and Content-Type only with a body', async () => {
+    const f = fakeFetch(() => Response.json({ thing: { id: 'a', when: '2026-01-01T00:00:00.000Z' } }));
+    const client = createClient({ baseUrl: 'http://h:1/', fetch: f.fetch, auth: token('tok-123') });
+    const out = await getThing(client, 'a/b');
+    expect(out.thing.when).toEqual(new Date('2026-01-01T00:00:00.000Z'));
+    const [get] = f.requests;
+    expect(get!.url).toBe('http://h:1/things/v1/things/a%2Fb?id=a%2Fb');
+    expect(get!.headers.get('authorization')).toBe('tok-123');
+    expect(get!.headers.get('content-type')).toBeNull();
+    await createThing(client, { name: 'x' });
+    expect(f.requests[1]!.headers.get('content-type')).toBe('application/json');
+    await removeAll(client);
+    expect(await f.requests[2]!.text()).toBe('{}');
+  });
+
+  it('transforms request fields without mutating the caller’s object', async () => {
+    const f = fakeFetch();
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const thing = { name: 'x', weight: Number.NaN, at: new Date('2026-02-03T00:00:00.000Z') };
+    await createThing(client, thing);
+    expect(await f.requests[0]!.json()).toEqual({
+      thing: { name: 'x', weight: 'NaN', at: '2026-02-03T00:00:00.000Z' },
+    });
+    expect(thing.weight).toBeNaN();
+    expect(thing.at).toBeInstanceOf(Date);
+  });
+
+  it('switches to POST only when the query string exceeds 4000 characters', async () => {
+    const f = fakeFetch();
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    await search(client, 'a'.repeat(3998)); // "q=" + 3998 = 4000
+    await search(client, 'a'.repeat(3999)); // 4001
+    expect(f.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+    expect(f.requests[1]!.url).toBe('http://h/things/v1/search');
+    expect(await f.requests[1]!.json()).toEqual({ q: 'a'.repeat(3999) });
+  });
+
+  it('echoes X-Wix-Consistent on every later request, also from derived clients', async () => {
+    const f = fakeFetch(() => Response.json({}, { headers: { 'X-Wix-Consistent': 'c-1' } }));
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    await removeAll(client);
+    await removeAll(client.withOptions({ timeoutMs: 5000 }));
+    expect(f.requests[0]!.headers.get('x-wix-consistent')).toBeNull();
+    expect(f.requests[1]!.headers.get('x-wix-consistent')).toBe('c-1');
+  });
+
+  it('refuses a missing path parameter before sending', async () => {
+    const f = fakeFetch();
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const err = await getThing(client, '').catch((e) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe('INVALID_ARGUMENT: "id" must be a non-empty string');
+    expect(f.fn).not.toHaveBeenCalled();
+  });
+
+  it('refuses an elevated call on a client without elevation, with a clear message', async () => {
+    const f = fakeFetch();
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch, auth: token('visitor') });
+    const err = await elevatedOp(client).catch((e) => e);
+    expect(err).toBeInstanceOf(ShopkitError);
+    expect(err.code).toBe('ELEVATION_REQUIRED');
+    expect(err.message).toBe(
+      'things.purge needs an elevated client (ApiKeyStrategy or AppStrategy); this client has none.',
+    );
+    expect(f.fn).not.toHaveBeenCalled();
+  });
+
+  it('throws on an unknown HTTP method', async () => {
+    const client = createClient({ baseUrl: 'http://h', fetch: fakeFetch().fetch });
+    await expect(client.call({ method: 'BREW' as 'GET', path: '/x' }, [])).rejects.toThrow(
+      'Unknown HTTP method: BREW',
+    );
+  });
+
+  it('sends GraphQL to /graphql/{version} with alpha by default', async () => {
+    const f = fakeFetch(() => Response.json({ data: null, errors: [{ message: 'e' }] }));
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const out = await client.graphql('query { a }', { x: 1 });
+    expect(out).toEqual({ data: {}, errors: [{ message: 'e' }] });
+    await client.graphql('query { a }', undefined, { apiVersion: 'v1' });
+    expect(f.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      'POST /graphql/alpha',
+      'POST /graphql/v1',
+    ]);
+    expect(await f.requests[0]!.json()).toEqual({ query: 'query { a }', variables: { x: 1 } });
+  });
+});
+
+describe('responses and failures', () => {
+  it('treats every status but 200 as an error, 201 and 204 included', async () => {
+    for (const status of [201, 204]) {
+      const client = createClient({
+        baseUrl: 'http://h',
+        fetch: fakeFetch(() => new Response(null, { status })).fetch,
+      });
+      await expect(removeAll(client)).rejects.toBeInstanceOf(SystemError);
+    }
+  });
+
+  it('treats a 200 without a JSON object as a system error', async () => {
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch: fakeFetch(() => new Response('', { status: 200, headers: { 'x-wix-request-id': 'r9' } })).fetch,
+    });
+    const err = await removeAll(client).catch((e) => e);
+    expect(err).toMatchObject({
+      code: 'INVALID_RESPONSE',
+      message: 'System error occurred: the response body is not a JSON object, request-id: r9',
+    });
+  });
+
+  it('passes every failure to onError once, then throws it', async () => {
+    const onError = vi.fn();
+    const body = { message: 'nope', details: { applicationError: { code: 'X', description: 'nope' } } };
+    const client = createClient({
+      baseUrl: 'http://h',
+      onError,
+      fetch: fakeFetch(() => Response.json(body, { status: 409 })).fetch,
+    });
+    const err = await removeAll(client).catch((e) => e);
+    expect(err).toBeInstanceOf(ApplicationError);
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledWith(err, { method: 'POST', path: '/things/v1/remove' });
+  });
+
+  it('times out a call that hangs', async () => {
+    const hang: Handler = (_req, signal) =>
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch: fakeFetch(hang).fetch,
+      timeoutMs: 20,
+      retry: { attempts: 1 },
+    });
+    const err = await getThing(client, 'a').catch((e) => e);
+    expect(err).toBeInstanceOf(SystemError);
+    expect(err).toMatchObject({ code: 'TIMEOUT', message: 'System error occurred: the call timed out' });
+  });
+
+  it('stops at once when the caller aborts, without retrying', async () => {
+    const f = fakeFetch(
+      (_req, signal) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+    );
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const ctl = new AbortController();
+    const pending = getThing(client, 'a', { signal: ctl.signal }).catch((e) => e);
+    await vi.waitFor(() => expect(f.fn).toHaveBeenCalled());
+    ctl.abort();
+    expect(await pending).toMatchObject({ code: 'ABORTED' });
+    expect(f.fn).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('retries', () => {
+  const flaky = (failures: Array<'network' | number>, headers: Record<string, string> = {}) => {
+    let n = 0;
+    return fakeFetch(() => {
+      const f = failures[n++];
+      if (f === 'network') throw new TypeError('fetch failed');
+      if (typeof f === 'number') return new Response('{}', { status: f, headers });
+      return Response.json({ ok: true });
+    });
+  };
+  const fast = { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
+
+  it('retries a read on network errors, then succeeds', async () => {
+    const f = flaky(['network', 'network']);
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch, retry: fast });
+    expect(await search(client, 'x')).toEqual({ ok: true });
+    expect(f.fn).toHaveBeenCalledTimes(3);
+  });
+
+  it('retries 429 and 503, honouring Retry-After in seconds and as a date', async () => {
+    const a = flaky([503], { 'Retry-After': '0' });
+    await search(createClient({ baseUrl: 'http://h', fetch: a.fetch, retry: fast }), 'x');
+    expect(a.fn).toHaveBeenCalledTimes(2);
+    const b = flaky([429], { 'Retry-After': new Date(Date.now() - 1000).toUTCString() });
+    await search(createClient({ baseUrl: 'http://h', fetch: b.fetch, retry: fast }), 'x');
+    expect(b.fn).toHaveBeenCalledTimes(2);
+  });
+
+  it('never retries a write, nor a 4xx read', async () => {
+    const w = flaky(['network']);
+    await expect(
+      removeAll(createClient({ baseUrl: 'http://h', fetch: w.fetch, retry: fast })),
+    ).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(w.fn).toHaveBeenCalledTimes(1);
+    const r = flaky([400]);
+    await expect(
+      search(createClient({ baseUrl: 'http://h', fetch: r.fetch, retry: fast }), 'x'),
+    ).rejects.toBeTruthy();
+    expect(r.fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives up after the configured attempts', async () => {
+    const f = flaky([503, 503, 503, 503]);
+    const err = await search(createClient({ baseUrl: 'http://h', fetch: f.fetch, retry: fast }), 'x').catch(
+      (e) => e,
+    );
+    expect(err).toBeInstanceOf(SystemError);
+    expect(f.fn).toHaveBeenCalledTimes(3);
+  });
+});
+
+describe('401 handling', () => {
+  it('refreshes once and replays once, with no loop', async () => {
+    let refreshes = 0;
+    const auth: AuthStrategy = {
+      getAuthHeaders: async () => ({ Authorization: `t${refreshes}` }),
+      onUnauthorized: async () => {
+        refreshes++;
+        return true;
+      },
+    };
+    const f = fakeFetch(() =>
+      Response.json(
+        {
+          message: 'expired',
+          details: { applicationError: { code: 'UNAUTHENTICATED', description: 'expired' } },
+        },
+        { status: 401 },
+      ),
+    );
+    const err = await removeAll(createClient({ baseUrl: 'http://h', fetch: f.fetch, auth })).catch((e) => e);
+    expect(err).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    expect(refreshes).toBe(1);
+    expect(f.requests.map((r) => r.headers.get('authorization'))).toEqual(['t0', 't1']);
+  });
+});

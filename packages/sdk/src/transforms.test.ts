@@ -1,0 +1,217 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  addressFromWire,
+  addressToWire,
+  applyPlan,
+  compilePlan,
+  dateFromWire,
+  dateToWire,
+  floatFromWire,
+  floatToWire,
+  imageFromWire,
+  imageToWire,
+  maskFromWire,
+  maskToWire,
+  urlFromWire,
+  urlToWire,
+  videoFromWire,
+  videoToWire,
+} from './transforms.ts';
+
+describe('non-finite numbers', () => {
+  it('travel as the strings NaN, Infinity, -Infinity and come back as numbers', () => {
+    expect([Number.NaN, Infinity, -Infinity, 1.5, null].map(floatToWire)).toEqual([
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      1.5,
+      null,
+    ]);
+    expect(['NaN', 'Infinity', '-Infinity', '12', 3].map(floatFromWire)).toEqual([
+      Number.NaN,
+      Infinity,
+      -Infinity,
+      '12',
+      3,
+    ]);
+  });
+
+  it('round-trip every double', () => {
+    // JSON itself cannot carry -0, so it is left out.
+    fc.assert(
+      fc.property(
+        fc.double().filter((n) => !Object.is(n, -0)),
+        (n) => {
+          expect(floatFromWire(JSON.parse(JSON.stringify(floatToWire(n))))).toBe(n);
+        },
+      ),
+    );
+  });
+});
+
+describe('timestamps', () => {
+  it('round-trip every valid date through ISO strings', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ noInvalidDate: true, min: new Date(-8.64e15 + 1), max: new Date(8.64e15 - 1) }),
+        (d) => {
+          expect((dateFromWire(dateToWire(d)) as Date).getTime()).toBe(d.getTime());
+        },
+      ),
+    );
+  });
+  it('turn an empty string into undefined', () => {
+    expect(dateFromWire('')).toBeUndefined();
+  });
+});
+
+describe('images (wix:image media references)', () => {
+  it('parse a media reference into the wire object', () => {
+    expect(imageToWire('wix:image://v1/abc.png/my%20shirt.png#originWidth=800&originHeight=600')).toEqual({
+      id: 'abc.png',
+      width: 800,
+      height: 600,
+      altText: 'my shirt.png',
+      filename: 'my shirt.png',
+      url: 'wix:image://v1/abc.png/my%20shirt.png#originWidth=800&originHeight=600',
+    });
+    expect(imageToWire('image://v1/x#originWidth=1&originHeight=2')).toEqual({
+      id: 'x',
+      width: 1,
+      height: 2,
+    });
+    expect(imageToWire('https://cdn.example/a.jpg')).toEqual({ url: 'https://cdn.example/a.jpg' });
+  });
+
+  it('build a reference from a wire object with an id, and a URL otherwise', () => {
+    expect(
+      imageFromWire({
+        id: 'abc',
+        url: 'https://x/abc',
+        width: 10,
+        height: 20,
+        altText: 'a b',
+        focalPoint: { x: 1, y: 2 },
+      }),
+    ).toBe('wix:image://v1/abc/a%20b#originWidth=10&originHeight=20');
+    expect(imageFromWire({ url: 'https://x/y.png', width: 1 })).toBe('https://x/y.png');
+  });
+
+  it('round-trip id, size and name', () => {
+    const id = fc.stringMatching(/^[A-Za-z0-9_.~-]{1,20}$/);
+    fc.assert(
+      fc.property(
+        id,
+        fc.nat(10000),
+        fc.nat(10000),
+        fc.string({ minLength: 1, maxLength: 20 }),
+        (id, width, height, name) => {
+          const ref = imageFromWire({ id, width, height, filename: name }) as string;
+          expect(imageToWire(ref)).toMatchObject({ id, width, height, filename: name });
+        },
+      ),
+    );
+  });
+});
+
+describe('videos', () => {
+  it('carry the poster in the fragment, preferring the second poster', () => {
+    const wire = {
+      id: 'v1',
+      filename: 'clip.mp4',
+      posters: [
+        { id: 'p0', width: 1, height: 1 },
+        { id: 'p1', width: 640, height: 360 },
+      ],
+    };
+    const ref = videoFromWire(wire) as string;
+    expect(ref).toBe('wix:video://v1/v1/clip.mp4#posterUri=p1&posterWidth=640&posterHeight=360');
+    expect(videoToWire(ref)).toEqual({
+      id: 'v1',
+      filename: 'clip.mp4',
+      posters: [{ id: 'p1', width: 640, height: 360 }],
+    });
+    expect(videoFromWire({ url: 'https://v/x.mp4' })).toBe('https://v/x.mp4');
+  });
+});
+
+describe('addresses, page URLs and field masks', () => {
+  it('rename address fields both ways', () => {
+    const sdk = {
+      addressLine1: '1 Main St',
+      location: { latitude: 1, longitude: 2 },
+      formatted: '1 Main St, X',
+      city: 'X',
+    };
+    const wire = addressToWire(sdk);
+    expect(wire).toEqual({
+      addressLine: '1 Main St',
+      geocode: { latitude: 1, longitude: 2 },
+      formattedAddress: '1 Main St, X',
+      city: 'X',
+    });
+    expect(addressFromWire(wire)).toEqual(sdk);
+  });
+  it('convert a page URL and a field mask', () => {
+    expect(urlToWire('https://shop.example/p/a?x=1')).toEqual({
+      relativePath: '/p/a',
+      url: 'https://shop.example/p/a?x=1',
+    });
+    expect(urlFromWire({ relativePath: '/p/a', url: 'https://shop.example/p/a' })).toBe(
+      'https://shop.example/p/a',
+    );
+    expect(maskToWire(['a', 'b.c'])).toBe('a,b.c');
+    expect(maskFromWire('a,b.c')).toEqual(['a', 'b.c']);
+    expect(maskFromWire({ paths: ['x'] })).toEqual(['x']);
+  });
+});
+
+describe('transform plans', () => {
+  it('apply only at declared paths, through arrays and maps', () => {
+    const plan = compilePlan(
+      {
+        date: ['cart.createdDate', 'data.*.dateValue'],
+        float: ['cart.lineItems.physicalProperties.weight'],
+        image: ['cart.lineItems.image'],
+      },
+      'fromWire',
+    );
+    const out = applyPlan(
+      {
+        cart: {
+          createdDate: '2026-01-02T03:04:05.000Z',
+          note: 'NaN',
+          lineItems: [
+            { physicalProperties: { weight: 'Infinity' }, image: { id: 'i', width: 1, height: 2 } },
+            { physicalProperties: { weight: 2 } },
+          ],
+        },
+        data: { a: { dateValue: '2020-01-01T00:00:00.000Z' }, b: { dateValue: '' } },
+      },
+      plan,
+    ) as any;
+    expect(out.cart.createdDate).toEqual(new Date('2026-01-02T03:04:05.000Z'));
+    expect(out.cart.note).toBe('NaN'); // undeclared: untouched
+    expect(out.cart.lineItems[0].physicalProperties.weight).toBe(Infinity);
+    expect(out.cart.lineItems[0].image).toBe('wix:image://v1/i#originWidth=1&originHeight=2');
+    expect(out.cart.lineItems[1].physicalProperties.weight).toBe(2);
+    expect(out.data.a.dateValue).toEqual(new Date('2020-01-01T00:00:00.000Z'));
+    expect('dateValue' in out.data.b).toBe(false);
+  });
+
+  it('renames an address before transforming its geocode floats on requests', () => {
+    const plan = compilePlan(
+      { address: ['shippingAddress'], float: ['shippingAddress.geocode.latitude'] },
+      'toWire',
+    );
+    expect(applyPlan({ shippingAddress: { location: { latitude: Number.NaN } } }, plan)).toEqual({
+      shippingAddress: { geocode: { latitude: 'NaN' } },
+    });
+  });
+
+  it('is absent when nothing is declared', () => {
+    expect(compilePlan(undefined, 'fromWire')).toBeUndefined();
+    expect(compilePlan({ date: [] }, 'fromWire')).toBeUndefined();
+  });
+});
