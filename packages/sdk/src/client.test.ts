@@ -102,7 +102,7 @@ describe('request building', () => {
   it('refuses an elevated call on a client without elevation, with a clear message', async () => {
     const f = fakeFetch();
     const client = createClient({ baseUrl: 'http://h', fetch: f.fetch, auth: token('visitor') });
-    const err = await elevatedOp(client).catch((e: ShopkitError) => e);
+    const err = (await elevatedOp(client).catch((e) => e)) as ShopkitError;
     expect(err).toBeInstanceOf(ShopkitError);
     expect(err.code).toBe('ELEVATION_REQUIRED');
     expect(err.message).toBe(
