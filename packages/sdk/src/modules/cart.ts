@@ -1,0 +1,471 @@
+/**
+ * The current cart (wire §5.1): the one cart of the calling visitor or member, found from the
+ * access token. Get, update, delete, add, remove, change quantities, remove the coupon, estimate
+ * totals and create a checkout.
+ * @example
+ * const client = createClient({ baseUrl, auth: OAuthStrategy({ clientId }), modules: { cart } });
+ * const { cart: c } = await client.cart.addToCurrentCart({
+ *   lineItems: [{ catalogReference: { appId: STORES_APP_ID, catalogItemId: productId }, quantity: 1 }],
+ * });
+ * @module
+ */
+import { op } from '../client.ts';
+import type {
+  ChannelType,
+  DescriptionLineType,
+  DiscountType,
+  ItemAvailabilityStatus,
+  ItemTypePreset,
+  JurisdictionType,
+  PaymentOptionType,
+  PickupMethod,
+  RateType,
+  Severity,
+  SuggestedFix,
+  TaxableAddressType,
+  WeightUnit,
+} from '../enums/commerce.ts';
+import type { TransformSpec } from '../transforms.ts';
+
+/** The app id of the stores catalog: `catalogReference.appId` of every store product. */
+export const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
+
+/** A money amount: decimal strings, formatted in the store currency. */
+export interface Price {
+  amount: string;
+  convertedAmount?: string;
+  formattedAmount?: string;
+  formattedConvertedAmount?: string;
+}
+
+export interface Translatable {
+  original: string;
+  translated?: string;
+}
+
+/** An address with the SDK's names (`addressLine1`, `location`, `formatted`). */
+export interface Address {
+  country?: string;
+  subdivision?: string;
+  city?: string;
+  postalCode?: string;
+  addressLine1?: string;
+  addressLine2?: string;
+  formatted?: string;
+  location?: { latitude?: number; longitude?: number };
+  streetAddress?: { name?: string; number?: string; apt?: string };
+  countryFullname?: string;
+  subdivisionFullname?: string;
+}
+
+export interface CatalogReference {
+  /** The catalog's app id ({@link STORES_APP_ID} for store products). */
+  appId: string;
+  /** The product id. */
+  catalogItemId: string;
+  /** `{variantId}` or `{options: {Color: 'Blue'}}` for products with options. */
+  options?: { variantId?: string; options?: Record<string, string>; [key: string]: unknown };
+}
+
+export interface DescriptionLine {
+  name: Translatable;
+  plainText?: Translatable;
+  colorInfo?: Translatable & { code?: string };
+  lineType?: DescriptionLineType;
+}
+
+export interface PhysicalProperties {
+  weight?: number;
+  sku?: string;
+  shippable?: boolean;
+}
+
+/** A line item as the cart returns it. `image` is a `wix:image://` reference or URL, `url` a string. */
+export interface LineItem {
+  id: string;
+  quantity: number;
+  catalogReference?: CatalogReference;
+  productName?: Translatable;
+  url?: string;
+  price?: Price;
+  fullPrice?: Price;
+  priceBeforeDiscounts?: Price;
+  lineItemPrice?: Price;
+  descriptionLines?: DescriptionLine[];
+  image?: string;
+  availability?: { status: ItemAvailabilityStatus; quantityAvailable?: number };
+  physicalProperties?: PhysicalProperties;
+  itemType?: { preset?: ItemTypePreset; custom?: string };
+  paymentOption?: PaymentOptionType;
+  customLineItem?: boolean;
+  rootCatalogItemId?: string;
+  priceDescription?: Translatable;
+  serviceProperties?: { scheduledDate?: Date; endDate?: Date; numberOfParticipants?: number };
+  subscriptionOptionInfo?: { subscriptionSettings?: { startDate?: Date; [key: string]: unknown } };
+  catalogOverrideFields?: { image?: string; physicalProperties?: PhysicalProperties; [key: string]: unknown };
+}
+
+/** A catalog line item to add. */
+export interface LineItemInput {
+  catalogReference: CatalogReference;
+  quantity: number;
+}
+
+/** A line item with a price of its own (elevated callers only). `media` is an image reference or URL. */
+export interface CustomLineItemInput {
+  quantity: number;
+  price: string;
+  productName: Translatable;
+  itemType?: { preset?: ItemTypePreset; custom?: string };
+  descriptionLines?: DescriptionLine[];
+  media?: string;
+  url?: string;
+  physicalProperties?: PhysicalProperties;
+  catalogReference?: CatalogReference;
+  id?: string;
+}
+
+export interface ContactInfo {
+  address?: Address;
+  contactDetails?: {
+    firstName?: string;
+    lastName?: string;
+    phone?: string;
+    company?: string;
+    vatId?: { id?: string; type?: string };
+  };
+}
+
+export interface AppliedDiscount {
+  discountType?: DiscountType;
+  lineItemIds?: string[];
+  coupon?: { id: string; code: string; name?: string; amount?: Price };
+  merchantDiscount?: { amount?: Price; percentage?: number };
+}
+
+export interface ShippingOptionRef {
+  code: string;
+  carrierId?: string;
+}
+
+/** The current cart. */
+export interface Cart {
+  id: string;
+  lineItems: LineItem[];
+  buyerNote?: string;
+  buyerInfo?: { visitorId?: string; memberId?: string; userId?: string; email?: string };
+  currency?: string;
+  conversionCurrency?: string;
+  buyerLanguage?: string;
+  siteLanguage?: string;
+  taxIncludedInPrices?: boolean;
+  weightUnit?: WeightUnit;
+  subtotal?: Price;
+  checkoutId?: string;
+  appliedDiscounts?: AppliedDiscount[];
+  contactInfo?: ContactInfo;
+  selectedShippingOption?: ShippingOptionRef;
+  businessLocationId?: string;
+  createdDate?: Date;
+  updatedDate?: Date;
+  revision?: string;
+}
+
+/** A merchant discount on the whole cart or on some line items (elevated callers only). */
+export interface MerchantDiscountInput {
+  amount: string;
+  lineItemIds?: string[];
+}
+
+export interface UpdateCurrentCartOptions {
+  cartInfo?: {
+    buyerNote?: string;
+    contactInfo?: ContactInfo;
+    selectedShippingOption?: ShippingOptionRef;
+    businessLocationId?: string;
+  };
+  couponCode?: string;
+  merchantDiscounts?: MerchantDiscountInput[];
+  /** Line items to add. */
+  lineItems?: LineItemInput[];
+  customLineItems?: CustomLineItemInput[];
+  /** The `cartInfo` fields to replace (others are kept); without it, the fields present are set. */
+  cartFieldmask?: string[];
+}
+
+export interface AddToCurrentCartOptions {
+  lineItems?: LineItemInput[];
+  customLineItems?: CustomLineItemInput[];
+  businessLocationId?: string;
+}
+
+export interface CreateCheckoutOptions {
+  channelType?: ChannelType;
+  shippingAddress?: Address;
+  billingAddress?: Address;
+  selectedShippingOption?: ShippingOptionRef;
+  email?: string;
+}
+
+export interface EstimateTotalsOptions {
+  selectedShippingOption?: ShippingOptionRef;
+  shippingAddress?: Address;
+  billingAddress?: Address;
+  selectedMemberships?: { memberships: Array<{ id: string; appId: string; lineItemIds: string[] }> };
+  calculateTax?: boolean;
+  calculateShipping?: boolean;
+}
+
+export interface PriceSummary {
+  subtotal: Price;
+  shipping: Price;
+  tax: Price;
+  discount: Price;
+  total: Price;
+  additionalFees?: Price;
+}
+
+export interface TaxDetails {
+  taxableAmount: Price;
+  taxRate: string;
+  totalTax: Price;
+  rateBreakdown?: Array<{ name: string; rate: string; tax: Price; jurisdictionType?: JurisdictionType }>;
+}
+
+export interface CalculatedLineItem {
+  lineItemId: string;
+  pricesBreakdown: {
+    totalPriceAfterTax: Price;
+    totalPriceBeforeTax: Price;
+    taxDetails?: TaxDetails;
+    totalDiscount: Price;
+    price: Price;
+    priceBeforeDiscounts: Price;
+    lineItemPrice: Price;
+    fullPrice: Price;
+  };
+  paymentOption?: PaymentOptionType;
+  taxableAddress?: { addressType: TaxableAddressType };
+}
+
+export interface DeliveryLogistics {
+  deliveryTime?: string;
+  instructions?: string;
+  deliveryTimeSlot?: { from?: Date; to?: Date };
+  pickupDetails?: { address?: Address; businessLocation?: boolean; pickupMethod?: PickupMethod };
+}
+
+export interface ShippingOption {
+  code: string;
+  title: string;
+  logistics?: DeliveryLogistics;
+  cost?: { price: Price; otherCharges?: Array<{ type: 'HANDLING_FEE' | 'INSURANCE'; price: Price }> };
+}
+
+export interface SelectedShippingOption {
+  carrierId?: string;
+  code: string;
+  title: string;
+  logistics?: DeliveryLogistics;
+  cost: {
+    totalPriceAfterTax: Price;
+    totalPriceBeforeTax: Price;
+    taxDetails?: TaxDetails;
+    totalDiscount: Price;
+    price: Price;
+  };
+  otherCharges?: Array<{ type: 'HANDLING_FEE' | 'INSURANCE'; price: Price }>;
+}
+
+export interface Membership {
+  id: string;
+  appId: string;
+  name?: Translatable;
+  lineItemIds?: string[];
+  expirationDate?: Date;
+}
+
+export interface Violation {
+  severity: Severity;
+  target?: { other?: { name: string }; lineItem?: { id: string; name?: string; suggestedFix?: SuggestedFix } };
+  description: string;
+}
+
+/** The answer of {@link estimateCurrentCartTotals} (spec 3, "Estimate response"). */
+export interface EstimateTotalsResponse {
+  cart: Cart;
+  calculatedLineItems: CalculatedLineItem[];
+  priceSummary: PriceSummary;
+  taxSummary?: {
+    taxableAmount: Price;
+    totalTax: Price;
+    calculationDetails?: {
+      rateType: RateType;
+      manualRateReason?: 'GLOBAL_SETTING_TO_MANUAL' | 'REGION_SETTING_TO_MANUAL';
+      autoTaxFallbackDetails?: { fallbackReason: 'AUTO_TAX_FAILED' | 'AUTO_TAX_DEACTIVATED' };
+    };
+  };
+  shippingInfo?: {
+    region?: { id: string; name: string };
+    selectedCarrierServiceOption?: SelectedShippingOption;
+    carrierServiceOptions: Array<{ carrierId: string; shippingOptions: ShippingOption[] }>;
+  };
+  appliedDiscounts: AppliedDiscount[];
+  calculationErrors?: Record<string, unknown>;
+  weightUnit: WeightUnit;
+  currency: string;
+  payNow: PriceSummary;
+  payLater: PriceSummary;
+  membershipOptions: {
+    eligibleMemberships: Membership[];
+    invalidMemberships: Array<{ membership: Membership; errorMessage: string }>;
+    selectedMemberships?: { memberships: Membership[] };
+  };
+  additionalFees: unknown[];
+  violations: Violation[];
+}
+
+// Transform paths (wire §5.1), declared once and prefixed where the cart sits in each answer.
+const item = (p: string): TransformSpec => ({
+  date: [
+    `${p}image.urlExpirationDate`,
+    `${p}subscriptionOptionInfo.subscriptionSettings.startDate`,
+    `${p}serviceProperties.scheduledDate`,
+    `${p}serviceProperties.endDate`,
+  ],
+  float: [
+    `${p}image.focalPoint.x`,
+    `${p}image.focalPoint.y`,
+    `${p}physicalProperties.weight`,
+    `${p}catalogOverrideFields.physicalProperties.weight`,
+  ],
+  url: [`${p}url`],
+  image: [`${p}image`, `${p}catalogOverrideFields.image`],
+});
+const merge = (...specs: TransformSpec[]): TransformSpec => {
+  const out: Record<string, string[]> = {};
+  for (const s of specs)
+    for (const [k, v] of Object.entries(s)) out[k] = [...(out[k] ?? []), ...(v as string[])];
+  return out;
+};
+const addr = (p: string): TransformSpec => ({
+  address: [p],
+  float: [`${p}.geocode.latitude`, `${p}.geocode.longitude`],
+});
+const cartRes = (p: string) =>
+  merge(item(`${p}lineItems.`), addr(`${p}contactInfo.address`), {
+    date: [`${p}createdDate`, `${p}updatedDate`],
+    float: [`${p}appliedDiscounts.merchantDiscount.percentage`],
+  });
+const inputs: TransformSpec = merge(item('lineItems.'), item('customLineItems.'), {
+  image: ['customLineItems.media'],
+});
+const RES = cartRes('cart.');
+const logistics = (p: string) =>
+  merge(addr(`${p}logistics.pickupDetails.address`), {
+    date: [`${p}logistics.deliveryTimeSlot.from`, `${p}logistics.deliveryTimeSlot.to`],
+  });
+const membership = (p: string): TransformSpec => ({ date: [`${p}.expirationDate`] });
+const addresses = merge(addr('shippingAddress'), addr('billingAddress'));
+
+const CART = '/ecom/v1/carts/current';
+
+/** GET the current cart. Fails with `OWNED_CART_NOT_FOUND` (an `ApplicationError`) when there is none. */
+export const getCurrentCart = op<[], Cart>({
+  name: 'cart.getCurrentCart',
+  method: 'GET',
+  path: CART,
+  res: RES,
+  unwrap: 'cart',
+});
+
+/**
+ * Updates the current cart: contact info, buyer note, shipping option (`cartInfo`, limited by
+ * `cartFieldmask`), applies a coupon, adds line items. Coupon failures are `ApplicationError`s
+ * with code `ERROR_COUPON_DOES_NOT_EXIST`, `ERROR_COUPON_EXPIRED` or `ERROR_COUPON_NOT_APPLICABLE`.
+ */
+export const updateCurrentCart = op<[options?: UpdateCurrentCartOptions], Cart>({
+  name: 'cart.updateCurrentCart',
+  method: 'PATCH',
+  path: CART,
+  args: ['options:'],
+  req: merge(inputs, item('cartInfo.lineItems.'), addr('cartInfo.contactInfo.address'), {
+    mask: ['cartFieldmask'],
+  }),
+  res: RES,
+  unwrap: 'cart',
+});
+
+/** Deletes the current cart. */
+export const deleteCurrentCart = op<[], Record<string, never>>({
+  name: 'cart.deleteCurrentCart',
+  method: 'DELETE',
+  path: CART,
+});
+
+/** Adds line items; the same catalog item again adds to its quantity. Creates the cart when needed. */
+export const addToCurrentCart = op<[options: AddToCurrentCartOptions], { cart: Cart }>({
+  name: 'cart.addToCurrentCart',
+  method: 'POST',
+  path: `${CART}/add-to-cart`,
+  args: ['options:'],
+  req: inputs,
+  res: RES,
+});
+
+/** Removes line items by id. */
+export const removeLineItemsFromCurrentCart = op<[lineItemIds: string[]], { cart: Cart }>({
+  name: 'cart.removeLineItemsFromCurrentCart',
+  method: 'POST',
+  path: `${CART}/remove-line-items`,
+  args: ['lineItemIds'],
+  res: RES,
+});
+
+/** Sets line-item quantities (`0` removes the line). */
+export const updateCurrentCartLineItemQuantity = op<
+  [lineItems: Array<{ id: string; quantity: number }>],
+  { cart: Cart }
+>({
+  name: 'cart.updateCurrentCartLineItemQuantity',
+  method: 'POST',
+  path: `${CART}/update-line-items-quantity`,
+  args: ['lineItems'],
+  res: RES,
+});
+
+/** Removes the applied coupon. */
+export const removeCouponFromCurrentCart = op<[], { cart: Cart }>({
+  name: 'cart.removeCouponFromCurrentCart',
+  method: 'POST',
+  path: `${CART}/remove-coupon`,
+  res: RES,
+});
+
+/** Creates a checkout from the current cart; send the buyer there with a redirect session. */
+export const createCheckoutFromCurrentCart = op<[options?: CreateCheckoutOptions], { checkoutId: string }>({
+  name: 'cart.createCheckoutFromCurrentCart',
+  method: 'POST',
+  path: `${CART}/create-checkout`,
+  args: ['options:'],
+  req: addresses,
+});
+
+/** Estimates subtotal, discounts, shipping, tax and total of the current cart. */
+export const estimateCurrentCartTotals = op<[options?: EstimateTotalsOptions], EstimateTotalsResponse>({
+  name: 'cart.estimateCurrentCartTotals',
+  method: 'POST',
+  path: `${CART}/estimate-totals`,
+  args: ['options:'],
+  idempotent: true,
+  req: addresses,
+  res: merge(
+    cartRes('cart.'),
+    logistics('shippingInfo.selectedCarrierServiceOption.'),
+    logistics('shippingInfo.carrierServiceOptions.shippingOptions.'),
+    membership('membershipOptions.eligibleMemberships'),
+    membership('membershipOptions.invalidMemberships.membership'),
+    membership('membershipOptions.selectedMemberships.memberships'),
+    { float: ['appliedDiscounts.merchantDiscount.percentage'] },
+  ),
+});
