@@ -1,17 +1,21 @@
 /**
- * The catalog: collections (and, with the catalog issue, products, variants and writes).
+ * The catalog: products, variants, media and collections, read and write (catalog v1 and the
+ * collections v2 reader), with the demo store.
  * @module
  */
 import type { Domain } from '../../context.ts';
 import { collectionMigrations, collectionRoutes, seedCollections } from './collections.ts';
+import { seedProducts } from './seed.ts';
+import { productMigrations } from './store.ts';
 
 export const catalog: Domain = {
   name: 'catalog',
-  migrations: [...collectionMigrations],
+  migrations: [...collectionMigrations, ...productMigrations],
   routes(router, emu) {
     collectionRoutes(router, emu);
   },
-  async seed(_emu, sql) {
+  async seed(emu, sql) {
     await seedCollections(sql);
+    await seedProducts(emu, sql);
   },
 };

@@ -1,0 +1,215 @@
+/**
+ * Product storage: the `products` and `product_variants` tables and the functions that load a
+ * product's state and save it back. Collection membership lives in `collection_products`
+ * (collections.ts); a product's `collectionIds` are read from it.
+ * @module
+ */
+import type { Sql } from '../../db/index.ts';
+import type { ProductState, VariantState } from './model.ts';
+import { variantInStock, variantSku, variantVisible } from './model.ts';
+import { toDecimalString } from './money.ts';
+
+/** The collection every product belongs to. */
+export const ALL_PRODUCTS_COLLECTION_ID = 'col-all-products';
+
+export const productMigrations = [
+  {
+    id: '0110_products',
+    sql: `
+      CREATE TABLE products (
+        id text PRIMARY KEY,
+        numeric_id bigserial NOT NULL UNIQUE,
+        slug text NOT NULL UNIQUE,
+        name text NOT NULL,
+        visible boolean NOT NULL DEFAULT true,
+        product_type text NOT NULL,
+        sku text,
+        description text,
+        price numeric(14, 2) NOT NULL,
+        discounted_price numeric(14, 2) NOT NULL,
+        doc jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX products_name ON products (name);
+      CREATE INDEX products_price ON products (price);
+      CREATE TABLE product_variants (
+        product_id text NOT NULL REFERENCES products(id) ON DELETE CASCADE,
+        id text NOT NULL,
+        position integer NOT NULL,
+        choices jsonb NOT NULL,
+        sku text,
+        visible boolean NOT NULL,
+        in_stock boolean NOT NULL,
+        quantity integer,
+        doc jsonb NOT NULL,
+        PRIMARY KEY (product_id, id)
+      );
+    `,
+  },
+];
+
+type Row = Record<string, any>;
+
+/** The SQL that reads a product row (with its numeric id as text). */
+export const PRODUCT_COLUMNS = `p.id, p.numeric_id::text AS numeric_id, p.slug, p.name, p.visible, p.product_type,
+  p.doc, p.created_at, p.updated_at`;
+
+function rowToState(r: Row, variants: VariantState[], collectionIds: string[]): ProductState {
+  return {
+    ...(r.doc as Omit<ProductState, 'variants' | 'collectionIds'>),
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    visible: r.visible,
+    productType: r.product_type,
+    numericId: String(r.numeric_id),
+    createdDate: new Date(r.created_at).toISOString(),
+    lastUpdated: new Date(r.updated_at).toISOString(),
+    variants,
+    collectionIds,
+  };
+}
+
+/** Loads products by id (in the order of `rows`), with their variants and collections. */
+export async function hydrate(sql: Sql, rows: Row[]): Promise<ProductState[]> {
+  if (!rows.length) return [];
+  const ids = rows.map((r) => r.id as string);
+  const [variantRows, memberRows] = await Promise.all([
+    sql.query(
+      'SELECT product_id, doc FROM product_variants WHERE product_id = ANY($1::text[]) ORDER BY product_id, position',
+      [ids],
+    ),
+    sql.query(
+      `SELECT cp.product_id, cp.collection_id FROM collection_products cp
+       WHERE cp.product_id = ANY($1::text[]) ORDER BY cp.product_id, cp.collection_id`,
+      [ids],
+    ),
+  ]);
+  const variants = new Map<string, VariantState[]>();
+  for (const v of variantRows) {
+    const list = variants.get(v.product_id) ?? [];
+    list.push(v.doc as VariantState);
+    variants.set(v.product_id, list);
+  }
+  const members = new Map<string, string[]>();
+  for (const m of memberRows) {
+    const list = members.get(m.product_id) ?? [];
+    list.push(m.collection_id);
+    members.set(m.product_id, list);
+  }
+  return rows.map((r) => rowToState(r, variants.get(r.id) ?? [], members.get(r.id) ?? []));
+}
+
+/** One product's state, or undefined. `lock` takes a row lock for a read-modify-write. */
+export async function loadProduct(sql: Sql, id: string, lock = false): Promise<ProductState | undefined> {
+  const rows = await sql.query(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  return (await hydrate(sql, rows))[0];
+}
+
+function docOf(p: ProductState) {
+  const {
+    variants: _v,
+    collectionIds: _c,
+    numericId: _n,
+    createdDate: _cd,
+    lastUpdated: _lu,
+    id: _id,
+    ...doc
+  } = p;
+  return doc;
+}
+
+/**
+ * Writes a product and its variants (replacing the stored variants). Returns the product with its
+ * numeric id and dates as stored.
+ */
+export async function saveProduct(sql: Sql, p: ProductState, now: Date, discountedCents: number) {
+  const params = [
+    p.id,
+    p.slug,
+    p.name,
+    p.visible,
+    p.productType,
+    p.sku ?? null,
+    p.description ?? null,
+    toDecimalString(p.price),
+    toDecimalString(discountedCents),
+    JSON.stringify(docOf(p)),
+    now,
+  ];
+  const rows = await sql.query(
+    `INSERT INTO products (id, slug, name, visible, product_type, sku, description, price, discounted_price, doc, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+     ON CONFLICT (id) DO UPDATE SET slug = $2, name = $3, visible = $4, product_type = $5, sku = $6,
+       description = $7, price = $8, discounted_price = $9, doc = $10, updated_at = $11
+     RETURNING numeric_id::text AS numeric_id, created_at, updated_at`,
+    params,
+  );
+  await sql.query('DELETE FROM product_variants WHERE product_id = $1', [p.id]);
+  if (p.variants.length) {
+    const values: string[] = [];
+    const vp: unknown[] = [];
+    p.variants.forEach((v, i) => {
+      const b = vp.length;
+      values.push(
+        `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8}, $${b + 9})`,
+      );
+      vp.push(
+        p.id,
+        v.id,
+        i,
+        JSON.stringify(v.choices),
+        variantSku(p, v) ?? null,
+        variantVisible(v),
+        variantInStock(p, v),
+        p.trackInventory ? (v.quantity ?? 0) : null,
+        JSON.stringify(v),
+      );
+    });
+    await sql.query(
+      `INSERT INTO product_variants (product_id, id, position, choices, sku, visible, in_stock, quantity, doc) VALUES ${values.join(', ')}`,
+      vp,
+    );
+  }
+  const r = rows[0]!;
+  return {
+    ...p,
+    numericId: String(r.numeric_id),
+    createdDate: new Date(r.created_at).toISOString(),
+    lastUpdated: new Date(r.updated_at).toISOString(),
+  };
+}
+
+/** A slug from a name: lower case ASCII words joined by hyphens. */
+export function slugify(name: string): string {
+  const s = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return s || 'item';
+}
+
+/** A slug not yet used in `table` (`base`, `base-2`, `base-3`, …), ignoring the row `exceptId`. */
+export async function uniqueSlug(
+  sql: Sql,
+  table: 'products' | 'collections',
+  base: string,
+  exceptId?: string,
+) {
+  const rows = await sql.query<{ slug: string }>(
+    `SELECT slug FROM ${table} WHERE (slug = $1 OR slug LIKE $2) AND id IS DISTINCT FROM $3`,
+    [base, `${base.replace(/[\\%_]/g, '\\$&')}-%`, exceptId ?? null],
+  );
+  const taken = new Set(rows.map((r) => r.slug));
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
