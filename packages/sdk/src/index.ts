@@ -31,6 +31,7 @@ export {
 } from './http/errors.ts';
 export type { CallOptions, Method, OpSpec } from './http/op.ts';
 export * as collections from './modules/collections.ts';
+export * as redirects from './modules/redirects.ts';
 export type { Paging, PagingMetadata, PlatformQuery, QueryPage, Sorting, SortOrder } from './query.ts';
 export { DEFAULT_LIMIT, QueryBuilder } from './query.ts';
 export type { TransformSpec, WireImage } from './transforms.ts';

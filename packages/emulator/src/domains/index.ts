@@ -2,5 +2,6 @@
 import type { Domain } from '../context.ts';
 import { catalog } from './catalog/index.ts';
 import { platform } from './platform/index.ts';
+import { redirects } from './redirects/index.ts';
 
-export const DOMAINS: Domain[] = [platform, catalog];
+export const DOMAINS: Domain[] = [platform, catalog, redirects];

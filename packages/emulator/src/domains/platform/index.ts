@@ -134,6 +134,16 @@ export async function revokeFamily(emu: Emulator, sql: Sql, familyId: string) {
   await sql.query('DELETE FROM access_tokens WHERE refresh_family = $1', [familyId]);
 }
 
+/** Revokes every refresh token of a member (logout, password change) and their access tokens. */
+export async function revokeMemberTokens(emu: Emulator, sql: Sql, memberId: string) {
+  const fams = await sql.query<{ family_id: string }>(
+    'SELECT DISTINCT family_id FROM refresh_tokens WHERE member_id = $1 AND revoked_at IS NULL',
+    [memberId],
+  );
+  for (const f of fams) await revokeFamily(emu, sql, f.family_id);
+  await sql.query('DELETE FROM access_tokens WHERE member_id = $1', [memberId]);
+}
+
 const invalidGrant = (description: string) => appError(400, 'invalid_grant', description);
 
 /** Resolves a client id or throws `invalid_client`. */

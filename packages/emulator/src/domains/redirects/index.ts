@@ -1,0 +1,289 @@
+/**
+ * Redirect sessions (wire §5.2): `POST /_api/redirects-api/v1/redirect-session` (custom host
+ * `/headless/v1/redirect-session`) stores one intent and answers the hosted URL. The `auth` intent
+ * points at the authorize endpoint; every other intent at `/redirect/{id}`, whose page comes from
+ * the `intentPages` registry (`intents.ts`).
+ * @module
+ */
+import type { Context } from 'hono';
+import type { Domain, Emulator, Identity } from '../../context.ts';
+import { hashToken, newId, newToken } from '../../crypto.ts';
+import type { Sql } from '../../db/index.ts';
+import { invalid, notFound } from '../../http/errors.ts';
+import { FAMILY } from '../../http/router.ts';
+import { z } from '../../http/validate.ts';
+import { revokeMemberTokens } from '../platform/index.ts';
+import {
+  callbackUrl,
+  escapeHtml,
+  htmlPage,
+  INTENTS,
+  type IntentName,
+  intentPages,
+  type StoredRedirectSession,
+  unavailablePage,
+} from './intents.ts';
+
+export const redirectMigrations = [
+  {
+    id: '0200_redirect_sessions',
+    sql: `
+      CREATE TABLE redirect_sessions (
+        id text PRIMARY KEY,
+        intent text NOT NULL,
+        doc jsonb NOT NULL,
+        session_token_hash text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+];
+
+const str = () => z.string().max(2048);
+const url = () => z.string().max(2048);
+
+/** The OAuth authorization request of the `auth` intent. */
+export const authRequestSchema = z.object({
+  clientId: z.string().min(1).max(200),
+  responseType: z.literal('code'),
+  redirectUri: url().optional(),
+  scope: str().optional(),
+  state: z.string().min(1).max(1024),
+  responseMode: z.enum(['query', 'fragment', 'web_message']).default('query'),
+  codeChallenge: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url SHA-256 digest of 43 characters'),
+  codeChallengeMethod: z.literal('S256'),
+  sessionToken: z.string().max(2048).optional(),
+  nonce: str().optional(),
+  prompt: str().optional(),
+  idp: str().optional(),
+});
+export type AuthRequest = z.output<typeof authRequestSchema>;
+
+const intentSchemas = {
+  bookingsCheckout: z.object({ timezone: str().optional(), slotAvailability: z.unknown().optional() }),
+  ecomCheckout: z.object({ checkoutId: z.string().min(1).max(200) }),
+  eventsCheckout: z.object({ reservationId: z.string().min(1).max(200), eventSlug: str().optional() }),
+  paidPlansCheckout: z.object({ planId: z.string().min(1).max(200), checkoutData: str().optional() }),
+  login: z.object({}),
+  logout: z.object({ clientId: z.string().min(1).max(200) }),
+  auth: z.object({
+    authRequest: authRequestSchema,
+    prompt: z.enum(['login', 'none', 'consent', 'select_account']).default('login'),
+  }),
+  storesProduct: z.object({ productSlug: z.string().min(1).max(400) }),
+  bookingsBook: z.object({ resourceId: z.string().min(1).max(200) }),
+  ecomOrderPaymentRequest: z.object({ paymentRequestId: z.string().min(1).max(200) }),
+} satisfies Record<IntentName, z.ZodType>;
+
+const schema = z.object({
+  ...Object.fromEntries(INTENTS.map((k) => [k, intentSchemas[k].optional()])),
+  callbacks: z
+    .object({
+      thankYouPageUrl: url().optional(),
+      postFlowUrl: url().optional(),
+      loginUrl: url().optional(),
+      bookingsServiceListUrl: url().optional(),
+      cartPageUrl: url().optional(),
+      planListUrl: url().optional(),
+    })
+    .optional(),
+  preferences: z
+    .object({
+      useGenericWixPages: z.boolean().optional(),
+      maintainIdentity: z.boolean().optional(),
+      additionalQueryParameters: z.record(z.string(), z.string().max(2048)).optional(),
+      checkIfPublish: z.boolean().optional(),
+    })
+    .optional(),
+  origin: url().optional(),
+}) as z.ZodType<
+  { [K in IntentName]?: any } & {
+    callbacks?: StoredRedirectSession['callbacks'];
+    preferences?: Record<string, unknown>;
+    origin?: string;
+  }
+>;
+
+/** Creates a redirect session; what `POST …/v1/redirect-session` does. */
+export async function createRedirectSession(
+  emu: Emulator,
+  msg: z.output<typeof schema>,
+  identity: Identity,
+  headerOrigin: string | undefined,
+) {
+  const present = INTENTS.filter((k) => msg[k] !== undefined);
+  if (present.length !== 1)
+    throw invalid([
+      {
+        field: present[1] ?? 'intent',
+        description:
+          present.length === 0
+            ? `must set exactly one intent: one of ${INTENTS.join(', ')}`
+            : `must be the only intent; this request also sets ${present[0]}`,
+        violatedRule: present.length === 0 ? 'REQUIRED_FIELD' : 'ONE_OF_ALIGNMENT',
+        data: { oneOf: [...INTENTS] },
+      },
+    ]);
+  const intent = present[0]!;
+  const request = structuredClone(msg[intent]) as Record<string, any>;
+  const clientId: string | null =
+    intent === 'auth'
+      ? request.authRequest.clientId
+      : intent === 'logout'
+        ? request.clientId
+        : (identity.clientId ?? null);
+  const id = newId();
+  const sessionToken = newToken('RS.');
+  return emu.db.tx(async (sql) => {
+    if (clientId) {
+      const known = await sql.query('SELECT 1 FROM oauth_clients WHERE client_id = $1', [clientId]);
+      if (!known.length)
+        throw invalid([
+          {
+            field: intent === 'auth' ? 'auth.authRequest.clientId' : `${intent}.clientId`,
+            description: 'is not a known client id',
+            violatedRule: 'VALIDATION',
+          },
+        ]);
+    }
+    // The `auth` intent's session token (a login's one-shot token) is a secret: stored as a hash.
+    if (intent === 'auth' && request.authRequest.sessionToken) {
+      request.authRequest.sessionTokenHash = hashToken(request.authRequest.sessionToken);
+      delete request.authRequest.sessionToken;
+    }
+    const session: StoredRedirectSession = {
+      id,
+      intent,
+      request,
+      callbacks: msg.callbacks ?? {},
+      preferences: msg.preferences ?? {},
+      origin: msg.origin ?? headerOrigin ?? null,
+      clientId,
+      visitorId: identity.visitorId ?? null,
+      memberId: identity.memberId ?? null,
+      createdAt: emu.now().toISOString(),
+    };
+    await sql.query(
+      'INSERT INTO redirect_sessions (id, intent, doc, session_token_hash, created_at) VALUES ($1,$2,$3,$4,$5)',
+      [id, intent, JSON.stringify(session), hashToken(sessionToken), emu.now()],
+    );
+    const base = emu.config.publicUrl;
+    let endpoint = `${base}/redirect/${id}`;
+    const searchParams: Record<string, string> = {};
+    if (intent === 'auth') {
+      const a = request.authRequest as AuthRequest;
+      endpoint = `${base}/oauth2/authorize`;
+      Object.assign(searchParams, {
+        client_id: a.clientId,
+        response_type: a.responseType,
+        ...(a.redirectUri ? { redirect_uri: a.redirectUri } : {}),
+        scope: a.scope ?? '',
+        state: a.state,
+        response_mode: a.responseMode,
+        code_challenge: a.codeChallenge,
+        code_challenge_method: a.codeChallengeMethod,
+        prompt: request.prompt,
+        redirect_session_id: id,
+      });
+    }
+    Object.assign(searchParams, session.preferences.additionalQueryParameters ?? {});
+    const qs = new URLSearchParams(searchParams).toString();
+    const entity = {
+      id,
+      fullUrl: endpoint + (qs ? `?${qs}` : ''),
+      urlDetails: { endpoint, searchParams },
+      sessionToken,
+      shortUrl: `${base}/r/${id}`,
+    };
+    await emu.recordEvent(sql, 'wix.headless.v1.redirect_session_created', id, {
+      id,
+      intent,
+      fullUrl: entity.fullUrl,
+      createdDate: session.createdAt,
+    });
+    return { redirectSession: entity };
+  });
+}
+
+/** Reads a stored redirect session. */
+export async function loadRedirectSession(sql: Sql, id: string): Promise<StoredRedirectSession | undefined> {
+  const rows = await sql.query<{ doc: StoredRedirectSession }>(
+    'SELECT doc FROM redirect_sessions WHERE id = $1',
+    [id],
+  );
+  return rows[0]?.doc;
+}
+
+/** `logout`: revokes the member's refresh tokens, then goes to `postFlowUrl` when allowed. */
+intentPages.set('logout', async ({ session, emu, c }) => {
+  if (session.memberId) {
+    const memberId = session.memberId;
+    await emu.db.tx((sql) => revokeMemberTokens(emu, sql, memberId));
+  }
+  const back = await callbackUrl(emu, session, 'postFlowUrl');
+  if (back) return c.redirect(back, 302);
+  return htmlPage(c, 'Logged out', '<p>You are logged out.</p>');
+});
+
+/**
+ * `login` (also the pre-warm of wire §7): the hosted login page of the client, through the
+ * authorize endpoint, when the session has a client and an allowed `postFlowUrl`; otherwise a
+ * page that says who is signed in.
+ */
+intentPages.set('login', async ({ session, emu, c }) => {
+  const back = await callbackUrl(emu, session, 'postFlowUrl');
+  const who = session.memberId ? 'a member' : session.visitorId ? 'a visitor' : 'nobody';
+  return htmlPage(
+    c,
+    'Site session',
+    `<p>This browser's session on the site is ${escapeHtml(who)}.</p>` +
+      (back ? `<p><a href="${escapeHtml(back)}">Continue</a></p>` : ''),
+  );
+});
+
+async function servePage(c: Context, emu: Emulator, id: string) {
+  const session = await loadRedirectSession(emu.db, id);
+  if (!session) return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
+  if (session.intent === 'auth') {
+    const qs = new URLSearchParams({ redirect_session_id: session.id }).toString();
+    return c.redirect(`/oauth2/authorize?${qs}`, 302);
+  }
+  const page = intentPages.get(session.intent) ?? unavailablePage;
+  return page({ session, emu, c });
+}
+
+export const redirects: Domain = {
+  name: 'redirects',
+  migrations: redirectMigrations,
+  routes(router, emu) {
+    router.route({
+      method: 'POST',
+      family: FAMILY.redirects,
+      path: '/v1/redirect-session',
+      access: 'anyone',
+      schema,
+      handler: ({ msg, identity, c }) => createRedirectSession(emu, msg, identity, c.req.header('origin')),
+    });
+    router.route({
+      method: 'GET',
+      family: FAMILY.none,
+      path: '/redirect/{id}',
+      access: 'public',
+      handler: ({ msg, c }) => servePage(c, emu, String((msg as { id: string }).id)),
+    });
+    router.route({
+      method: 'GET',
+      family: FAMILY.none,
+      path: '/r/{id}',
+      access: 'public',
+      async handler({ msg, c }) {
+        const id = String((msg as { id: string }).id);
+        const session = await loadRedirectSession(emu.db, id);
+        if (!session) throw notFound('REDIRECT_SESSION_NOT_FOUND', 'No such redirect session');
+        return c.redirect(`/redirect/${encodeURIComponent(id)}`, 302);
+      },
+    });
+  },
+};

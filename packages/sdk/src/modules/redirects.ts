@@ -1,0 +1,130 @@
+/**
+ * Redirect sessions (wire §5.2): one intent (checkout, login, logout, OAuth authorize, …) becomes
+ * a URL of a hosted page. The redirect enumerations of spec point 3 are typed constants.
+ * @module
+ */
+import { op } from '../client.ts';
+
+type Enum<T extends string> = { readonly [K in T]: K };
+const e = <T extends string>(...keys: T[]): Enum<T> =>
+  Object.freeze(Object.fromEntries(keys.map((k) => [k, k]))) as Enum<T>;
+type Of<T> = T[keyof T];
+
+/** Where a hosted page sends the visitor back to. */
+export const LocationType = /* @__PURE__ */ e('UNDEFINED', 'OWNER_BUSINESS', 'OWNER_CUSTOM', 'CUSTOM');
+export type LocationType = Of<typeof LocationType>;
+/** OAuth `prompt` values. */
+export const Prompt = /* @__PURE__ */ Object.freeze({
+  login: 'login',
+  none: 'none',
+  consent: 'consent',
+  select_account: 'select_account',
+} as const);
+export type Prompt = Of<typeof Prompt>;
+/** Sections of the members' account pages. */
+export const MembersAccountSection = /* @__PURE__ */ e(
+  'ACCOUNT_INFO',
+  'BOOKINGS',
+  'ORDERS',
+  'SUBSCRIPTIONS',
+  'EVENTS',
+);
+export type MembersAccountSection = Of<typeof MembersAccountSection>;
+/** Result of attaching pages. */
+export const AttachPagesResponseStatus = /* @__PURE__ */ e('UNKNOWN', 'SUCCESS', 'NO_ACTION', 'ERROR');
+export type AttachPagesResponseStatus = Of<typeof AttachPagesResponseStatus>;
+/** Kinds of callback. */
+export const CallbackType = /* @__PURE__ */ e('UNKNOWN', 'LOGOUT', 'CHECKOUT', 'AUTHORIZE');
+export type CallbackType = Of<typeof CallbackType>;
+/** Status of a redirect flow. */
+export const RedirectStatus = /* @__PURE__ */ e('UNKNOWN', 'SUCCESS', 'ERROR');
+export type RedirectStatus = Of<typeof RedirectStatus>;
+
+/** The OAuth authorization request of the `auth` intent. */
+export interface AuthRequest {
+  clientId: string;
+  responseType: 'code';
+  redirectUri?: string;
+  scope?: string;
+  state: string;
+  responseMode?: 'query' | 'fragment' | 'web_message';
+  codeChallenge: string;
+  codeChallengeMethod: 'S256';
+  sessionToken?: string;
+  nonce?: string;
+  /** Social login connection id. */
+  idp?: string;
+}
+
+export interface RedirectCallbacks {
+  thankYouPageUrl?: string;
+  postFlowUrl?: string;
+  loginUrl?: string;
+  bookingsServiceListUrl?: string;
+  cartPageUrl?: string;
+  planListUrl?: string;
+}
+
+export interface RedirectPreferences {
+  /** Default true. */
+  useGenericWixPages?: boolean;
+  /** Default true. */
+  maintainIdentity?: boolean;
+  additionalQueryParameters?: Record<string, string>;
+  /** Default false. */
+  checkIfPublish?: boolean;
+}
+
+/** The intents: set exactly one. */
+export interface RedirectIntents {
+  bookingsCheckout: { timezone?: string; slotAvailability?: unknown };
+  ecomCheckout: { checkoutId: string };
+  eventsCheckout: { reservationId: string; eventSlug?: string };
+  paidPlansCheckout: { planId: string; checkoutData?: string };
+  login: Record<string, never>;
+  logout: { clientId: string };
+  auth: { authRequest: AuthRequest; prompt?: Prompt };
+  storesProduct: { productSlug: string };
+  bookingsBook: { resourceId: string };
+  ecomOrderPaymentRequest: { paymentRequestId: string };
+}
+
+type OneIntent = {
+  [K in keyof RedirectIntents]: { [P in K]: RedirectIntents[P] } & {
+    [P in Exclude<keyof RedirectIntents, K>]?: never;
+  };
+}[keyof RedirectIntents];
+
+/** What `createRedirectSession` takes: one intent, plus callbacks, preferences and origin. */
+export type RedirectSessionOptions = OneIntent & {
+  callbacks?: RedirectCallbacks;
+  preferences?: RedirectPreferences;
+  origin?: string;
+};
+
+export interface RedirectSession {
+  id: string;
+  /** The URL to send the browser to. */
+  fullUrl: string;
+  urlDetails: { endpoint: string; searchParams: Record<string, string> };
+  sessionToken: string;
+  shortUrl: string;
+}
+
+/**
+ * POST `/_api/redirects-api/v1/redirect-session` → `{redirectSession}`.
+ * @example
+ * const { redirectSession } = await client.redirects.createRedirectSession({
+ *   ecomCheckout: { checkoutId }, callbacks: { postFlowUrl: location.href },
+ * });
+ * location.href = redirectSession.fullUrl;
+ */
+export const createRedirectSession = op<
+  [options: RedirectSessionOptions],
+  { redirectSession: RedirectSession }
+>({
+  name: 'redirects.createRedirectSession',
+  method: 'POST',
+  path: '/_api/redirects-api/v1/redirect-session',
+  args: ['options:'],
+});
