@@ -5,14 +5,18 @@
  */
 import type { Domain } from '../../context.ts';
 import { collectionMigrations, collectionRoutes, seedCollections } from './collections.ts';
+import { productRoutes } from './products.ts';
 import { seedProducts } from './seed.ts';
 import { productMigrations } from './store.ts';
+import { writeRoutes } from './writes.ts';
 
 export const catalog: Domain = {
   name: 'catalog',
   migrations: [...collectionMigrations, ...productMigrations],
   routes(router, emu) {
     collectionRoutes(router, emu);
+    productRoutes(router, emu);
+    writeRoutes(router, emu);
   },
   async seed(emu, sql) {
     await seedCollections(sql);

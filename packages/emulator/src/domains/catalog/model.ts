@@ -258,6 +258,12 @@ export const variantPrice = (p: ProductState, v: VariantState) => v.price ?? p.p
 export const variantCost = (p: ProductState, v: VariantState) => v.cost ?? p.cost;
 export const variantWeight = (p: ProductState, v: VariantState) => v.weight ?? p.weight;
 export const variantSku = (p: ProductState, v: VariantState) => v.sku ?? p.sku;
+/** A variant's name: its choices in option order, `S | White`; empty for the default variant. */
+export const variantName = (p: ProductState, v: VariantState) =>
+  p.productOptions
+    .map((o) => v.choices[o.name])
+    .filter((c) => c !== undefined)
+    .join(' | ');
 export const variantVisible = (v: VariantState) => v.visible ?? true;
 export const variantInStock = (p: ProductState, v: VariantState) =>
   p.trackInventory ? (v.quantity ?? 0) > 0 : v.inStock;

@@ -6,7 +6,7 @@
  */
 import type { Sql } from '../../db/index.ts';
 import type { ProductState, VariantState } from './model.ts';
-import { variantInStock, variantSku, variantVisible } from './model.ts';
+import { variantInStock, variantName, variantSku, variantVisible } from './model.ts';
 import { toDecimalString } from './money.ts';
 
 /** The collection every product belongs to. */
@@ -38,6 +38,7 @@ export const productMigrations = [
         id text NOT NULL,
         position integer NOT NULL,
         choices jsonb NOT NULL,
+        variant_name text NOT NULL,
         sku text,
         visible boolean NOT NULL,
         in_stock boolean NOT NULL,
@@ -155,14 +156,13 @@ export async function saveProduct(sql: Sql, p: ProductState, now: Date, discount
     const vp: unknown[] = [];
     p.variants.forEach((v, i) => {
       const b = vp.length;
-      values.push(
-        `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8}, $${b + 9})`,
-      );
+      values.push(`(${Array.from({ length: 10 }, (_, k) => `$${b + k + 1}`).join(', ')})`);
       vp.push(
         p.id,
         v.id,
         i,
         JSON.stringify(v.choices),
+        variantName(p, v),
         variantSku(p, v) ?? null,
         variantVisible(v),
         variantInStock(p, v),
@@ -171,7 +171,7 @@ export async function saveProduct(sql: Sql, p: ProductState, now: Date, discount
       );
     });
     await sql.query(
-      `INSERT INTO product_variants (product_id, id, position, choices, sku, visible, in_stock, quantity, doc) VALUES ${values.join(', ')}`,
+      `INSERT INTO product_variants (product_id, id, position, choices, variant_name, sku, visible, in_stock, quantity, doc) VALUES ${values.join(', ')}`,
       vp,
     );
   }

@@ -1,0 +1,391 @@
+/**
+ * Write input: zod schemas for the shapes, then checks zod cannot express (decimal places, colour
+ * codes, unique option and choice names, discounts) as field violations, and the functions that
+ * apply a validated input to a product's state.
+ * @module
+ */
+import { invalid, type Violation } from '../../http/errors.ts';
+import { z } from '../../http/validate.ts';
+import {
+  compatibleUnits,
+  type Discount,
+  generateVariants,
+  type MediaItem,
+  type ProductOption,
+  type ProductState,
+} from './model.ts';
+import { PERCENT_SCALE, scaled, WEIGHT_SCALE } from './money.ts';
+
+/** Most variants a product may have (the product of its options' choice counts). */
+export const MAX_VARIANTS = 300;
+export const MAX_OPTIONS = 6;
+export const MAX_MEDIA = 100;
+
+const money = () => z.number().min(0).max(1e9);
+const weight = () => z.number().min(0).max(1e6);
+const dims = z
+  .object({
+    length: z.number().min(0).optional(),
+    width: z.number().min(0).optional(),
+    height: z.number().min(0).optional(),
+    unit: z.enum(['UNSPECIFIED', 'MM', 'CM', 'M', 'IN', 'FT', 'YD']).optional(),
+  })
+  .strict();
+const UNITS = [
+  'ML',
+  'CL',
+  'L',
+  'CBM',
+  'MG',
+  'G',
+  'KG',
+  'MM',
+  'CM',
+  'M',
+  'SQM',
+  'OZ',
+  'LB',
+  'FLOZ',
+  'PT',
+  'QT',
+  'GAL',
+  'IN',
+  'FT',
+  'YD',
+  'SQFT',
+] as const;
+
+export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const slug = () => z.string().max(100).regex(SLUG, 'must be lower-case letters, digits and single hyphens');
+
+const option = z
+  .object({
+    optionType: z.enum(['drop_down', 'color']).optional(),
+    name: z.string().trim().min(1).max(50),
+    choices: z
+      .array(
+        z
+          .object({
+            value: z.string().trim().min(1).max(50).optional(),
+            description: z.string().trim().min(1).max(50),
+            inStock: z.boolean().optional(),
+            visible: z.boolean().optional(),
+            media: z.unknown().optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(100),
+  })
+  .passthrough();
+
+/** A product as create and update accept it (every field optional here; create checks `name`). */
+export const productInput = z
+  .object({
+    id: z.string().min(1).optional(),
+    name: z.string().trim().min(1).max(80).optional(),
+    slug: slug().optional(),
+    visible: z.boolean().optional(),
+    productType: z.enum(['physical', 'digital']).optional(),
+    description: z.string().max(8000).optional(),
+    sku: z.string().trim().max(40).optional(),
+    weight: weight().optional(),
+    priceData: z.object({ price: money() }).passthrough().optional(),
+    costAndProfitData: z.object({ itemCost: money() }).passthrough().optional(),
+    discount: z
+      .object({ type: z.enum(['NONE', 'AMOUNT', 'PERCENT']), value: z.number().min(0).optional() })
+      .strict()
+      .optional(),
+    ribbon: z.string().trim().max(30).optional(),
+    brand: z.string().trim().max(50).optional(),
+    stock: z
+      .object({
+        trackInventory: z.boolean().optional(),
+        quantity: z.number().int().min(0).max(1e6).optional(),
+        inStock: z.boolean().optional(),
+      })
+      .passthrough()
+      .optional(),
+    manageVariants: z.boolean().optional(),
+    pricePerUnitData: z
+      .object({
+        totalQuantity: z.number().gt(0),
+        totalMeasurementUnit: z.enum(UNITS),
+        baseQuantity: z.number().gt(0),
+        baseMeasurementUnit: z.enum(UNITS),
+      })
+      .strict()
+      .optional(),
+    productDimensions: dims.optional(),
+    packageDimensions: dims.optional(),
+    additionalInfoSections: z
+      .array(
+        z.object({ title: z.string().trim().min(1).max(100), description: z.string().max(8000) }).strict(),
+      )
+      .max(10)
+      .optional(),
+    customTextFields: z
+      .array(
+        z
+          .object({
+            title: z.string().trim().min(1).max(100),
+            maxLength: z.number().int().min(1).max(500).optional(),
+            mandatory: z.boolean().optional(),
+          })
+          .strict(),
+      )
+      .max(2)
+      .optional(),
+    productOptions: z.array(option).max(MAX_OPTIONS).optional(),
+    seoData: z
+      .object({
+        tags: z.array(z.unknown()).optional(),
+        settings: z.record(z.string(), z.unknown()).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  // Read-only fields a client may echo back are ignored.
+  .passthrough();
+export type ProductInput = z.output<typeof productInput>;
+
+type V = Omit<Violation, 'data' | 'violatedRule'> & Partial<Violation>;
+
+/** Decimal places: at most `scale`, reported as DECIMAL_MAX_SCALE. */
+function checkScale(out: V[], field: string, value: number | undefined, scale: number) {
+  if (value === undefined) return undefined;
+  const n = scaled(value, scale);
+  if (n === undefined)
+    out.push({
+      field,
+      description: `must have at most ${scale} decimal places`,
+      violatedRule: 'DECIMAL_MAX_SCALE',
+      data: { maxScale: scale },
+    });
+  return n;
+}
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * Applies a validated product input to a state (a fresh one for create). Throws the platform's 400
+ * with every violation found. `prefix` is where the product sits in the message (`product.`).
+ */
+export function applyProductInput(p: ProductState, input: ProductInput, prefix = 'product.'): ProductState {
+  const bad: V[] = [];
+  const f = (name: string) => prefix + name;
+  const next: ProductState = { ...p };
+  if (input.name !== undefined) next.name = input.name;
+  if (input.visible !== undefined) next.visible = input.visible;
+  if (input.productType !== undefined) next.productType = input.productType;
+  if (input.description !== undefined) next.description = input.description;
+  if (input.sku !== undefined) next.sku = input.sku || undefined;
+  if (input.ribbon !== undefined) next.ribbon = input.ribbon || undefined;
+  if (input.brand !== undefined) next.brand = input.brand || undefined;
+  if (input.manageVariants !== undefined) next.manageVariants = input.manageVariants;
+  if (input.productDimensions) next.productDimensions = input.productDimensions;
+  if (input.packageDimensions) next.packageDimensions = input.packageDimensions;
+  if (input.additionalInfoSections) next.additionalInfoSections = input.additionalInfoSections;
+  if (input.customTextFields)
+    next.customTextFields = input.customTextFields.map((c) => ({
+      title: c.title,
+      maxLength: c.maxLength ?? 500,
+      mandatory: c.mandatory ?? false,
+    }));
+  if (input.seoData) next.seoData = input.seoData;
+  const w = checkScale(bad, f('weight'), input.weight, WEIGHT_SCALE);
+  if (w !== undefined) next.weight = w;
+  const price = checkScale(bad, f('priceData.price'), input.priceData?.price, 2);
+  if (price !== undefined) next.price = price;
+  const cost = checkScale(bad, f('costAndProfitData.itemCost'), input.costAndProfitData?.itemCost, 2);
+  if (cost !== undefined) next.cost = cost;
+  if (input.pricePerUnitData) {
+    const u = input.pricePerUnitData;
+    if (!compatibleUnits(u.totalMeasurementUnit, u.baseMeasurementUnit))
+      bad.push({
+        field: f('pricePerUnitData.baseMeasurementUnit'),
+        description: `cannot be compared with ${u.totalMeasurementUnit}`,
+      });
+    next.pricePerUnitData = u;
+  }
+  if (input.discount) {
+    const { type, value = 0 } = input.discount;
+    let d: Discount | undefined = { type, value: 0 };
+    if (type === 'AMOUNT') {
+      const v = checkScale(bad, f('discount.value'), value, 2);
+      d = v === undefined ? undefined : { type, value: v };
+    } else if (type === 'PERCENT') {
+      const v = checkScale(bad, f('discount.value'), value, PERCENT_SCALE);
+      if (v !== undefined && value > 100)
+        bad.push({
+          field: f('discount.value'),
+          description: 'must be at most 100 for a percentage',
+          violatedRule: 'MAX',
+          data: { max: 100 },
+        });
+      d = v === undefined ? undefined : { type, value: v };
+    }
+    if (d) next.discount = d;
+  }
+  if (input.productOptions) {
+    const names = new Set<string>();
+    const options: ProductOption[] = input.productOptions.map((o, i) => {
+      const at = f(`productOptions[${i}]`);
+      const type = o.optionType ?? 'drop_down';
+      if (names.has(o.name.toLowerCase()))
+        bad.push({ field: `${at}.name`, description: `repeats the option name "${o.name}"` });
+      names.add(o.name.toLowerCase());
+      const seen = new Set<string>();
+      const old = p.productOptions.find((x) => x.name === o.name);
+      const choices = o.choices.map((c, j) => {
+        const cat = `${at}.choices[${j}]`;
+        if (seen.has(c.description.toLowerCase()))
+          bad.push({ field: `${cat}.description`, description: `repeats the choice "${c.description}"` });
+        seen.add(c.description.toLowerCase());
+        const value = c.value ?? c.description;
+        if (type === 'color' && !HEX.test(value))
+          bad.push({
+            field: `${cat}.value`,
+            description: 'must be a colour code such as #1a2b3c for a colour option',
+            violatedRule: 'FORMAT',
+          });
+        const mediaIds = old?.choices.find((x) => x.description === c.description)?.mediaIds ?? [];
+        return { value, description: c.description, mediaIds };
+      });
+      return { optionType: type, name: o.name, choices };
+    });
+    const count = options.reduce((n, o) => n * o.choices.length, 1);
+    if (count > MAX_VARIANTS)
+      bad.push({
+        field: f('productOptions'),
+        description: `would make ${count} variants; at most ${MAX_VARIANTS} are allowed`,
+        violatedRule: 'MAX_SIZE',
+        data: { max: MAX_VARIANTS },
+      });
+    next.productOptions = options;
+  }
+  if (bad.length) throw invalid(bad);
+  if (input.productOptions) next.variants = generateVariants(next.id, next.productOptions, p.variants);
+  if (input.stock) {
+    const s = input.stock;
+    if (s.trackInventory !== undefined) next.trackInventory = s.trackInventory;
+    next.variants = next.variants.map((v) => ({
+      ...v,
+      quantity: next.trackInventory ? (s.quantity ?? v.quantity ?? 0) : null,
+      inStock: s.inStock ?? (next.trackInventory ? (s.quantity ?? v.quantity ?? 0) > 0 : v.inStock),
+    }));
+  }
+  return next;
+}
+
+/** A new product's state before input is applied. */
+export function blankProduct(id: string, name: string, now: string): ProductState {
+  return {
+    id,
+    name,
+    slug: '',
+    visible: true,
+    productType: 'physical',
+    price: 0,
+    discount: { type: 'NONE', value: 0 },
+    trackInventory: false,
+    manageVariants: false,
+    additionalInfoSections: [],
+    customTextFields: [],
+    productOptions: [],
+    media: [],
+    variants: generateVariants(id, [], []),
+    collectionIds: [],
+    numericId: '0',
+    createdDate: now,
+    lastUpdated: now,
+  };
+}
+
+/** A variant update: which variants (by choices or ids) and what to change. */
+export const variantInput = z
+  .object({
+    choices: z.record(z.string(), z.string()).optional(),
+    variantIds: z.array(z.string().min(1)).max(MAX_VARIANTS).optional(),
+    price: money().optional(),
+    cost: money().optional(),
+    weight: weight().optional(),
+    sku: z.string().trim().max(40).optional(),
+    visible: z.boolean().optional(),
+    productDimensions: dims.optional(),
+    packageDimensions: dims.optional(),
+  })
+  .strict();
+
+/** Applies variant updates; returns the ids of the variants changed. */
+export function applyVariantUpdates(
+  p: ProductState,
+  updates: z.output<typeof variantInput>[],
+): { next: ProductState; changed: Set<string> } {
+  const bad: V[] = [];
+  const changed = new Set<string>();
+  const variants = p.variants.map((v) => ({ ...v }));
+  updates.forEach((u, i) => {
+    const at = `variants[${i}]`;
+    const price = checkScale(bad, `${at}.price`, u.price, 2);
+    const cost = checkScale(bad, `${at}.cost`, u.cost, 2);
+    const w = checkScale(bad, `${at}.weight`, u.weight, WEIGHT_SCALE);
+    let targets: typeof variants = [];
+    if (u.variantIds?.length) {
+      for (const [j, id] of u.variantIds.entries()) {
+        const v = variants.find((x) => x.id === id);
+        if (v) targets.push(v);
+        else bad.push({ field: `${at}.variantIds[${j}]`, description: 'is not a variant of this product' });
+      }
+    } else if (u.choices && Object.keys(u.choices).length) {
+      for (const [name, choice] of Object.entries(u.choices)) {
+        const o = p.productOptions.find((x) => x.name === name);
+        if (!o) bad.push({ field: `${at}.choices.${name}`, description: 'is not an option of this product' });
+        else if (!o.choices.some((c) => c.description === choice))
+          bad.push({ field: `${at}.choices.${name}`, description: `has no choice "${choice}"` });
+      }
+      targets = variants.filter((v) => Object.entries(u.choices!).every(([k, c]) => v.choices[k] === c));
+    } else
+      bad.push({
+        field: at,
+        description: 'must name its variants by choices or variantIds',
+        violatedRule: 'REQUIRED_FIELD',
+      });
+    for (const v of targets) {
+      if (price !== undefined) v.price = price;
+      if (cost !== undefined) v.cost = cost;
+      if (w !== undefined) v.weight = w;
+      if (u.sku !== undefined) v.sku = u.sku || undefined;
+      if (u.visible !== undefined) v.visible = u.visible;
+      changed.add(v.id);
+    }
+  });
+  if (bad.length) throw invalid(bad);
+  return { next: { ...p, variants, manageVariants: true }, changed };
+}
+
+/** A media item from a media id (generated here) or an external URL. */
+export function mediaFrom(
+  input: { mediaId?: string; url?: string },
+  idFromUrl: (url: string) => string,
+): MediaItem {
+  if (input.mediaId) {
+    const file = input.mediaId.includes('.') ? input.mediaId : `${input.mediaId}.svg`;
+    return {
+      id: input.mediaId,
+      mediaType: /\.(mp4|webm|mov)$/i.test(file) ? 'video' : 'image',
+      url: `/media/${file}`,
+      width: 800,
+      height: 800,
+    };
+  }
+  const url = input.url!;
+  const video = /\.(mp4|webm|mov)(?:$|\?)/i.test(url);
+  return {
+    id: idFromUrl(url),
+    mediaType: video ? 'video' : 'image',
+    url,
+    width: video ? 1280 : 800,
+    height: video ? 720 : 800,
+  };
+}

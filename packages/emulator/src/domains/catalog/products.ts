@@ -1,0 +1,811 @@
+/**
+ * Catalog v1 products: reads (get, query, options availability, variants, store variants) and
+ * writes (create, update, delete, variants, media, options, brand, ribbon). Writes need an
+ * elevated caller and run in one transaction with their lifecycle events.
+ * @module
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { Emulator, Identity } from '../../context.ts';
+import { compileQuery, type FieldMap } from '../../db/filter.ts';
+import type { Sql } from '../../db/index.ts';
+import { forbidden, invalid, notFound } from '../../http/errors.ts';
+import { FAMILY, type Router } from '../../http/router.ts';
+import { qs, z } from '../../http/validate.ts';
+import { seesHidden } from './collections.ts';
+import {
+  applyProductInput,
+  applyVariantUpdates,
+  blankProduct,
+  MAX_MEDIA,
+  mediaFrom,
+  productInput,
+  variantInput,
+} from './input.ts';
+import {
+  discounted,
+  generateVariants,
+  type MediaItem,
+  matchesChoices,
+  mediaByIds,
+  mediaToWire,
+  type ProductState,
+  priceData,
+  productToWire,
+  type VariantState,
+  variantInStock,
+  variantName,
+  variantPrice,
+  variantSku,
+  variantToWire,
+  variantVisible,
+  variantWeight,
+} from './model.ts';
+import { toWeight } from './money.ts';
+import {
+  ALL_PRODUCTS_COLLECTION_ID,
+  hydrate,
+  loadProduct,
+  PRODUCT_COLUMNS,
+  saveProduct,
+  slugify,
+  uniqueSlug,
+} from './store.ts';
+
+/** Event types (wire entity `wix.stores.catalog.v1.product`). */
+export const PRODUCT_EVENTS = {
+  created: 'wix.stores.catalog.v1.product_created',
+  changed: 'wix.stores.catalog.v1.product_changed',
+  deleted: 'wix.stores.catalog.v1.product_deleted',
+  variantsChanged: 'wix.stores.catalog.v1.product_variants_changed',
+} as const;
+
+const COLLECTION_IDS_SQL = `COALESCE((SELECT jsonb_agg(cp.collection_id) FROM collection_products cp WHERE cp.product_id = p.id), '[]'::jsonb)`;
+
+/** Queryable product fields (wire §5.3 builder fields, plus `visible`). */
+export const PRODUCT_FIELDS: FieldMap = {
+  id: { sql: 'p.id', type: 'text' },
+  createdDate: { sql: 'p.created_at', type: 'date', sortable: false },
+  lastUpdated: { sql: 'p.updated_at', type: 'date' },
+  name: { sql: 'p.name', type: 'text' },
+  description: { sql: 'p.description', type: 'text', sortable: false },
+  sku: { sql: 'p.sku', type: 'text' },
+  price: { sql: 'p.price', type: 'number' },
+  'priceData.price': { sql: 'p.price', type: 'number' },
+  numericId: { sql: 'p.numeric_id', type: 'number' },
+  productType: { sql: 'p.product_type', type: 'text' },
+  slug: { sql: 'p.slug', type: 'text' },
+  visible: { sql: 'p.visible', type: 'bool' },
+  collectionIds: { sql: COLLECTION_IDS_SQL, type: 'array' },
+};
+
+/** Queryable store-variant fields. */
+const VARIANT_FIELDS: FieldMap = {
+  id: { sql: `(p.id || '-' || v.id)`, type: 'text' },
+  productId: { sql: 'p.id', type: 'text' },
+  variantId: { sql: 'v.id', type: 'text' },
+  productName: { sql: 'p.name', type: 'text' },
+  variantName: { sql: 'v.variant_name', type: 'text' },
+  sku: { sql: 'v.sku', type: 'text' },
+  managedVariant: { sql: `COALESCE((p.doc->>'manageVariants')::boolean, false)`, type: 'bool' },
+  visible: { sql: 'v.visible', type: 'bool' },
+  'stock.inStock': { sql: 'v.in_stock', type: 'bool' },
+  'stock.quantity': { sql: 'v.quantity', type: 'number' },
+  'stock.trackQuantity': { sql: 'v.quantity IS NOT NULL', type: 'bool' },
+  collectionIds: { sql: COLLECTION_IDS_SQL, type: 'array' },
+};
+
+const render = (emu: Emulator, p: ProductState, merchant: boolean, variants = true) =>
+  productToWire(p, { absoluteUrl: emu.absoluteUrl, merchant, variants });
+
+/** Merchant-only data asked for by someone who is not a merchant. */
+function checkMerchantData(who: Identity, asked: boolean | undefined) {
+  if (asked && !seesHidden(who))
+    throw forbidden('includeMerchantSpecificData needs an elevated caller (API key, app or platform user)');
+  return !!asked;
+}
+
+/** A product the caller may see, or the platform's 404. */
+async function visibleProduct(sql: Sql, who: Identity, id: string, lock = false) {
+  const p = await loadProduct(sql, id, lock);
+  if (!p || (!p.visible && !seesHidden(who)))
+    throw notFound('PRODUCT_NOT_FOUND', `Product with id ${JSON.stringify(id)} not found`, { productId: id });
+  return p;
+}
+
+/** Saves a product and records an event, in the caller's transaction. */
+async function persist(emu: Emulator, sql: Sql, p: ProductState, event: string) {
+  const saved = await saveProduct(sql, p, emu.now(), discounted(p.price, p.discount));
+  await emu.recordEvent(sql, event, saved.id, render(emu, saved, true));
+  return saved;
+}
+
+/** Loads, changes and saves one product in a transaction, recording `event`. */
+export async function mutateProduct(
+  emu: Emulator,
+  id: string,
+  change: (p: ProductState, sql: Sql) => ProductState | Promise<ProductState>,
+  event: string = PRODUCT_EVENTS.changed,
+) {
+  return emu.db.tx(async (sql) => {
+    const p = await loadProduct(sql, id, true);
+    if (!p)
+      throw notFound('PRODUCT_NOT_FOUND', `Product with id ${JSON.stringify(id)} not found`, {
+        productId: id,
+      });
+    const next = await change(p, sql);
+    const saved = await persist(emu, sql, next, event);
+    if (event === PRODUCT_EVENTS.variantsChanged)
+      await emu.recordEvent(sql, PRODUCT_EVENTS.changed, saved.id, render(emu, saved, true));
+    return saved;
+  });
+}
+
+/** Products matching a platform query, with paging metadata (`tooManyToCount` past the count limit). */
+export async function queryProducts(
+  emu: Emulator,
+  sql: Sql,
+  who: Identity,
+  msg: {
+    query?: unknown;
+    includeVariants?: boolean;
+    includeMerchantSpecificData?: boolean;
+    includeHiddenProducts?: boolean;
+  },
+) {
+  const merchant = checkMerchantData(who, msg.includeMerchantSpecificData);
+  const params: unknown[] = [];
+  const q = compileQuery(msg.query as never, PRODUCT_FIELDS, params, { idSql: 'p.numeric_id' });
+  const where = `(${q.where})${seesHidden(who) ? '' : ' AND p.visible'}`;
+  const countLimit = Number(emu.config.catalogCountLimit ?? 100_000);
+  const counted = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit + 1}) t`,
+    params,
+  );
+  const n = Number(counted[0]?.n ?? 0);
+  const rows = await sql.query(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE ${where} ORDER BY ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    params,
+  );
+  const products = (await hydrate(sql, rows)).map((p) => render(emu, p, merchant, !!msg.includeVariants));
+  const tooMany = n > countLimit;
+  return {
+    products,
+    metadata: {
+      count: products.length,
+      offset: q.offset,
+      total: tooMany ? countLimit : n,
+      ...(tooMany ? { tooManyToCount: true } : {}),
+    },
+  };
+}
+
+/** What the chosen options select: the variant, its media, each choice's availability. */
+export function optionsAvailability(emu: Emulator, p: ProductState, chosen: Record<string, string>) {
+  const bad: { field: string; description: string }[] = [];
+  for (const [name, choice] of Object.entries(chosen)) {
+    const o = p.productOptions.find((x) => x.name === name);
+    if (!o) bad.push({ field: `options.${name}`, description: 'is not an option of this product' });
+    else if (!o.choices.some((c) => c.description === choice))
+      bad.push({ field: `options.${name}`, description: `has no choice "${choice}"` });
+  }
+  if (bad.length) throw invalid(bad);
+  const complete = p.productOptions.every((o) => chosen[o.name] !== undefined);
+  const v = complete ? p.variants.find((x) => matchesChoices(x, chosen)) : undefined;
+  const sellable = (x: VariantState) => variantVisible(x) && variantInStock(p, x);
+  const productOptions = p.productOptions.map((o) => ({
+    optionType: o.optionType,
+    name: o.name,
+    choices: o.choices.map((c) => {
+      // Availability of this choice given the other options as chosen.
+      const others = Object.fromEntries(Object.entries(chosen).filter(([k]) => k !== o.name));
+      const vs = p.variants.filter((x) => x.choices[o.name] === c.description && matchesChoices(x, others));
+      const media = mediaByIds(p, c.mediaIds);
+      return {
+        value: c.value,
+        description: c.description,
+        ...(media.length ? { media: mediaToWire(media, emu.absoluteUrl) } : {}),
+        inStock: vs.some((x) => variantInStock(p, x)),
+        visible: vs.some(variantVisible),
+      };
+    }),
+  }));
+  const chosenMedia = p.productOptions.flatMap((o) => {
+    const c = o.choices.find((x) => x.description === chosen[o.name]);
+    return c ? mediaByIds(p, c.mediaIds) : [];
+  });
+  let selectedVariant = null;
+  if (v) {
+    const pd = priceData(p, variantPrice(p, v));
+    const w = variantWeight(p, v);
+    const sku = variantSku(p, v);
+    selectedVariant = {
+      id: v.id,
+      choices: v.choices,
+      price: pd,
+      convertedPriceData: pd,
+      ...(w !== undefined ? { weight: toWeight(w) } : {}),
+      ...(sku !== undefined ? { sku } : {}),
+      visible: variantVisible(v),
+      inStock: variantInStock(p, v),
+      ...(p.trackInventory ? { quantity: v.quantity ?? 0 } : {}),
+    };
+  }
+  return {
+    selectedVariant,
+    media: mediaToWire(chosenMedia.length ? chosenMedia : p.media, emu.absoluteUrl),
+    productOptions,
+    availableForPurchase: !!v && p.visible && sellable(v),
+  };
+}
+
+/** A store variant (a variant with its product's names, stock, collections and one media item). */
+export function storeVariant(emu: Emulator, p: ProductState, v: VariantState) {
+  const choiceMedia = p.productOptions.flatMap((o) => {
+    const c = o.choices.find((x) => x.description === v.choices[o.name]);
+    return c ? mediaByIds(p, c.mediaIds) : [];
+  });
+  const m = choiceMedia[0] ?? p.media[0];
+  const sku = variantSku(p, v);
+  return {
+    id: `${p.id}-${v.id}`,
+    variantId: v.id,
+    productId: p.id,
+    variantName: variantName(p, v),
+    productName: p.name,
+    managedVariant: p.manageVariants,
+    ...(sku !== undefined ? { sku } : {}),
+    stock: {
+      trackQuantity: p.trackInventory,
+      ...(p.trackInventory ? { quantity: v.quantity ?? 0 } : {}),
+      inStock: variantInStock(p, v),
+    },
+    choices: v.choices,
+    collectionIds: p.collectionIds,
+    ...(m ? { media: storeVariantMedia(emu, m) } : {}),
+  };
+}
+
+/** Store-variant media: `image` or `video` objects with the fields the SDK transforms. */
+function storeVariantMedia(emu: Emulator, m: MediaItem) {
+  const url = emu.absoluteUrl(m.url);
+  if (m.mediaType === 'video')
+    return {
+      video: {
+        id: m.id,
+        url,
+        width: m.width,
+        height: m.height,
+        resolutions: [{ url, width: m.width, height: m.height, format: 'mp4' }],
+        posters: [
+          {
+            id: `${m.id}-poster.svg`,
+            url: emu.absoluteUrl(`/media/${m.id}-poster.svg`),
+            width: m.width,
+            height: m.height,
+          },
+        ],
+      },
+    };
+  return {
+    image: {
+      id: m.id,
+      url,
+      width: m.width,
+      height: m.height,
+      ...(m.altText ? { altText: m.altText } : {}),
+      focalPoint: { x: 0.5, y: 0.5 },
+    },
+  };
+}
+
+const cursorOf = (state: unknown) => Buffer.from(JSON.stringify(state)).toString('base64url');
+function fromCursor(cursor: string) {
+  try {
+    const s = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (s && typeof s === 'object' && Number.isInteger(s.o) && s.o >= 0)
+      return s as { f?: unknown; s?: unknown; o: number };
+  } catch {}
+  throw invalid([
+    {
+      field: 'query.cursorPaging.cursor',
+      description: 'is not a cursor this service issued',
+      violatedRule: 'FORMAT',
+    },
+  ]);
+}
+
+/** Store variants across products, with offset or cursor paging. */
+export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity, query: any = {}) {
+  const cp = query.cursorPaging as { limit?: number; cursor?: string } | undefined;
+  const state = cp?.cursor ? fromCursor(cp.cursor) : undefined;
+  const q0 = state
+    ? { filter: state.f, sort: state.s, paging: { limit: cp?.limit ?? 50, offset: state.o } }
+    : cp
+      ? { filter: query.filter, sort: query.sort, paging: { limit: cp.limit ?? 50, offset: 0 } }
+      : query;
+  const params: unknown[] = [];
+  const q = compileQuery(q0, VARIANT_FIELDS, params, { idSql: 'p.numeric_id, v.position' });
+  const where = `(${q.where})${seesHidden(who) ? '' : ' AND p.visible AND v.visible'}`;
+  const from = 'FROM product_variants v JOIN products p ON p.id = v.product_id';
+  const total = Number(
+    (await sql.query(`SELECT count(*)::int AS n ${from} WHERE ${where}`, params))[0]?.n ?? 0,
+  );
+  const rows = await sql.query(
+    `SELECT v.product_id, v.id ${from} WHERE ${where} ORDER BY ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    params,
+  );
+  const ids = [...new Set(rows.map((r) => r.product_id as string))];
+  const products = new Map(
+    (
+      await hydrate(
+        sql,
+        await sql.query(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::text[])`, [ids]),
+      )
+    ).map((p) => [p.id, p]),
+  );
+  const variants = rows.map((r) => {
+    const p = products.get(r.product_id)!;
+    return storeVariant(emu, p, p.variants.find((v) => v.id === r.id)!);
+  });
+  const metadata: Record<string, unknown> = { count: variants.length, offset: q.offset, total };
+  if (cp) {
+    const more = q.offset + variants.length < total;
+    metadata.cursors = {
+      next: more ? cursorOf({ f: q0.filter, s: q0.sort, o: q.offset + q.limit }) : null,
+      prev: q.offset > 0 ? cursorOf({ f: q0.filter, s: q0.sort, o: Math.max(0, q.offset - q.limit) }) : null,
+    };
+  }
+  return { variants, metadata };
+}
+
+const idMsg = z.object({ id: z.string().min(1) }).strict();
+const platformQuery = z
+  .object({
+    filter: z.record(z.string(), z.unknown()).optional(),
+    sort: z
+      .array(z.object({ fieldName: z.string(), order: z.enum(['ASC', 'DESC']).optional() }).passthrough())
+      .optional(),
+    paging: z.object({ limit: qs.int().optional(), offset: qs.int().optional() }).strict().optional(),
+    cursorPaging: z.object({ limit: qs.int().optional(), cursor: z.string().optional() }).strict().optional(),
+  })
+  .strict();
+const mediaRef = z
+  .object({
+    mediaId: z
+      .string()
+      .regex(/^[\w.-]{1,200}$/, 'must be a media id such as linen-shirt.svg')
+      .optional(),
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    choice: z
+      .object({ option: z.string().min(1), choice: z.string().min(1) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+const choiceMedia = z
+  .object({
+    option: z.string().min(1),
+    choice: z.string().min(1),
+    mediaIds: z.array(z.string().min(1)).min(1).max(MAX_MEDIA),
+  })
+  .strict();
+
+function findChoice(p: ProductState, option: string, choice: string, at: string) {
+  const o = p.productOptions.find((x) => x.name === option);
+  if (!o) throw invalid([{ field: `${at}.option`, description: 'is not an option of this product' }]);
+  const c = o.choices.find((x) => x.description === choice);
+  if (!c) throw invalid([{ field: `${at}.choice`, description: `is not a choice of option "${option}"` }]);
+  return { o, c };
+}
+
+/** Replaces one choice's media ids (immutably). */
+function withChoiceMedia(p: ProductState, option: string, choice: string, ids: (old: string[]) => string[]) {
+  return p.productOptions.map((o) =>
+    o.name !== option
+      ? o
+      : {
+          ...o,
+          choices: o.choices.map((c) => (c.description === choice ? { ...c, mediaIds: ids(c.mediaIds) } : c)),
+        },
+  );
+}
+
+export function productRoutes(router: Router, emu: Emulator) {
+  const read = FAMILY.catalogRead;
+  const write = FAMILY.catalogWrite;
+
+  // ---- Reads. Static paths before parameterised ones.
+  for (const method of ['GET', 'POST'] as const)
+    router.route({
+      method,
+      family: read,
+      path: '/v1/products/query-platformized',
+      access: 'anyone',
+      schema: z
+        .object({
+          query: platformQuery.optional(),
+          includeVariants: qs.bool().optional(),
+          includeHiddenProducts: qs.bool().optional(),
+          includeMerchantSpecificData: qs.bool().optional(),
+        })
+        .strict(),
+      handler: ({ msg, identity }) => queryProducts(emu, emu.db, identity, msg),
+    });
+  router.route({
+    method: 'GET',
+    family: read,
+    path: '/v1/products/{id}',
+    access: 'anyone',
+    schema: z.object({ id: z.string().min(1), includeMerchantSpecificData: qs.bool().optional() }).strict(),
+    handler: async ({ msg, identity }) => {
+      const merchant = checkMerchantData(identity, msg.includeMerchantSpecificData);
+      return { product: render(emu, await visibleProduct(emu.db, identity, msg.id), merchant) };
+    },
+  });
+  router.route({
+    method: 'POST',
+    family: read,
+    path: '/v1/products/{id}/productOptionsAvailability',
+    access: 'anyone',
+    schema: z
+      .object({ id: z.string().min(1), options: z.record(z.string(), z.string()).default({}) })
+      .strict(),
+    handler: async ({ msg, identity }) =>
+      optionsAvailability(emu, await visibleProduct(emu.db, identity, msg.id), msg.options),
+  });
+  router.route({
+    method: 'POST',
+    family: read,
+    path: '/v1/products/{id}/variants/query',
+    access: 'anyone',
+    schema: z
+      .object({
+        id: z.string().min(1),
+        choices: z.record(z.string(), z.string()).optional(),
+        variantIds: z.array(z.string().min(1)).max(1000).optional(),
+        paging: z
+          .object({
+            limit: z.number().int().min(0).max(100).optional(),
+            offset: z.number().int().min(0).optional(),
+          })
+          .strict()
+          .optional(),
+        includeMerchantSpecificData: z.boolean().optional(),
+      })
+      .strict(),
+    handler: async ({ msg, identity }) => {
+      const merchant = checkMerchantData(identity, msg.includeMerchantSpecificData);
+      const p = await visibleProduct(emu.db, identity, msg.id);
+      if (msg.choices) optionsAvailability(emu, p, msg.choices); // validates option and choice names
+      const all = p.variants.filter(
+        (v) =>
+          (seesHidden(identity) || variantVisible(v)) &&
+          (!msg.choices || matchesChoices(v, msg.choices)) &&
+          (!msg.variantIds?.length || msg.variantIds.includes(v.id)),
+      );
+      const offset = msg.paging?.offset ?? 0;
+      const limit = msg.paging?.limit ?? 100;
+      const page = all.slice(offset, offset + limit);
+      return {
+        variants: page.map((v) => variantToWire(p, v, merchant)),
+        metadata: { items: page.length, offset },
+        totalResults: all.length,
+      };
+    },
+  });
+  router.route({
+    method: 'POST',
+    family: read,
+    path: '/v1/variants/query',
+    access: 'anyone',
+    schema: z.object({ query: platformQuery.optional() }).strict(),
+    handler: ({ msg, identity }) => queryStoreVariants(emu, emu.db, identity, msg.query),
+  });
+  router.route({
+    method: 'GET',
+    family: read,
+    path: '/v1/variants/{id}',
+    access: 'anyone',
+    schema: idMsg,
+    handler: async ({ msg, identity }) => {
+      const m = /^(.+)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i.exec(msg.id);
+      if (!m)
+        throw invalid([
+          { field: 'id', description: 'must be {productId}-{variantId}', violatedRule: 'FORMAT' },
+        ]);
+      const p = await loadProduct(emu.db, m[1]!);
+      const v = p?.variants.find((x) => x.id === m[2]);
+      if (!p || !v || (!seesHidden(identity) && (!p.visible || !variantVisible(v))))
+        throw notFound('VARIANT_NOT_FOUND', `Store variant ${JSON.stringify(msg.id)} not found`, {
+          id: msg.id,
+        });
+      return { variant: storeVariant(emu, p, v) };
+    },
+  });
+
+  // ---- Writes (elevated).
+  router.route({
+    method: 'POST',
+    family: write,
+    path: '/v1/products',
+    access: 'elevated',
+    schema: z.object({ product: productInput }).strict(),
+    handler: async ({ msg }) => {
+      const input = msg.product;
+      const missing = [
+        ...(input.name === undefined ? ['name'] : []),
+        ...(input.productType === undefined ? ['productType'] : []),
+        ...(input.priceData?.price === undefined ? ['priceData.price'] : []),
+      ];
+      if (missing.length)
+        throw invalid(
+          missing.map((f) => ({
+            field: `product.${f}`,
+            description: 'is required',
+            violatedRule: 'REQUIRED_FIELD',
+          })),
+        );
+      const product = await emu.db.tx(async (sql) => {
+        const now = emu.now().toISOString();
+        const p = applyProductInput(blankProduct(randomUUID(), input.name!, now), input);
+        p.slug = await productSlug(sql, input.slug, p.name, p.id);
+        const saved = await saveProduct(sql, p, emu.now(), discounted(p.price, p.discount));
+        await sql.query(
+          `INSERT INTO collection_products (collection_id, product_id, position)
+           SELECT id, $2, (SELECT COALESCE(max(position), -1) + 1 FROM collection_products WHERE collection_id = $1)
+           FROM collections WHERE id = $1 ON CONFLICT DO NOTHING`,
+          [ALL_PRODUCTS_COLLECTION_ID, saved.id],
+        );
+        const wire = render(emu, (await loadProduct(sql, saved.id))!, true);
+        await emu.recordEvent(sql, PRODUCT_EVENTS.created, saved.id, wire);
+        return wire;
+      });
+      return { product };
+    },
+  });
+  router.route({
+    method: 'PATCH',
+    family: write,
+    path: '/v1/products/{product.id}',
+    access: 'elevated',
+    schema: z.object({ product: productInput.and(z.object({ id: z.string().min(1) })) }).strict(),
+    handler: async ({ msg }) => {
+      const saved = await mutateProduct(emu, msg.product.id, async (p, sql) => {
+        const next = applyProductInput(p, msg.product);
+        if (msg.product.slug !== undefined && msg.product.slug !== p.slug)
+          next.slug = await productSlug(sql, msg.product.slug, next.name, p.id);
+        return next;
+      });
+      return { product: render(emu, saved, true) };
+    },
+  });
+  router.route({
+    method: 'DELETE',
+    family: write,
+    path: '/v1/products/{id}',
+    access: 'elevated',
+    schema: idMsg,
+    handler: async ({ msg }) => {
+      await emu.db.tx(async (sql) => {
+        const gone = await sql.query('DELETE FROM products WHERE id = $1 RETURNING id', [msg.id]);
+        if (!gone.length)
+          throw notFound('PRODUCT_NOT_FOUND', `Product with id ${JSON.stringify(msg.id)} not found`, {
+            productId: msg.id,
+          });
+        await sql.query('DELETE FROM collection_products WHERE product_id = $1', [msg.id]);
+        await emu.recordEvent(sql, PRODUCT_EVENTS.deleted, msg.id, { productId: msg.id });
+      });
+      return {};
+    },
+  });
+  router.route({
+    method: 'PATCH',
+    family: write,
+    path: '/v1/products/{id}/variants',
+    access: 'elevated',
+    schema: z.object({ id: z.string().min(1), variants: z.array(variantInput).min(1).max(300) }).strict(),
+    handler: async ({ msg }) => {
+      let changed = new Set<string>();
+      const saved = await mutateProduct(
+        emu,
+        msg.id,
+        (p) => {
+          const r = applyVariantUpdates(p, msg.variants);
+          changed = r.changed;
+          return r.next;
+        },
+        PRODUCT_EVENTS.variantsChanged,
+      );
+      return {
+        variants: saved.variants.filter((v) => changed.has(v.id)).map((v) => variantToWire(saved, v, true)),
+      };
+    },
+  });
+  router.route({
+    method: 'POST',
+    family: write,
+    path: '/v1/products/{id}/variants/resetToDefault',
+    access: 'elevated',
+    schema: idMsg,
+    handler: async ({ msg }) => {
+      await mutateProduct(
+        emu,
+        msg.id,
+        (p) => ({
+          ...p,
+          manageVariants: false,
+          variants: p.variants.map(
+            ({ price: _p, cost: _c, weight: _w, sku: _s, visible: _v, ...rest }) => rest,
+          ),
+        }),
+        PRODUCT_EVENTS.variantsChanged,
+      );
+      return {};
+    },
+  });
+  router.route({
+    method: 'POST',
+    family: write,
+    path: '/v1/products/{id}/media',
+    access: 'elevated',
+    schema: z.object({ id: z.string().min(1), media: z.array(mediaRef).min(1).max(MAX_MEDIA) }).strict(),
+    handler: async ({ msg }) => {
+      await mutateProduct(emu, msg.id, (p) => {
+        let next = { ...p, media: [...p.media] };
+        msg.media.forEach((m, i) => {
+          if (!m.mediaId === !m.url)
+            throw invalid([
+              {
+                field: `media[${i}]`,
+                description: 'must have exactly one of mediaId and url',
+                violatedRule: 'ONE_OF_ALIGNMENT',
+              },
+            ]);
+          const item = mediaFrom(
+            m,
+            (url) => `ext-${createHash('sha1').update(url).digest('hex').slice(0, 20)}`,
+          );
+          if (!next.media.some((x) => x.id === item.id)) next.media.push(item);
+          if (m.choice) {
+            findChoice(next, m.choice.option, m.choice.choice, `media[${i}].choice`);
+            next = {
+              ...next,
+              productOptions: withChoiceMedia(next, m.choice.option, m.choice.choice, (old) =>
+                old.includes(item.id) ? old : [...old, item.id],
+              ),
+            };
+          }
+        });
+        if (next.media.length > MAX_MEDIA)
+          throw invalid([
+            {
+              field: 'media',
+              description: `would give the product more than ${MAX_MEDIA} media items`,
+              violatedRule: 'MAX_SIZE',
+            },
+          ]);
+        return next;
+      });
+      return {};
+    },
+  });
+  router.route({
+    method: 'POST',
+    family: write,
+    path: '/v1/products/{id}/media/delete',
+    access: 'elevated',
+    schema: z
+      .object({ id: z.string().min(1), mediaIds: z.array(z.string().min(1)).max(MAX_MEDIA).default([]) })
+      .strict(),
+    handler: async ({ msg }) => {
+      await mutateProduct(emu, msg.id, (p) => {
+        const bad = msg.mediaIds
+          .map((id, i) => [id, i] as const)
+          .filter(([id]) => !p.media.some((m) => m.id === id))
+          .map(([, i]) => ({ field: `mediaIds[${i}]`, description: 'is not a media item of this product' }));
+        if (bad.length) throw invalid(bad);
+        const drop = (id: string) => msg.mediaIds.length === 0 || msg.mediaIds.includes(id);
+        return {
+          ...p,
+          media: p.media.filter((m) => !drop(m.id)),
+          productOptions: p.productOptions.map((o) => ({
+            ...o,
+            choices: o.choices.map((c) => ({ ...c, mediaIds: c.mediaIds.filter((id) => !drop(id)) })),
+          })),
+        };
+      });
+      return {};
+    },
+  });
+  for (const [method, path, add] of [
+    ['PATCH', '/v1/products/{id}/choices/media', true],
+    ['POST', '/v1/products/{id}/choices/media/delete', false],
+  ] as const)
+    router.route({
+      method,
+      family: write,
+      path,
+      access: 'elevated',
+      schema: z.object({ id: z.string().min(1), media: z.array(choiceMedia).min(1).max(100) }).strict(),
+      handler: async ({ msg }) => {
+        await mutateProduct(emu, msg.id, (p) => {
+          let next = p;
+          msg.media.forEach((m, i) => {
+            const { c } = findChoice(next, m.option, m.choice, `media[${i}]`);
+            const bad = m.mediaIds
+              .map((id, j) => [id, j] as const)
+              .filter(([id]) => (add ? !p.media.some((x) => x.id === id) : !c.mediaIds.includes(id)))
+              .map(([, j]) => ({
+                field: `media[${i}].mediaIds[${j}]`,
+                description: add
+                  ? 'is not a media item of this product'
+                  : 'is not a media item of this choice',
+              }));
+            if (bad.length) throw invalid(bad);
+            next = {
+              ...next,
+              productOptions: withChoiceMedia(next, m.option, m.choice, (old) =>
+                add
+                  ? [...old, ...m.mediaIds.filter((id) => !old.includes(id))]
+                  : old.filter((id) => !m.mediaIds.includes(id)),
+              ),
+            };
+          });
+          return next;
+        });
+        return {};
+      },
+    });
+  router.route({
+    method: 'DELETE',
+    family: write,
+    path: '/v1/products/{id}/options',
+    access: 'elevated',
+    schema: idMsg,
+    handler: async ({ msg }) => {
+      await mutateProduct(
+        emu,
+        msg.id,
+        (p) => ({
+          ...p,
+          productOptions: [],
+          manageVariants: false,
+          variants: generateVariants(p.id, [], p.variants),
+        }),
+        PRODUCT_EVENTS.variantsChanged,
+      );
+      return {};
+    },
+  });
+  for (const [path, field] of [
+    ['/v1/products/{id}/remove-brand', 'brand'],
+    ['/v1/products/{id}/remove-ribbon', 'ribbon'],
+  ] as const)
+    router.route({
+      method: 'POST',
+      family: write,
+      path,
+      access: 'elevated',
+      schema: idMsg,
+      handler: async ({ msg }) => {
+        await mutateProduct(emu, msg.id, (p) => ({ ...p, [field]: undefined }));
+        return {};
+      },
+    });
+}
+
+/** The slug for a product: the given one (which must be free) or one made from its name. */
+async function productSlug(sql: Sql, wanted: string | undefined, name: string, id: string) {
+  if (wanted === undefined) return uniqueSlug(sql, 'products', slugify(name), id);
+  const taken = await sql.query('SELECT 1 FROM products WHERE slug = $1 AND id <> $2', [wanted, id]);
+  if (taken.length)
+    throw invalid([
+      {
+        field: 'product.slug',
+        description: 'is already used by another product',
+        violatedRule: 'OTHER',
+        ruleName: 'UNIQUE',
+      },
+    ]);
+  return wanted;
+}

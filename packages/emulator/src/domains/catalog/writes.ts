@@ -1,0 +1,391 @@
+/**
+ * Catalog v1 collection writes (create, update, delete, add and remove products) and the bulk
+ * product calls (set or adjust price, cost or weight), each item in a transaction of its own.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { Emulator } from '../../context.ts';
+import type { Sql } from '../../db/index.ts';
+import { ApiError, appError, invalid, notFound } from '../../http/errors.ts';
+import { FAMILY, type Router } from '../../http/router.ts';
+import { z } from '../../http/validate.ts';
+import { findCollection } from './collections.ts';
+import { SLUG } from './input.ts';
+import type { ProductState } from './model.ts';
+import { adjustByPercent, PERCENT_SCALE, scaled, WEIGHT_SCALE } from './money.ts';
+import { mutateProduct, PRODUCT_EVENTS } from './products.ts';
+import { ALL_PRODUCTS_COLLECTION_ID, slugify, uniqueSlug } from './store.ts';
+
+export const COLLECTION_EVENTS = {
+  created: 'wix.stores.catalog.v1.collection_created',
+  changed: 'wix.stores.catalog.v1.collection_changed',
+  deleted: 'wix.stores.catalog.v1.collection_deleted',
+} as const;
+
+const collectionInput = z
+  .object({
+    id: z.string().min(1).optional(),
+    name: z.string().trim().min(1).max(50).optional(),
+    description: z.string().max(600).optional(),
+    slug: z.string().max(100).regex(SLUG, 'must be lower-case letters, digits and single hyphens').optional(),
+    visible: z.boolean().optional(),
+    media: z
+      .object({
+        mainMedia: z
+          .object({ image: z.object({ url: z.string().min(1).max(2000) }).passthrough() })
+          .passthrough()
+          .optional(),
+      })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+
+async function collectionSlug(sql: Sql, wanted: string | undefined, name: string, id: string) {
+  if (wanted === undefined) return uniqueSlug(sql, 'collections', slugify(name), id);
+  const taken = await sql.query('SELECT 1 FROM collections WHERE slug = $1 AND id <> $2', [wanted, id]);
+  if (taken.length)
+    throw invalid([
+      {
+        field: 'collection.slug',
+        description: 'is already used by another collection',
+        violatedRule: 'OTHER',
+        ruleName: 'UNIQUE',
+      },
+    ]);
+  return wanted;
+}
+
+async function collectionEvent(emu: Emulator, sql: Sql, type: string, id: string) {
+  const wire = await findCollection(emu, sql, { type: 'WIX_USER', siteId: emu.siteId }, 'id', id);
+  await emu.recordEvent(sql, type, id, wire);
+  return wire;
+}
+
+/** Product ids that do not exist, as violations of `productIds[i]`. */
+async function checkProducts(sql: Sql, ids: string[]) {
+  const found = new Set(
+    (await sql.query<{ id: string }>('SELECT id FROM products WHERE id = ANY($1::text[])', [ids])).map(
+      (r) => r.id,
+    ),
+  );
+  const bad = ids
+    .map((id, i) => [id, i] as const)
+    .filter(([id]) => !found.has(id))
+    .map(([, i]) => ({ field: `productIds[${i}]`, description: 'is not a product of this store' }));
+  if (bad.length) throw invalid(bad);
+}
+
+async function lockCollection(sql: Sql, id: string) {
+  const rows = await sql.query('SELECT id, doc FROM collections WHERE id = $1 FOR UPDATE', [id]);
+  if (!rows[0])
+    throw notFound('COLLECTION_NOT_FOUND', `Collection with id ${JSON.stringify(id)} not found`, {
+      collectionId: id,
+    });
+  return rows[0];
+}
+
+/** Records product_changed for products whose collection membership changed. */
+async function productsChanged(emu: Emulator, sql: Sql, ids: string[]) {
+  for (const id of ids) await emu.recordEvent(sql, PRODUCT_EVENTS.changed, id, { productId: id });
+}
+
+const bulkSet = z
+  .object({
+    price: z.number().min(0).max(1e9).optional(),
+    cost: z.number().min(0).max(1e9).optional(),
+    weight: z.number().min(0).max(1e6).optional(),
+    ribbon: z.string().trim().max(30).optional(),
+    brand: z.string().trim().max(50).optional(),
+  })
+  .strict();
+const adjustment = z
+  .object({
+    amount: z.number().min(-1e9).max(1e9).optional(),
+    percentage: z
+      .object({ rate: z.number().min(-100).max(10_000), roundToInt: z.boolean().optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+const bulkAdjust = z
+  .object({ price: adjustment.optional(), cost: adjustment.optional(), weight: adjustment.optional() })
+  .strict();
+const bulkIds = z.array(z.string().min(1)).min(1).max(100);
+
+type Field = 'price' | 'cost' | 'weight';
+const SCALE: Record<Field, number> = { price: 2, cost: 2, weight: WEIGHT_SCALE };
+
+/** Exactly one key of an object, or the field violation. */
+function oneKey(obj: Record<string, unknown>, field: string): string {
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
+  if (keys.length !== 1)
+    throw invalid([
+      {
+        field,
+        description: `must set exactly one of its fields (got ${keys.length ? keys.join(', ') : 'none'})`,
+        violatedRule: 'ONE_OF_ALIGNMENT',
+      },
+    ]);
+  return keys[0]!;
+}
+
+/** Applies one numeric change to a product and its variant overrides; throws an item error. */
+function changeNumber(p: ProductState, field: Field, fn: (n: number) => number): ProductState {
+  const apply = (n: number | undefined) => {
+    if (n === undefined) return undefined;
+    const out = fn(n);
+    if (out < 0)
+      throw appError(400, 'NEGATIVE_VALUE', `The ${field} of product ${p.id} would become negative`, {
+        productId: p.id,
+      });
+    return out;
+  };
+  const next = { ...p, variants: p.variants.map((v) => ({ ...v })) } as ProductState;
+  if (field === 'price') next.price = apply(p.price)!;
+  else next[field] = apply(p[field]);
+  for (const v of next.variants) if (v[field] !== undefined) v[field] = apply(v[field]);
+  return next;
+}
+
+async function runBulk(emu: Emulator, ids: string[], change: (p: ProductState) => ProductState) {
+  const results = [];
+  let ok = 0;
+  for (const [originalIndex, id] of ids.entries()) {
+    try {
+      await mutateProduct(emu, id, change);
+      ok++;
+      results.push({ itemMetadata: { id, originalIndex, success: true } });
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      const err = 'applicationError' in e.details ? e.details.applicationError : undefined;
+      results.push({
+        itemMetadata: {
+          id,
+          originalIndex,
+          success: false,
+          error: {
+            code: err?.code ?? 'INVALID_ARGUMENT',
+            description: err?.description ?? e.message,
+            data: err?.data ?? {},
+          },
+        },
+      });
+    }
+  }
+  return {
+    results,
+    bulkActionMetadata: { totalSuccesses: ok, totalFailures: ids.length - ok, undetailedFailures: 0 },
+  };
+}
+
+export function writeRoutes(router: Router, emu: Emulator) {
+  const write = FAMILY.catalogWrite;
+  router.route({
+    method: 'POST',
+    family: write,
+    path: '/v1/collections',
+    access: 'elevated',
+    schema: z.object({ collection: collectionInput }).strict(),
+    handler: async ({ msg }) => {
+      const c = msg.collection;
+      if (c.name === undefined)
+        throw invalid([
+          { field: 'collection.name', description: 'is required', violatedRule: 'REQUIRED_FIELD' },
+        ]);
+      const collection = await emu.db.tx(async (sql) => {
+        const id = randomUUID();
+        const slug = await collectionSlug(sql, c.slug, c.name!, id);
+        const doc = {
+          ...(c.description !== undefined ? { description: c.description } : {}),
+          ...(c.media ? { media: c.media } : {}),
+        };
+        await sql.query(
+          'INSERT INTO collections (id, slug, name, visible, doc, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)',
+          [id, slug, c.name, c.visible ?? true, JSON.stringify(doc), emu.now()],
+        );
+        return collectionEvent(emu, sql, COLLECTION_EVENTS.created, id);
+      });
+      return { collection };
+    },
+  });
+  router.route({
+    method: 'PATCH',
+    family: write,
+    path: '/v1/collections/{collection.id}',
+    access: 'elevated',
+    schema: z.object({ collection: collectionInput.and(z.object({ id: z.string().min(1) })) }).strict(),
+    handler: async ({ msg }) => {
+      const c = msg.collection;
+      const collection = await emu.db.tx(async (sql) => {
+        const row = await lockCollection(sql, c.id);
+        const doc = { ...row.doc };
+        if (c.description !== undefined) doc.description = c.description;
+        if (c.media) doc.media = c.media;
+        const sets: string[] = ['doc = $2', 'updated_at = $3'];
+        const params: unknown[] = [c.id, JSON.stringify(doc), emu.now()];
+        if (c.name !== undefined) sets.push(`name = $${params.push(c.name)}`);
+        if (c.visible !== undefined) sets.push(`visible = $${params.push(c.visible)}`);
+        if (c.slug !== undefined)
+          sets.push(`slug = $${params.push(await collectionSlug(sql, c.slug, '', c.id))}`);
+        await sql.query(`UPDATE collections SET ${sets.join(', ')} WHERE id = $1`, params);
+        return collectionEvent(emu, sql, COLLECTION_EVENTS.changed, c.id);
+      });
+      return { collection };
+    },
+  });
+  router.route({
+    method: 'DELETE',
+    family: write,
+    path: '/v1/collections/{id}',
+    access: 'elevated',
+    schema: z.object({ id: z.string().min(1) }).strict(),
+    handler: async ({ msg }) => {
+      if (msg.id === ALL_PRODUCTS_COLLECTION_ID)
+        throw appError(400, 'CANNOT_DELETE_ALL_PRODUCTS', 'The All Products collection cannot be deleted');
+      await emu.db.tx(async (sql) => {
+        await lockCollection(sql, msg.id);
+        const members = await sql.query<{ product_id: string }>(
+          'SELECT product_id FROM collection_products WHERE collection_id = $1',
+          [msg.id],
+        );
+        await sql.query('DELETE FROM collections WHERE id = $1', [msg.id]);
+        await emu.recordEvent(sql, COLLECTION_EVENTS.deleted, msg.id, { collectionId: msg.id });
+        await productsChanged(
+          emu,
+          sql,
+          members.map((m) => m.product_id),
+        );
+      });
+      return {};
+    },
+  });
+  router.route({
+    method: 'POST',
+    family: write,
+    path: '/v1/collections/{id}/productIds',
+    access: 'elevated',
+    schema: z.object({ id: z.string().min(1), productIds: bulkIds }).strict(),
+    handler: async ({ msg }) => {
+      await emu.db.tx(async (sql) => {
+        await lockCollection(sql, msg.id);
+        await checkProducts(sql, msg.productIds);
+        const added = await sql.query<{ product_id: string }>(
+          `INSERT INTO collection_products (collection_id, product_id, position)
+           SELECT $1, pid, (SELECT COALESCE(max(position), -1) FROM collection_products WHERE collection_id = $1) + ord
+           FROM unnest($2::text[]) WITH ORDINALITY AS t(pid, ord)
+           ON CONFLICT DO NOTHING RETURNING product_id`,
+          [msg.id, [...new Set(msg.productIds)]],
+        );
+        await sql.query('UPDATE collections SET updated_at = $2 WHERE id = $1', [msg.id, emu.now()]);
+        await collectionEvent(emu, sql, COLLECTION_EVENTS.changed, msg.id);
+        await productsChanged(
+          emu,
+          sql,
+          added.map((a) => a.product_id),
+        );
+      });
+      return {};
+    },
+  });
+  router.route({
+    method: 'POST',
+    family: write,
+    path: '/v1/collections/{id}/productIds/delete',
+    access: 'elevated',
+    schema: z.object({ id: z.string().min(1), productIds: bulkIds }).strict(),
+    handler: async ({ msg }) => {
+      if (msg.id === ALL_PRODUCTS_COLLECTION_ID)
+        throw appError(
+          400,
+          'CANNOT_CHANGE_ALL_PRODUCTS',
+          'Products cannot be removed from the All Products collection',
+        );
+      await emu.db.tx(async (sql) => {
+        await lockCollection(sql, msg.id);
+        await checkProducts(sql, msg.productIds);
+        const removed = await sql.query<{ product_id: string }>(
+          'DELETE FROM collection_products WHERE collection_id = $1 AND product_id = ANY($2::text[]) RETURNING product_id',
+          [msg.id, msg.productIds],
+        );
+        await sql.query('UPDATE collections SET updated_at = $2 WHERE id = $1', [msg.id, emu.now()]);
+        await collectionEvent(emu, sql, COLLECTION_EVENTS.changed, msg.id);
+        await productsChanged(
+          emu,
+          sql,
+          removed.map((r) => r.product_id),
+        );
+      });
+      return {};
+    },
+  });
+
+  router.route({
+    method: 'POST',
+    family: write,
+    path: '/v1/bulk/products/update',
+    access: 'elevated',
+    schema: z.object({ ids: bulkIds, set: bulkSet }).strict(),
+    handler: async ({ msg }) => {
+      const key = oneKey(msg.set, 'set') as keyof typeof msg.set;
+      if (key === 'ribbon' || key === 'brand') {
+        const text = msg.set[key] || undefined;
+        return runBulk(emu, msg.ids, (p) => ({ ...p, [key]: text }));
+      }
+      const value = scaled(msg.set[key] as number, SCALE[key]);
+      if (value === undefined)
+        throw invalid([
+          {
+            field: `set.${key}`,
+            description: `must have at most ${SCALE[key]} decimal places`,
+            violatedRule: 'DECIMAL_MAX_SCALE',
+          },
+        ]);
+      // Setting a value makes it the product's value: variant overrides of that field are cleared.
+      return runBulk(emu, msg.ids, (p) => {
+        const next = changeNumber(p, key, () => value);
+        for (const v of next.variants) delete v[key];
+        return next;
+      });
+    },
+  });
+  router.route({
+    method: 'POST',
+    family: write,
+    path: '/v1/bulk/products/adjust-properties',
+    access: 'elevated',
+    schema: z.object({ adjust: bulkAdjust, ids: bulkIds }).strict(),
+    handler: async ({ msg }) => {
+      const key = oneKey(msg.adjust, 'adjust') as Field;
+      const adj = msg.adjust[key]!;
+      const kind = oneKey(adj, `adjust.${key}`);
+      let fn: (n: number) => number;
+      if (kind === 'amount') {
+        const delta = scaled(adj.amount!, SCALE[key]);
+        if (delta === undefined)
+          throw invalid([
+            {
+              field: `adjust.${key}.amount`,
+              description: `must have at most ${SCALE[key]} decimal places`,
+              violatedRule: 'DECIMAL_MAX_SCALE',
+            },
+          ]);
+        fn = (n) => n + delta;
+      } else {
+        const { rate, roundToInt } = adj.percentage!;
+        const r = scaled(rate, PERCENT_SCALE);
+        if (r === undefined)
+          throw invalid([
+            {
+              field: `adjust.${key}.percentage.rate`,
+              description: `must have at most ${PERCENT_SCALE} decimal places`,
+              violatedRule: 'DECIMAL_MAX_SCALE',
+            },
+          ]);
+        const unit = roundToInt ? 10 ** SCALE[key] : 1;
+        fn = (n) => adjustByPercent(n, r, unit);
+      }
+      return runBulk(emu, msg.ids, (p) => changeNumber(p, key, fn));
+    },
+  });
+}
