@@ -1,0 +1,293 @@
+/**
+ * Bad input of every kind gets the platform's envelope with a 4xx status, a request id, and
+ * leaves storage exactly as it was.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
+
+interface Row {
+  name: string;
+  method: string;
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  auth?: 'visitor' | 'none';
+  status: number;
+  code?: string;
+  field?: string;
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64url');
+
+const ROWS: Row[] = [
+  {
+    name: 'malformed JSON',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '{"query": ',
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+  },
+  {
+    name: 'JSON that is not an object',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '[1,2]',
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+  },
+  {
+    name: 'wrong type',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '{"query":{"paging":{"limit":"ten"}}}',
+    status: 400,
+    field: 'query.paging.limit',
+  },
+  {
+    name: 'unknown top-level field',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '{"query":{},"extra":1}',
+    status: 400,
+    field: 'extra',
+  },
+  {
+    name: 'unknown nested field',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '{"query":{"paging":{"page":2}}}',
+    status: 400,
+    field: 'query.paging.page',
+  },
+  {
+    name: 'unknown filter field',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '{"query":{"filter":{"colour":"red"}}}',
+    status: 400,
+    field: 'query.filter.colour',
+  },
+  {
+    name: 'unknown filter operator',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '{"query":{"filter":{"name":{"$regex":"."}}}}',
+    status: 400,
+    field: 'query.filter.name.$regex',
+  },
+  {
+    name: 'bad sort order',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '{"query":{"sort":[{"fieldName":"name","order":"UP"}]}}',
+    status: 400,
+    field: 'query.sort[0].order',
+  },
+  {
+    name: 'negative offset',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '{"query":{"paging":{"offset":-1}}}',
+    status: 400,
+    field: 'query.paging.offset',
+  },
+  {
+    name: 'huge body',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: `{"query":{"filter":{"name":"${'x'.repeat(1_100_000)}"}}}`,
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+  },
+  { name: '.r not base64url', method: 'GET', path: '/v2/collections/query?.r=%%%', status: 400, field: '.r' },
+  {
+    name: '.r not JSON',
+    method: 'GET',
+    path: `/v2/collections/query?.r=${b64('not json')}`,
+    status: 400,
+    field: '.r',
+  },
+  {
+    name: '.r not an object',
+    method: 'GET',
+    path: `/v2/collections/query?.r=${b64('[1]')}`,
+    status: 400,
+    field: '.r',
+  },
+  {
+    name: 'conflicting dotted parameters',
+    method: 'GET',
+    path: '/v2/collections/query?query=1&query.paging.limit=2',
+    status: 400,
+    field: 'query.paging.limit',
+  },
+  {
+    name: 'prototype key in parameters',
+    method: 'GET',
+    path: '/v2/collections/query?__proto__.x=1',
+    status: 400,
+    field: '__proto__.x',
+  },
+  { name: 'unknown route', method: 'GET', path: '/v9/nothing', status: 404, code: 'NOT_FOUND' },
+  {
+    name: 'wrong method',
+    method: 'DELETE',
+    path: '/v2/collections/query',
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+  },
+  {
+    name: 'no credentials',
+    method: 'GET',
+    path: '/v2/collections/col-sale',
+    auth: 'none',
+    status: 401,
+    code: 'UNAUTHENTICATED',
+  },
+  {
+    name: 'invalid token',
+    method: 'GET',
+    path: '/v2/collections/col-sale',
+    auth: 'none',
+    headers: { authorization: 'OauthNG.forged' },
+    status: 401,
+    code: 'UNAUTHENTICATED',
+  },
+  {
+    name: 'token: unknown grant',
+    method: 'POST',
+    path: '/oauth2/token',
+    body: '{"grantType":"password"}',
+    auth: 'none',
+    status: 400,
+    code: 'unsupported_grant_type',
+  },
+  {
+    name: 'token: unknown client',
+    method: 'POST',
+    path: '/oauth2/token',
+    body: '{"grantType":"anonymous","clientId":"nope"}',
+    auth: 'none',
+    status: 400,
+    code: 'invalid_client',
+  },
+  {
+    name: 'token: refresh without token',
+    method: 'POST',
+    path: '/oauth2/token',
+    body: '{"grantType":"refresh_token"}',
+    auth: 'none',
+    status: 400,
+    code: 'invalid_grant',
+  },
+  {
+    name: 'token: forged refresh token',
+    method: 'POST',
+    path: '/oauth2/token',
+    body: '{"grantType":"refresh_token","refreshToken":"x"}',
+    auth: 'none',
+    status: 400,
+    code: 'invalid_grant',
+  },
+  {
+    name: 'token: malformed JSON',
+    method: 'POST',
+    path: '/oauth2/token',
+    body: 'grant_type=anonymous',
+    auth: 'none',
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+  },
+  {
+    name: 'media: bad name',
+    method: 'GET',
+    path: '/media/..%2Fsecret',
+    auth: 'none',
+    status: 404,
+    code: 'MEDIA_NOT_FOUND',
+  },
+];
+
+async function snapshot(emu: TestEmulator) {
+  const tables = await emu.emu.db.query<{ table_name: string }>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1",
+  );
+  const out: Record<string, number> = {};
+  for (const { table_name } of tables) {
+    const [row] = await emu.emu.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table_name}"`);
+    out[table_name] = Number(row!.n);
+  }
+  return out;
+}
+
+describe.each(testBackends())('bad input (%s)', (backend) => {
+  let emu: TestEmulator;
+  let visitorToken: string;
+  beforeAll(async () => {
+    emu = await startTestEmulator(backend);
+    const res = await fetch(`${emu.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
+    });
+    visitorToken = (await res.json()).access_token;
+  });
+  afterAll(() => emu?.stop());
+
+  it.each(ROWS)('$name → $status in the platform envelope, nothing stored', async (row) => {
+    const before = await snapshot(emu);
+    const headers: Record<string, string> = {
+      ...(row.auth === 'none' ? {} : { authorization: visitorToken }),
+      ...row.headers,
+    };
+    if (row.body !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(emu.url + row.path, { method: row.method, headers, body: row.body });
+    expect(res.status).toBe(row.status);
+    expect(res.headers.get('x-wix-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    const body = await res.json();
+    expect(typeof body.message).toBe('string');
+    expect(body.message).not.toMatch(/\n\s+at /); // no stack traces
+    const kinds = Object.keys(body.details ?? {});
+    expect(kinds).toHaveLength(1);
+    if (row.code) expect(body.details.applicationError.code).toBe(row.code);
+    if (row.field) {
+      const violations = body.details.validationError.fieldViolations;
+      expect(violations.map((v: { field: string }) => v.field)).toContain(row.field);
+      for (const v of violations) {
+        expect(v).toEqual({
+          field: expect.any(String),
+          description: expect.any(String),
+          violatedRule: expect.any(String),
+          data: expect.any(Object),
+        });
+      }
+    }
+    expect(await snapshot(emu)).toEqual(before);
+  });
+
+  it('answers 405 with an Allow header naming the methods served', async () => {
+    const res = await fetch(`${emu.url}/v2/collections/query`, {
+      method: 'PUT',
+      headers: { authorization: visitorToken },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, POST');
+  });
+
+  it('accepts percent-encoded and duplicated path parameters', async () => {
+    const res = await fetch(`${emu.url}/v2/collections/slug/summer%2Dlinen?slug=ignored`, {
+      headers: { authorization: visitorToken },
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).collection.slug).toBe('summer-linen');
+  });
+
+  it('accepts the Bearer form and the custom-host path family too', async () => {
+    const res = await fetch(`${emu.url}/_api/catalog-reader-server/v1/collections/slug/sale`, {
+      headers: { authorization: `Bearer ${visitorToken}` },
+    });
+    expect(res.status).toBe(200);
+  });
+});
