@@ -1,7 +1,8 @@
 /** Every domain the emulator serves, in registration order. */
 import type { Domain } from '../context.ts';
+import { cart } from './cart/index.ts';
 import { catalog } from './catalog/index.ts';
 import { platform } from './platform/index.ts';
 import { redirects } from './redirects/index.ts';
 
-export const DOMAINS: Domain[] = [platform, catalog, redirects];
+export const DOMAINS: Domain[] = [platform, catalog, redirects, cart];

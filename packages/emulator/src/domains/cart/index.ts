@@ -1,0 +1,595 @@
+/**
+ * The current cart (wire §5.1, spec 7): one cart per visitor or member, found from the access
+ * token, with catalog line items, coupons, merchant discounts, totals, shipping, tax and checkouts;
+ * plus the hosted checkout and product pages behind redirect sessions.
+ * @module
+ */
+import type { Context } from 'hono';
+import type { Domain, Emulator, Identity } from '../../context.ts';
+import { hashToken, newId } from '../../crypto.ts';
+import type { Sql } from '../../db/index.ts';
+import { appError, forbidden, invalid } from '../../http/errors.ts';
+import { FAMILY } from '../../http/router.ts';
+import { z } from '../../http/validate.ts';
+import { lookupCatalogItem, STORES_APP_ID } from '../catalog/lookup.ts';
+import {
+  type CartState,
+  cartState,
+  checkCoupon,
+  type EstimateInput,
+  estimate,
+  findCoupon,
+  renderCart,
+  resolveLines,
+} from './model.ts';
+import { CURRENCY, isAmount } from './money.ts';
+import { cartPages } from './pages.ts';
+import { DEMO_COUPONS } from './pricing.ts';
+import {
+  type CartRow,
+  cartMigrations,
+  lineKey,
+  lockCart,
+  ownerOf,
+  type StoredLine,
+  saveCart,
+} from './store.ts';
+
+/** The most units one line can hold, and the most lines one cart can hold. */
+export const MAX_QUANTITY = 9999;
+export const MAX_LINES = 300;
+
+const text = (max = 200) => z.string().max(max);
+const id = () => z.string().min(1).max(200);
+const finite = () => z.number().refine(Number.isFinite, 'must be a finite number');
+
+const address = z.object({
+  country: z
+    .string()
+    .refine((s) => /^[A-Za-z]{2}$/.test(s), 'must be a two-letter ISO 3166 country code')
+    .transform((s) => s.toUpperCase())
+    .optional(),
+  subdivision: text(100).optional(),
+  city: text().optional(),
+  postalCode: text(40).optional(),
+  addressLine: text().optional(),
+  addressLine2: text().optional(),
+  formattedAddress: text(500).optional(),
+  hint: text().optional(),
+  countryFullname: text().optional(),
+  subdivisionFullname: text().optional(),
+  geocode: z
+    .object({
+      latitude: finite().pipe(z.number().min(-90).max(90)).optional(),
+      longitude: finite().pipe(z.number().min(-180).max(180)).optional(),
+    })
+    .optional(),
+  streetAddress: z
+    .object({ name: text().optional(), number: text(40).optional(), apt: text(40).optional() })
+    .optional(),
+});
+
+const shippingOption = z.object({ code: id(), carrierId: id().optional() });
+
+const catalogReference = z.object({
+  appId: id(),
+  catalogItemId: id(),
+  options: z
+    .object({ variantId: id().optional(), options: z.record(z.string(), text()).optional() })
+    .catchall(z.unknown())
+    .optional(),
+});
+
+const lineItem = z.object({
+  catalogReference,
+  quantity: z.number().int().min(1).max(MAX_QUANTITY).default(1),
+});
+
+const translatable = z.object({ original: z.string().min(1).max(200), translated: text().optional() });
+const ITEM_TYPES = ['UNRECOGNISED', 'PHYSICAL', 'DIGITAL', 'GIFT_CARD', 'SERVICE'] as const;
+
+const customLineItem = z.object({
+  id: id().optional(),
+  quantity: z.number().int().min(1).max(MAX_QUANTITY),
+  price: z.string().refine(isAmount, 'must be a decimal amount with at most two decimal places, like "12.50"'),
+  productName: translatable,
+  itemType: z.object({ preset: z.enum(ITEM_TYPES).optional(), custom: text().optional() }).optional(),
+  descriptionLines: z
+    .array(
+      z.object({
+        name: translatable,
+        plainText: translatable.optional(),
+        colorInfo: translatable.extend({ code: text(20).optional() }).optional(),
+        lineType: z.enum(['UNRECOGNISED', 'PLAIN_TEXT', 'COLOR']).optional(),
+      }),
+    )
+    .max(20)
+    .optional(),
+  media: z
+    .object({
+      id: text().optional(),
+      url: text(2048).optional(),
+      width: z.number().int().min(0).optional(),
+      height: z.number().int().min(0).optional(),
+      altText: text().optional(),
+      filename: text().optional(),
+    })
+    .optional(),
+  url: z.object({ relativePath: text(2048).optional(), url: text(2048).optional() }).optional(),
+  physicalProperties: z
+    .object({ weight: finite().pipe(z.number().min(0)).optional(), sku: text().optional(), shippable: z.boolean().optional() })
+    .optional(),
+  catalogReference: catalogReference.optional(),
+});
+
+const merchantDiscount = z
+  .object({
+    amount: z
+      .string()
+      .refine(isAmount, 'must be a decimal amount with at most two decimal places, like "5.00"')
+      .optional(),
+    percentage: finite().pipe(z.number().gt(0).max(100)).optional(),
+    lineItemIds: z.array(id()).max(MAX_LINES).optional(),
+  })
+  .refine((m) => (m.amount === undefined) !== (m.percentage === undefined), 'must set exactly one of amount and percentage');
+
+const contactInfo = z.object({
+  address: address.optional(),
+  contactDetails: z
+    .object({
+      firstName: text().optional(),
+      lastName: text().optional(),
+      phone: text(50).optional(),
+      company: text().optional(),
+      vatId: z.object({ id: text(50).optional(), type: z.enum(['UNSPECIFIED', 'CPF', 'CNPJ']).optional() }).optional(),
+    })
+    .optional(),
+});
+
+const CART_INFO_PATHS = ['buyerNote', 'contactInfo', 'selectedShippingOption', 'businessLocationId'] as const;
+
+const addSchema = z.object({
+  lineItems: z.array(lineItem).max(MAX_LINES).optional(),
+  customLineItems: z.array(customLineItem).max(MAX_LINES).optional(),
+  businessLocationId: id().optional(),
+});
+
+const updateSchema = z.object({
+  cartInfo: z
+    .object({
+      buyerNote: text(1000).optional(),
+      contactInfo: contactInfo.optional(),
+      selectedShippingOption: shippingOption.optional(),
+      businessLocationId: id().optional(),
+    })
+    .optional(),
+  couponCode: text(100).optional(),
+  merchantDiscounts: z.array(merchantDiscount).max(20).optional(),
+  lineItems: z.array(lineItem).max(MAX_LINES).optional(),
+  customLineItems: z.array(customLineItem).max(MAX_LINES).optional(),
+  cartFieldmask: z
+    .union([
+      z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+      z.array(z.string()),
+      z.object({ paths: z.array(z.string()) }).transform((o) => o.paths),
+    ])
+    .pipe(
+      z.array(
+        z.enum(CART_INFO_PATHS, {
+          error: `must name fields of cartInfo: ${CART_INFO_PATHS.join(', ')}`,
+        }),
+      ),
+    )
+    .optional(),
+});
+
+const CHANNELS = [
+  'UNSPECIFIED',
+  'WEB',
+  'POS',
+  'EBAY',
+  'AMAZON',
+  'OTHER_PLATFORM',
+  'WIX_APP_STORE',
+  'WIX_INVOICES',
+  'BACKOFFICE_MERCHANT',
+  'WISH',
+  'CLASS_PASS',
+  'GLOBAL_E',
+  'FACEBOOK',
+  'ETSY',
+  'TIKTOK',
+  'FAIRE_COM',
+  'PAYPAL_AGENTIC_CHECKOUT',
+  'STRIPE_AGENTIC_CHECKOUT',
+] as const;
+
+const estimateSchema = z.object({
+  selectedShippingOption: shippingOption.optional(),
+  shippingAddress: address.optional(),
+  billingAddress: address.optional(),
+  selectedMemberships: z
+    .object({
+      memberships: z
+        .array(z.object({ id: id(), appId: id(), lineItemIds: z.array(id()).max(MAX_LINES).default([]) }))
+        .max(20),
+    })
+    .optional(),
+  calculateTax: z.boolean().optional(),
+  calculateShipping: z.boolean().optional(),
+  calculateAdditionalFees: z.boolean().optional(),
+});
+
+const checkoutSchema = z.object({
+  channelType: z.enum(CHANNELS).optional(),
+  shippingAddress: address.optional(),
+  billingAddress: address.optional(),
+  selectedShippingOption: shippingOption.optional(),
+  email: z.email().max(254).optional(),
+});
+
+/**
+ * Whether the call also carries a valid API key after the buyer's token (`<token>,<apiKey>`,
+ * wire §1.6): merchant-only fields (custom line items, merchant discounts) need it.
+ */
+async function elevatedToo(emu: Emulator, c: Context) {
+  const parts = (c.req.header('authorization') ?? '').split(',');
+  const key = parts[1]?.trim();
+  if (!key) return false;
+  const rows = await emu.db.query('SELECT 1 FROM api_keys WHERE key_hash = $1', [hashToken(key)]);
+  return rows.length > 0;
+}
+
+const needsElevation = (what: string) =>
+  forbidden(`${what} need an elevated caller: send the buyer's token and an API key as "<token>,<apiKey>"`);
+
+/** Records the end of a visitor's cart that was merged into their member cart. */
+const visitorCartDeleted = (emu: Emulator, sql: Sql) => (visitor: CartRow, into: CartRow) =>
+  emu.recordEvent(sql, 'wix.ecom.v1.cart_deleted', visitor.id, { id: visitor.id, mergedIntoCartId: into.id });
+
+type Change = (sql: Sql, row: CartRow) => Promise<void>;
+
+/**
+ * Runs one cart call in a transaction: locks (or creates) the caller's cart, applies `change`,
+ * saves, and records `cart_created` / `cart_updated` with the cart as it now is.
+ */
+async function withCart(
+  emu: Emulator,
+  identity: Identity,
+  opts: { create: boolean; write: boolean },
+  change?: Change,
+): Promise<{ cart: Record<string, any>; state: CartState }> {
+  ownerOf(identity);
+  return emu.db.tx(async (sql) => {
+    const { row, created, merged } = await lockCart(emu, sql, identity, {
+      create: opts.create,
+      currency: CURRENCY,
+      onVisitorCartDeleted: visitorCartDeleted(emu, sql),
+    });
+    if (change) await change(sql, row);
+    const write = opts.write || created || merged;
+    if (write) await saveCart(emu, sql, row);
+    const state = await cartState(emu, sql, row);
+    const cart = renderCart(state, emu.now());
+    if (created) await emu.recordEvent(sql, 'wix.ecom.v1.cart_created', row.id, cart);
+    else if (write) await emu.recordEvent(sql, 'wix.ecom.v1.cart_updated', row.id, cart);
+    return { cart, state };
+  });
+}
+
+/** Adds catalog and custom line items to a cart document, merging repeated catalog items. */
+async function addLines(
+  emu: Emulator,
+  sql: Sql,
+  row: CartRow,
+  lines: z.output<typeof lineItem>[] = [],
+  customs: z.output<typeof customLineItem>[] = [],
+) {
+  const doc = row.doc;
+  for (const [i, item] of lines.entries()) {
+    const ref = item.catalogReference;
+    const at = `lineItems[${i}]`;
+    if (ref.appId !== STORES_APP_ID)
+      throw invalid([
+        {
+          field: `${at}.catalogReference.appId`,
+          description: `must be the stores catalog app id ${STORES_APP_ID}`,
+          violatedRule: 'VALIDATION',
+        },
+      ]);
+    const chosen = ref.options?.variantId !== undefined || ref.options?.options !== undefined;
+    const found = await lookupCatalogItem(emu, sql, ref.catalogItemId, {
+      variantId: ref.options?.variantId,
+      choices: ref.options?.options,
+    });
+    if (!found || !found.visible)
+      throw invalid([
+        chosen
+          ? {
+              field: `${at}.catalogReference.options`,
+              description: 'does not select a variant of a product in the store',
+            }
+          : {
+              field: `${at}.catalogReference.catalogItemId`,
+              description:
+                'does not match a product in the store (a product with options also needs options.variantId or options.options)',
+            },
+      ]);
+    const line: StoredLine = {
+      id: newId(),
+      quantity: item.quantity,
+      catalog: {
+        appId: ref.appId,
+        catalogItemId: ref.catalogItemId,
+        variantId: found.variantId,
+        ...(ref.options ? { options: ref.options } : {}),
+        name: found.name,
+        price: found.price,
+      },
+    };
+    const same = doc.lineItems.find((l) => lineKey(l) === lineKey(line));
+    if (same) {
+      if (same.quantity + item.quantity > MAX_QUANTITY)
+        throw invalid([
+          {
+            field: `${at}.quantity`,
+            description: `would make the quantity of ${found.name} ${same.quantity + item.quantity}; a line holds at most ${MAX_QUANTITY}`,
+            violatedRule: 'MAX',
+            data: { max: MAX_QUANTITY },
+          },
+        ]);
+      same.quantity += item.quantity;
+    } else doc.lineItems.push(line);
+  }
+  for (const [i, c] of customs.entries()) {
+    if (c.id && doc.lineItems.some((l) => l.id === c.id))
+      throw invalid([{ field: `customLineItems[${i}].id`, description: 'is already a line item of this cart' }]);
+    const { id: given, quantity, ...custom } = c;
+    doc.lineItems.push({ id: given ?? newId(), quantity, custom });
+  }
+  if (doc.lineItems.length > MAX_LINES)
+    throw invalid([
+      {
+        field: lines.length ? 'lineItems' : 'customLineItems',
+        description: `would make ${doc.lineItems.length} lines; a cart holds at most ${MAX_LINES}`,
+        violatedRule: 'MAX_SIZE',
+        data: { max: MAX_LINES },
+      },
+    ]);
+}
+
+function unknownLine(field: string) {
+  return invalid([{ field, description: 'is not a line item of this cart' }]);
+}
+
+/** Applies a coupon code to a cart, or throws the platform's coupon error. */
+async function applyCoupon(emu: Emulator, sql: Sql, row: CartRow, code: string) {
+  const coupon = await findCoupon(sql, code);
+  const lines = await resolveLines(emu, sql, row.doc);
+  const problem = checkCoupon(coupon, code, lines, emu.now());
+  if (problem) throw appError(400, problem.code, problem.description, { couponCode: code });
+  row.doc.couponCode = coupon!.code;
+}
+
+const cartOnly = ({ cart }: { cart: unknown }) => ({ cart });
+
+export const cart: Domain = {
+  name: 'cart',
+  migrations: cartMigrations,
+  routes(router, emu) {
+    const path = '/v1/carts/current';
+    const base = { family: FAMILY.cart, access: 'anyone' as const };
+
+    router.route({
+      ...base,
+      method: 'GET',
+      path,
+      handler: async ({ identity }) => cartOnly(await withCart(emu, identity, { create: false, write: false })),
+    });
+
+    router.route({
+      ...base,
+      method: 'PATCH',
+      path,
+      schema: updateSchema,
+      async handler({ msg, identity, c }) {
+        const elevated = await elevatedToo(emu, c);
+        if (msg.customLineItems?.length && !elevated) throw needsElevation('Custom line items');
+        if (msg.merchantDiscounts && !elevated) throw needsElevation('Merchant discounts');
+        return cartOnly(
+          await withCart(emu, identity, { create: true, write: true }, async (sql, row) => {
+            const doc = row.doc as unknown as Record<string, unknown>;
+            const info = (msg.cartInfo ?? {}) as Record<string, unknown>;
+            const paths = msg.cartFieldmask ?? CART_INFO_PATHS.filter((p) => info[p] !== undefined);
+            for (const p of paths) {
+              if (info[p] === undefined) delete doc[p];
+              else doc[p] = info[p];
+            }
+            await addLines(emu, sql, row, msg.lineItems, msg.customLineItems);
+            if (msg.merchantDiscounts) {
+              const ids = new Set(row.doc.lineItems.map((l) => l.id));
+              msg.merchantDiscounts.forEach((m, i) =>
+                m.lineItemIds?.forEach((lid, j) => {
+                  if (!ids.has(lid)) throw unknownLine(`merchantDiscounts[${i}].lineItemIds[${j}]`);
+                }),
+              );
+              row.doc.merchantDiscounts = msg.merchantDiscounts;
+            }
+            if (msg.couponCode !== undefined) {
+              if (msg.couponCode.trim() === '') delete row.doc.couponCode;
+              else await applyCoupon(emu, sql, row, msg.couponCode);
+            }
+          }),
+        );
+      },
+    });
+
+    router.route({
+      ...base,
+      method: 'DELETE',
+      path,
+      handler: ({ identity }) =>
+        emu.db.tx(async (sql) => {
+          const { row } = await lockCart(emu, sql, identity, {
+            create: false,
+            currency: CURRENCY,
+            onVisitorCartDeleted: visitorCartDeleted(emu, sql),
+          });
+          await sql.query('DELETE FROM carts WHERE id = $1', [row.id]);
+          await emu.recordEvent(sql, 'wix.ecom.v1.cart_deleted', row.id, { id: row.id });
+          return {};
+        }),
+    });
+
+    router.route({
+      ...base,
+      method: 'POST',
+      path: `${path}/add-to-cart`,
+      schema: addSchema,
+      async handler({ msg, identity, c }) {
+        if (!msg.lineItems?.length && !msg.customLineItems?.length)
+          throw invalid([
+            { field: 'lineItems', description: 'must hold at least one item to add', violatedRule: 'MIN_SIZE' },
+          ]);
+        if (msg.customLineItems?.length && !(await elevatedToo(emu, c)))
+          throw needsElevation('Custom line items');
+        return cartOnly(
+          await withCart(emu, identity, { create: true, write: true }, async (sql, row) => {
+            await addLines(emu, sql, row, msg.lineItems, msg.customLineItems);
+            if (msg.businessLocationId) row.doc.businessLocationId = msg.businessLocationId;
+          }),
+        );
+      },
+    });
+
+    router.route({
+      ...base,
+      method: 'POST',
+      path: `${path}/remove-line-items`,
+      schema: z.object({ lineItemIds: z.array(id()).min(1).max(MAX_LINES) }),
+      handler: async ({ msg, identity }) =>
+        cartOnly(
+          await withCart(emu, identity, { create: false, write: true }, async (_sql, row) => {
+            const ids = new Set(row.doc.lineItems.map((l) => l.id));
+            msg.lineItemIds.forEach((lid, i) => {
+              if (!ids.has(lid)) throw unknownLine(`lineItemIds[${i}]`);
+            });
+            const drop = new Set(msg.lineItemIds);
+            row.doc.lineItems = row.doc.lineItems.filter((l) => !drop.has(l.id));
+          }),
+        ),
+    });
+
+    router.route({
+      ...base,
+      method: 'POST',
+      path: `${path}/update-line-items-quantity`,
+      schema: z.object({
+        lineItems: z
+          .array(z.object({ id: id(), quantity: z.number().int().min(0).max(MAX_QUANTITY) }))
+          .min(1)
+          .max(MAX_LINES),
+      }),
+      handler: async ({ msg, identity }) =>
+        cartOnly(
+          await withCart(emu, identity, { create: false, write: true }, async (_sql, row) => {
+            for (const [i, u] of msg.lineItems.entries()) {
+              const line = row.doc.lineItems.find((l) => l.id === u.id);
+              if (!line) throw unknownLine(`lineItems[${i}].id`);
+              line.quantity = u.quantity;
+            }
+            row.doc.lineItems = row.doc.lineItems.filter((l) => l.quantity > 0);
+          }),
+        ),
+    });
+
+    router.route({
+      ...base,
+      method: 'POST',
+      path: `${path}/remove-coupon`,
+      handler: async ({ identity }) =>
+        cartOnly(
+          await withCart(emu, identity, { create: false, write: true }, async (_sql, row) => {
+            delete row.doc.couponCode;
+          }),
+        ),
+    });
+
+    router.route({
+      ...base,
+      method: 'POST',
+      path: `${path}/estimate-totals`,
+      schema: estimateSchema,
+      async handler({ msg, identity }) {
+        const { state } = await withCart(emu, identity, { create: false, write: false });
+        return estimate(state, msg as EstimateInput, emu.now()).wire;
+      },
+    });
+
+    router.route({
+      ...base,
+      method: 'POST',
+      path: `${path}/create-checkout`,
+      schema: checkoutSchema,
+      handler: ({ msg, identity }) =>
+        emu.db.tx(async (sql) => {
+          const checkoutId = newId();
+          const { row } = await lockCart(emu, sql, identity, {
+            create: false,
+            currency: CURRENCY,
+            onVisitorCartDeleted: visitorCartDeleted(emu, sql),
+          });
+          const state = await cartState(emu, sql, row);
+          if (!state.lines.length) throw appError(400, 'CART_IS_EMPTY', 'The cart has no line items to check out');
+          const est = estimate(state, msg as EstimateInput, emu.now());
+          if (est.wire.violations.length)
+            throw appError(
+              400,
+              'LINE_ITEMS_NOT_AVAILABLE',
+              `The cart cannot be checked out: ${est.wire.violations.map((v) => v.description).join('; ')}`,
+              {
+                lineItems: state.lines
+                  .filter((l) => l.status !== 'AVAILABLE')
+                  .map((l) => ({ id: l.id, availability: l.wire.availability })),
+              },
+            );
+          const now = emu.now();
+          const doc = {
+            cartId: row.id,
+            channelType: msg.channelType ?? 'WEB',
+            email: msg.email,
+            shippingAddress: msg.shippingAddress ?? row.doc.contactInfo?.address,
+            billingAddress: msg.billingAddress,
+            selectedShippingOption: est.chosen ? { code: est.chosen.code, carrierId: est.chosen.carrierId } : undefined,
+            lineItems: row.doc.lineItems,
+            couponCode: row.doc.couponCode,
+            merchantDiscounts: row.doc.merchantDiscounts,
+            contactInfo: row.doc.contactInfo,
+            currency: row.doc.currency,
+            buyerInfo: est.wire.cart.buyerInfo,
+            priceSummary: est.wire.priceSummary,
+          };
+          await sql.query(
+            `INSERT INTO checkouts (id, cart_id, owner_kind, owner_id, status, doc, created_at)
+             VALUES ($1, $2, $3, $4, 'CREATED', $5, $6)`,
+            [checkoutId, row.id, row.owner_kind, row.owner_id, JSON.stringify(doc), now],
+          );
+          row.doc.checkoutId = checkoutId;
+          await saveCart(emu, sql, row);
+          const cartNow = renderCart(await cartState(emu, sql, row), now);
+          await emu.recordEvent(sql, 'wix.ecom.v1.cart_updated', row.id, cartNow);
+          await emu.recordEvent(sql, 'wix.ecom.v1.checkout_created', checkoutId, { id: checkoutId, ...doc });
+          return { checkoutId };
+        }),
+    });
+
+    cartPages(router, emu);
+  },
+  async seed(_emu, sql) {
+    for (const c of DEMO_COUPONS)
+      await sql.query('INSERT INTO coupons (code, doc) VALUES ($1, $2) ON CONFLICT (code) DO NOTHING', [
+        c.code,
+        JSON.stringify({ id: newId(), ...c }),
+      ]);
+  },
+};

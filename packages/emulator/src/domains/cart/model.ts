@@ -1,0 +1,524 @@
+/**
+ * The cart as the platform shows it: line items resolved against the catalog (name, price, image,
+ * url, description lines, physical properties, availability), applied discounts, and the totals
+ * estimate (shipping, tax, violations), in the wire shape of §5.1.
+ * @module
+ */
+import type { Emulator } from '../../context.ts';
+import type { Sql } from '../../db/index.ts';
+import { invalid } from '../../http/errors.ts';
+import { lookupCatalogItem } from '../catalog/lookup.ts';
+import { CURRENCY, price, toCents } from './money.ts';
+import {
+  type Coupon,
+  couponProblem,
+  itemDiscounts,
+  type MerchantDiscount,
+  type RestAddress,
+  STORE_ADDRESS,
+  type ShippingChoice,
+  shippingChoices,
+  taxOf,
+  taxRule,
+} from './pricing.ts';
+import type { CartDoc, CartRow, StoredLine } from './store.ts';
+
+/** A line as priced: the wire line item plus what totals need. */
+export interface ResolvedLine {
+  id: string;
+  wire: Record<string, any>;
+  unit: number;
+  quantity: number;
+  /** Counts towards the subtotal (the item still exists). */
+  priced: boolean;
+  shippable: boolean;
+  status: 'AVAILABLE' | 'NOT_FOUND' | 'NOT_AVAILABLE' | 'PARTIALLY_AVAILABLE';
+  name: string;
+}
+
+const tr = (s: string) => ({ original: s, translated: s });
+
+/** The product page of a slug, served by the emulator. */
+export const productPath = (slug: string) => `/product-page/${encodeURIComponent(slug)}`;
+
+async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: string): Promise<ResolvedLine> {
+  if (l.custom) {
+    const c = l.custom;
+    const unit = toCents(c.price) ?? 0;
+    const shippable = c.physicalProperties?.shippable ?? c.itemType?.preset === 'PHYSICAL';
+    return {
+      id: l.id,
+      unit,
+      quantity: l.quantity,
+      priced: true,
+      shippable,
+      status: 'AVAILABLE',
+      name: c.productName.original,
+      wire: {
+        id: l.id,
+        quantity: l.quantity,
+        ...(c.catalogReference ? { catalogReference: c.catalogReference } : {}),
+        productName: { translated: c.productName.original, ...c.productName },
+        ...(c.url ? { url: c.url } : {}),
+        price: price(unit, currency),
+        fullPrice: price(unit, currency),
+        priceBeforeDiscounts: price(unit, currency),
+        lineItemPrice: price(unit * l.quantity, currency),
+        descriptionLines: c.descriptionLines ?? [],
+        ...(c.media ? { image: c.media } : {}),
+        availability: { status: 'AVAILABLE' },
+        physicalProperties: { ...c.physicalProperties, shippable },
+        itemType: c.itemType ?? { preset: 'UNRECOGNISED' },
+        paymentOption: 'FULL_PAYMENT_ONLINE',
+        customLineItem: true,
+        priceUndetermined: false,
+        fixedQuantity: false,
+      },
+    };
+  }
+  const ref = l.catalog!;
+  const item = await lookupCatalogItem(emu, sql, ref.catalogItemId, { variantId: ref.variantId });
+  const catalogReference = {
+    appId: ref.appId,
+    catalogItemId: ref.catalogItemId,
+    options: ref.options ?? { variantId: ref.variantId },
+  };
+  if (!item || !item.visible) {
+    const unit = toCents(ref.price) ?? 0;
+    return {
+      id: l.id,
+      unit,
+      quantity: l.quantity,
+      priced: false,
+      shippable: false,
+      status: 'NOT_FOUND',
+      name: ref.name,
+      wire: {
+        id: l.id,
+        quantity: l.quantity,
+        catalogReference,
+        productName: tr(ref.name),
+        price: price(unit, currency),
+        fullPrice: price(unit, currency),
+        priceBeforeDiscounts: price(unit, currency),
+        lineItemPrice: price(0, currency),
+        descriptionLines: [],
+        availability: { status: 'NOT_FOUND', quantityAvailable: 0 },
+        itemType: { preset: 'UNRECOGNISED' },
+        paymentOption: 'FULL_PAYMENT_ONLINE',
+        customLineItem: false,
+      },
+    };
+  }
+  const unit = toCents(item.price) ?? 0;
+  const full = toCents(item.fullPrice) ?? unit;
+  const qa = item.quantityAvailable;
+  const status: ResolvedLine['status'] = !item.inStock
+    ? 'NOT_AVAILABLE'
+    : qa === null || l.quantity <= qa
+      ? 'AVAILABLE'
+      : qa === 0
+        ? 'NOT_AVAILABLE'
+        : 'PARTIALLY_AVAILABLE';
+  const shippable = item.productType === 'physical';
+  const url = productPath(item.slug);
+  return {
+    id: l.id,
+    unit,
+    quantity: l.quantity,
+    priced: true,
+    shippable,
+    status,
+    name: item.name,
+    wire: {
+      id: l.id,
+      quantity: l.quantity,
+      catalogReference,
+      rootCatalogItemId: item.productId,
+      productName: tr(item.name),
+      url: { relativePath: url, url: emu.absoluteUrl(url) },
+      price: price(unit, currency),
+      fullPrice: price(full, currency),
+      priceBeforeDiscounts: price(unit, currency),
+      lineItemPrice: price(unit * l.quantity, currency),
+      descriptionLines: item.options.map((o) =>
+        o.colorCode
+          ? { name: tr(o.name), colorInfo: { ...tr(o.choice), code: o.colorCode }, lineType: 'COLOR' }
+          : { name: tr(o.name), plainText: tr(o.choice), lineType: 'PLAIN_TEXT' },
+      ),
+      ...(item.image ? { image: item.image } : {}),
+      availability: {
+        status,
+        ...(status === 'NOT_AVAILABLE' ? { quantityAvailable: 0 } : qa === null ? {} : { quantityAvailable: qa }),
+      },
+      physicalProperties: {
+        ...(item.weight !== undefined ? { weight: item.weight } : {}),
+        ...(item.sku ? { sku: item.sku } : {}),
+        shippable,
+      },
+      itemType: { preset: shippable ? 'PHYSICAL' : 'DIGITAL' },
+      paymentOption: 'FULL_PAYMENT_ONLINE',
+      customLineItem: false,
+      priceUndetermined: false,
+      fixedQuantity: false,
+    },
+  };
+}
+
+/** Resolves every line of a cart document against the catalog. */
+export async function resolveLines(emu: Emulator, sql: Sql, doc: CartDoc) {
+  const out: ResolvedLine[] = [];
+  for (const l of doc.lineItems) out.push(await resolveLine(emu, sql, l, doc.currency));
+  return out;
+}
+
+/** Reads a coupon by code (codes are upper case). */
+export async function findCoupon(sql: Sql, code: string): Promise<Coupon | null> {
+  const rows = await sql.query<{ doc: Coupon }>('SELECT doc FROM coupons WHERE code = $1', [
+    code.trim().toUpperCase(),
+  ]);
+  return rows[0]?.doc ?? null;
+}
+
+export interface CartState {
+  row: CartRow;
+  lines: ResolvedLine[];
+  coupon: Coupon | null;
+}
+
+/** Loads what rendering and totals need: resolved lines and the applied coupon. */
+export async function cartState(emu: Emulator, sql: Sql, row: CartRow): Promise<CartState> {
+  const lines = await resolveLines(emu, sql, row.doc);
+  const coupon = row.doc.couponCode ? await findCoupon(sql, row.doc.couponCode) : null;
+  return { row, lines, coupon };
+}
+
+const subtotalOf = (lines: ResolvedLine[]) =>
+  lines.reduce((a, l) => (l.priced ? a + l.unit * l.quantity : a), 0);
+
+/** The coupon when it still applies to the lines, and the problem when not. */
+function usableCoupon(coupon: Coupon | null, lines: ResolvedLine[], now: Date) {
+  if (!coupon) return { coupon: null, problem: null };
+  const problem = couponProblem(
+    coupon,
+    {
+      subtotal: subtotalOf(lines),
+      shippable: lines.some((l) => l.priced && l.shippable),
+      lines: lines.filter((l) => l.priced).length,
+    },
+    now,
+  );
+  return { coupon: problem ? null : coupon, problem };
+}
+
+/** Validates a coupon for a cart, throwing the platform's coupon error when it does not apply. */
+export function checkCoupon(coupon: Coupon | null, code: string, lines: ResolvedLine[], now: Date) {
+  if (!coupon)
+    return {
+      code: 'ERROR_COUPON_DOES_NOT_EXIST',
+      description: `There is no coupon with the code ${code}`,
+    };
+  return usableCoupon(coupon, lines, now).problem;
+}
+
+function discountsOf(state: CartState, now: Date) {
+  const { coupon, problem } = usableCoupon(state.coupon, state.lines, now);
+  const priced = state.lines
+    .filter((l) => l.priced)
+    .map((l) => ({ id: l.id, total: l.unit * l.quantity, shippable: l.shippable }));
+  return { coupon, problem, ...itemDiscounts(priced, coupon, state.row.doc.merchantDiscounts ?? []) };
+}
+
+function appliedDiscounts(
+  state: CartState,
+  d: ReturnType<typeof discountsOf>,
+  currency: string,
+  shippingDiscount?: number,
+) {
+  const out: Record<string, unknown>[] = [];
+  for (const x of d.discounts) {
+    if (x.kind === 'coupon')
+      out.push({
+        discountType: x.discountType,
+        lineItemIds: x.lineItemIds,
+        coupon: { id: d.coupon!.id, code: d.coupon!.code, name: d.coupon!.name, amount: price(x.cents, currency) },
+      });
+    else
+      out.push({
+        discountType: x.discountType,
+        lineItemIds: x.lineItemIds,
+        merchantDiscount: {
+          amount: price(x.cents, currency),
+          ...(x.merchant?.percentage !== undefined ? { percentage: x.merchant.percentage } : {}),
+        },
+      });
+  }
+  if (d.coupon?.kind === 'freeShipping')
+    out.push({
+      discountType: 'SHIPPING',
+      lineItemIds: [],
+      coupon: {
+        id: d.coupon.id,
+        code: d.coupon.code,
+        name: d.coupon.name,
+        amount: price(shippingDiscount ?? 0, currency),
+      },
+    });
+  return out;
+}
+
+/** The cart in its wire shape. */
+export function renderCart(state: CartState, now: Date): Record<string, any> {
+  const { row } = state;
+  const doc = row.doc;
+  const currency = doc.currency ?? CURRENCY;
+  const d = discountsOf(state, now);
+  const subtotal = subtotalOf(state.lines);
+  const discount = d.discounts.reduce((a, x) => a + x.cents, 0);
+  return {
+    id: row.id,
+    lineItems: state.lines.map((l) => l.wire),
+    ...(doc.buyerNote !== undefined ? { buyerNote: doc.buyerNote } : {}),
+    buyerInfo: row.owner_kind === 'member' ? { memberId: row.owner_id } : { visitorId: row.owner_id },
+    currency,
+    conversionCurrency: currency,
+    paymentCurrency: currency,
+    buyerLanguage: 'en',
+    siteLanguage: 'en',
+    taxIncludedInPrices: false,
+    weightUnit: 'KG',
+    subtotal: price(subtotal, currency),
+    subtotalAfterDiscounts: price(subtotal - discount, currency),
+    ...(doc.checkoutId ? { checkoutId: doc.checkoutId } : {}),
+    appliedDiscounts: appliedDiscounts(state, d, currency),
+    ...(doc.contactInfo ? { contactInfo: doc.contactInfo } : {}),
+    ...(doc.selectedShippingOption ? { selectedShippingOption: doc.selectedShippingOption } : {}),
+    ...(doc.businessLocationId ? { businessLocationId: doc.businessLocationId } : {}),
+    createdDate: new Date(row.created_at).toISOString(),
+    updatedDate: new Date(row.updated_at).toISOString(),
+    revision: String(row.revision),
+  };
+}
+
+export interface EstimateInput {
+  selectedShippingOption?: { code: string; carrierId?: string };
+  shippingAddress?: RestAddress;
+  billingAddress?: RestAddress;
+  selectedMemberships?: { memberships: Array<{ id: string; appId: string; lineItemIds?: string[] }> };
+  calculateTax?: boolean;
+  calculateShipping?: boolean;
+}
+
+const DAY = 86_400_000;
+
+function slot(now: Date, [a, b]: [number, number]) {
+  const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return {
+    from: new Date(start + a * DAY + 9 * 3_600_000).toISOString(),
+    to: new Date(start + b * DAY + 18 * 3_600_000).toISOString(),
+  };
+}
+
+function logistics(c: ShippingChoice, now: Date) {
+  return {
+    deliveryTime: c.deliveryTime,
+    deliveryTimeSlot: slot(now, c.days),
+    ...(c.pickup
+      ? {
+          instructions: 'Bring your order number to the shop counter.',
+          pickupDetails: { address: STORE_ADDRESS, businessLocation: true, pickupMethod: 'STORE_PICKUP' },
+        }
+      : {}),
+  };
+}
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/**
+ * Estimates the totals of a cart: subtotal, item and shipping discounts, shipping (carrier options
+ * with delivery slots, and store pickup), tax per line and on shipping, and the total. Throws a
+ * field violation when `selectedShippingOption` names no option.
+ */
+export function estimate(state: CartState, input: EstimateInput, now: Date) {
+  const doc = state.row.doc;
+  const currency = doc.currency ?? CURRENCY;
+  const p = (cents: number) => price(cents, currency);
+  const lines = state.lines;
+  const d = discountsOf(state, now);
+  const subtotal = subtotalOf(lines);
+  const itemDiscount = sum(d.discounts.map((x) => x.cents));
+
+  // Shipping.
+  const shipTo = input.shippingAddress ?? doc.contactInfo?.address;
+  const ships = lines.some((l) => l.priced && l.shippable);
+  const choices = input.calculateShipping !== false && ships ? shippingChoices(shipTo) : [];
+  const wanted = input.selectedShippingOption ?? doc.selectedShippingOption;
+  const matches = (c: ShippingChoice) =>
+    !!wanted && c.code === wanted.code && (!wanted.carrierId || wanted.carrierId === c.carrierId);
+  let chosen = choices.find(matches);
+  if (!chosen && input.selectedShippingOption && choices.length)
+    throw invalid([
+      {
+        field: 'selectedShippingOption.code',
+        description: `is not an available shipping option; choose one of ${choices.map((c) => c.code).join(', ')}`,
+        violatedRule: 'VALIDATION',
+      },
+    ]);
+  chosen ??= choices[0];
+  const shipping = chosen ? chosen.price + sum(chosen.charges.map((c) => c.cents)) : 0;
+  const shippingDiscount = d.coupon?.kind === 'freeShipping' ? shipping : 0;
+
+  // Tax.
+  const [taxAddress, addressType] = input.shippingAddress
+    ? [input.shippingAddress, 'SHIPPING']
+    : input.billingAddress
+      ? [input.billingAddress, 'BILLING']
+      : doc.contactInfo?.address?.country
+        ? [doc.contactInfo.address, 'SHIPPING']
+        : [STORE_ADDRESS, 'BUSINESS'];
+  const rule = input.calculateTax === false ? undefined : taxRule(taxAddress);
+  const taxDetails = (net: number, taxed: boolean) => {
+    const t = taxed ? taxOf(net, rule) : { tax: 0, rate: '0' };
+    return {
+      cents: t.tax,
+      wire: {
+        taxableAmount: p(taxed ? net : 0),
+        taxRate: t.rate,
+        totalTax: p(t.tax),
+        ...(rule && taxed
+          ? {
+              rateBreakdown: [
+                { name: rule.name, rate: t.rate, tax: p(t.tax), jurisdictionType: rule.jurisdictionType },
+              ],
+            }
+          : {}),
+      },
+    };
+  };
+  const calculatedLineItems = lines.map((l) => {
+    const total = l.priced ? l.unit * l.quantity : 0;
+    const disc = d.perLine.get(l.id) ?? 0;
+    const tax = taxDetails(total - disc, !!rule && l.priced);
+    return {
+      tax: tax.cents,
+      wire: {
+        lineItemId: l.id,
+        pricesBreakdown: {
+          totalPriceAfterTax: p(total - disc + tax.cents),
+          totalPriceBeforeTax: p(total - disc),
+          taxDetails: tax.wire,
+          totalDiscount: p(disc),
+          price: l.wire.price,
+          priceBeforeDiscounts: l.wire.priceBeforeDiscounts,
+          lineItemPrice: p(total),
+          fullPrice: l.wire.fullPrice,
+        },
+        paymentOption: 'FULL_PAYMENT_ONLINE',
+        taxableAddress: { addressType },
+      },
+    };
+  });
+  const shippingTax = taxDetails(shipping - shippingDiscount, !!rule?.shipping && shipping > 0);
+  const tax = sum(calculatedLineItems.map((c) => c.tax)) + shippingTax.cents;
+  const discount = itemDiscount + shippingDiscount;
+  const total = subtotal - discount + shipping + tax;
+  const summary = {
+    subtotal: p(subtotal),
+    shipping: p(shipping),
+    tax: p(tax),
+    discount: p(discount),
+    total: p(total),
+    additionalFees: p(0),
+  };
+  const zero = p(0);
+  const option = (c: ShippingChoice) => ({
+    code: c.code,
+    title: c.title,
+    logistics: logistics(c, now),
+    cost: { price: p(c.price), otherCharges: c.charges.map((x) => ({ type: x.type, price: p(x.cents) })) },
+  });
+  const carriers = [...new Set(choices.map((c) => c.carrierId))].map((carrierId) => ({
+    carrierId,
+    shippingOptions: choices.filter((c) => c.carrierId === carrierId).map(option),
+  }));
+  const calculationErrors: Record<string, unknown> = {};
+  if (d.problem)
+    calculationErrors.couponCalculationError = {
+      applicationError: { code: d.problem.code, description: d.problem.description },
+    };
+  const violations = lines
+    .filter((l) => l.status !== 'AVAILABLE')
+    .map((l) => ({
+      severity: 'ERROR',
+      target: {
+        lineItem: {
+          id: l.id,
+          name: l.name,
+          suggestedFix:
+            l.status === 'PARTIALLY_AVAILABLE' ? 'UNKNOWN_SUGGESTED_FIX' : ('REMOVE_LINE_ITEM' as const),
+        },
+      },
+      description:
+        l.status === 'NOT_FOUND'
+          ? `${l.name} is no longer in the store`
+          : l.status === 'NOT_AVAILABLE'
+            ? `${l.name} is out of stock`
+            : `Only ${l.wire.availability.quantityAvailable} of ${l.name} are in stock; the cart has ${l.quantity}`,
+    }));
+  const memberships = input.selectedMemberships?.memberships ?? [];
+  const wire = {
+    cart: renderCart(state, now),
+    calculatedLineItems: calculatedLineItems.map((c) => c.wire),
+    priceSummary: summary,
+    taxSummary: {
+      taxableAmount: p(
+        sum(calculatedLineItems.map((c) => toCents(c.wire.pricesBreakdown.taxDetails.taxableAmount.amount)!)) +
+          (toCents(shippingTax.wire.taxableAmount.amount) ?? 0),
+      ),
+      totalTax: p(tax),
+      calculationDetails: rule
+        ? { rateType: 'MANUAL_RATE', manualRateReason: 'GLOBAL_SETTING_TO_MANUAL' }
+        : { rateType: 'NO_TAX_COLLECTED' },
+    },
+    shippingInfo: {
+      ...(shipTo?.country ? { region: { id: shipTo.country, name: shipTo.country } } : {}),
+      ...(chosen
+        ? {
+            selectedCarrierServiceOption: {
+              carrierId: chosen.carrierId,
+              code: chosen.code,
+              title: chosen.title,
+              logistics: logistics(chosen, now),
+              cost: {
+                totalPriceAfterTax: p(shipping - shippingDiscount + shippingTax.cents),
+                totalPriceBeforeTax: p(shipping - shippingDiscount),
+                taxDetails: shippingTax.wire,
+                totalDiscount: p(shippingDiscount),
+                price: p(shipping),
+              },
+              otherCharges: chosen.charges.map((x) => ({ type: x.type, price: p(x.cents) })),
+              requestedShippingOption: matches(chosen),
+            },
+          }
+        : {}),
+      carrierServiceOptions: carriers,
+    },
+    appliedDiscounts: appliedDiscounts(state, d, currency, shippingDiscount),
+    calculationErrors,
+    weightUnit: 'KG',
+    currency,
+    payNow: summary,
+    payLater: { subtotal: zero, shipping: zero, tax: zero, discount: zero, total: zero, additionalFees: zero },
+    membershipOptions: {
+      eligibleMemberships: [],
+      invalidMemberships: memberships.map((m) => ({
+        membership: { id: m.id, appId: m.appId, lineItemIds: m.lineItemIds ?? [] },
+        errorMessage: 'The buyer holds no such membership in the emulator',
+      })),
+      selectedMemberships: { memberships: [] },
+    },
+    additionalFees: [],
+    violations,
+  };
+  return { wire, chosen, addressType };
+}

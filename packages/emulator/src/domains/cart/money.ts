@@ -1,0 +1,98 @@
+/**
+ * Exact money for carts: amounts are integer minor units (cents) held as numbers; rates are
+ * decimal strings applied with BigInt and rounded half away from zero. No binary floating point
+ * touches an amount. Wire amounts are decimal strings with a `formattedAmount` in the currency.
+ * @module
+ */
+
+/** The store currency (the catalog's prices are in it). */
+export const CURRENCY = 'USD';
+
+const formatters = new Map<string, Intl.NumberFormat>();
+function formatter(currency: string) {
+  let f = formatters.get(currency);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { style: 'currency', currency });
+    formatters.set(currency, f);
+  }
+  return f;
+}
+
+const DECIMAL = /^(-?)(\d{1,13})(?:\.(\d+))?$/;
+
+/** Whether a string is a plain decimal amount with at most two places (`12`, `12.5`, `12.50`). */
+export const isAmount = (s: string) => /^\d{1,13}(\.\d{1,2})?$/.test(s);
+
+/**
+ * A decimal string (or number from the catalog) → cents, exactly; digits past the second place are
+ * rounded half away from zero. `undefined` for anything that is not a decimal.
+ */
+export function toCents(value: string | number): number | undefined {
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? value.toFixed(6) : '') : value.trim();
+  const m = DECIMAL.exec(text);
+  if (!m) return undefined;
+  const frac = m[3] ?? '';
+  let cents = Number(m[2]) * 100 + Number(frac.slice(0, 2).padEnd(2, '0'));
+  if (frac.length > 2 && Number(frac[2]) >= 5) cents += 1;
+  return m[1] && cents ? -cents : cents;
+}
+
+/** Cents → `'12.50'`. */
+export function decimal(cents: number): string {
+  const abs = Math.abs(cents);
+  const s = `${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  return cents < 0 ? `-${s}` : s;
+}
+
+/** The wire price object: `{amount, convertedAmount, formattedAmount, formattedConvertedAmount}`. */
+export function price(cents: number, currency = CURRENCY) {
+  const amount = decimal(cents);
+  const formattedAmount = formatter(currency).format(amount as unknown as number);
+  return { amount, convertedAmount: amount, formattedAmount, formattedConvertedAmount: formattedAmount };
+}
+
+const RATE = /^(\d{1,3})(?:\.(\d{1,6}))?$/;
+
+/** A percentage as millionths of a percent (`'8.875'` → 8 875 000), or `undefined`. */
+export function rateMicros(rate: string | number): number | undefined {
+  const text = typeof rate === 'number' ? (Number.isFinite(rate) ? String(rate) : '') : rate;
+  const m = RATE.exec(text);
+  if (!m) return undefined;
+  return Number(m[1]) * 1_000_000 + Number((m[2] ?? '').padEnd(6, '0'));
+}
+
+/** `cents × rate%`, rounded half away from zero to whole cents, exactly (BigInt). */
+export function percentOf(cents: number, micros: number): number {
+  const denom = 100_000_000n; // 100 % × 10^6
+  const n = BigInt(Math.abs(cents)) * BigInt(micros);
+  const q = (n + denom / 2n) / denom;
+  return cents < 0 ? -Number(q) : Number(q);
+}
+
+/** A rate in millionths of a percent → its decimal string as a fraction (`8 875 000` → `'0.08875'`). */
+export function rateFraction(micros: number): string {
+  const s = String(micros).padStart(9, '0');
+  const frac = `${s.slice(0, -8) || '0'}.${s.slice(-8)}`.replace(/0+$/, '').replace(/\.$/, '');
+  return frac;
+}
+
+/**
+ * Splits `total` cents over `weights` in proportion, exactly: largest remainders get the spare
+ * cents, so the parts always add up to `total`.
+ */
+export function allocate(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (sum <= 0 || total === 0) return weights.map(() => 0);
+  const big = weights.map((w) => BigInt(w) * BigInt(total));
+  const parts = big.map((b) => Number(b / BigInt(sum)));
+  let spare = total - parts.reduce((a, b) => a + b, 0);
+  const order = big
+    .map((b, i) => ({ i, rem: Number(b % BigInt(sum)) }))
+    .sort((a, b) => b.rem - a.rem || a.i - b.i);
+  for (const { i } of order) {
+    if (spare <= 0) break;
+    parts[i]! += 1;
+    spare -= 1;
+  }
+  return parts;
+}

@@ -1,0 +1,453 @@
+/**
+ * Hosted pages of the store behind redirect sessions: the checkout page (`ecomCheckout`: summary,
+ * e-mail and address form, "Place order"), the product page (`storesProduct`, also served at
+ * `/product-page/{slug}`), and clear "not available in the emulator" pages for bookings, events and
+ * paid plans. Plain server-rendered HTML; every value escaped; forms post back to the same page.
+ * @module
+ */
+import type { Context, Hono } from 'hono';
+import type { Emulator } from '../../context.ts';
+import { newId } from '../../crypto.ts';
+import type { Sql } from '../../db/index.ts';
+import { FAMILY, type Router } from '../../http/router.ts';
+import { lookupCatalogItem } from '../catalog/lookup.ts';
+import {
+  callbackUrl,
+  escapeHtml as h,
+  htmlPage,
+  type IntentPage,
+  intentPages,
+  type RedirectCallbacks,
+  type StoredRedirectSession,
+} from '../redirects/intents.ts';
+import { loadRedirectSession } from '../redirects/index.ts';
+import { type CartState, estimate, findCoupon, resolveLines } from './model.ts';
+import { CURRENCY, price, toCents } from './money.ts';
+import type { RestAddress } from './pricing.ts';
+import type { CartDoc, CartRow, StoredLine } from './store.ts';
+
+/** What a checkout stores (table `checkouts`, column `doc`). */
+export interface CheckoutDoc {
+  cartId: string;
+  channelType: string;
+  email?: string;
+  shippingAddress?: RestAddress;
+  billingAddress?: RestAddress;
+  selectedShippingOption?: { code: string; carrierId?: string };
+  lineItems: StoredLine[];
+  couponCode?: string;
+  merchantDiscounts?: CartDoc['merchantDiscounts'];
+  contactInfo?: CartDoc['contactInfo'];
+  currency: string;
+  buyerInfo?: Record<string, unknown>;
+}
+
+interface CheckoutRow {
+  id: string;
+  cart_id: string;
+  owner_kind: 'visitor' | 'member';
+  owner_id: string;
+  status: 'CREATED' | 'COMPLETED';
+  doc: CheckoutDoc;
+  order_id: string | null;
+  created_at: string | Date;
+}
+
+/** The form of the checkout page, as typed by the buyer. */
+interface CheckoutForm {
+  email: string;
+  firstName: string;
+  lastName: string;
+  addressLine: string;
+  city: string;
+  postalCode: string;
+  country: string;
+  subdivision: string;
+}
+const FORM_FIELDS: Array<[keyof CheckoutForm, string, string]> = [
+  ['firstName', 'First name', 'given-name'],
+  ['lastName', 'Last name', 'family-name'],
+  ['addressLine', 'Address', 'address-line1'],
+  ['city', 'City', 'address-level2'],
+  ['postalCode', 'Postal code', 'postal-code'],
+  ['subdivision', 'State or region (optional, e.g. US-NY)', 'address-level1'],
+  ['country', 'Country (two-letter code, e.g. US)', 'country'],
+];
+
+const MAX_FORM_BYTES = 16 * 1024;
+
+/**
+ * A callback URL of the session that may be followed: allowed for the session's client (see
+ * `isAllowedRedirect`), or an absolute URL on this emulator itself. Never an open redirect.
+ */
+async function backUrl(emu: Emulator, session: StoredRedirectSession, key: keyof RedirectCallbacks) {
+  const allowed = await callbackUrl(emu, session, key);
+  if (allowed) return allowed;
+  const url = session.callbacks[key];
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    const own = new URL(emu.config.publicUrl).origin;
+    return (u.protocol === 'http:' || u.protocol === 'https:') &&
+      !u.username &&
+      !u.password &&
+      u.origin === own &&
+      url.startsWith(own + '/')
+      ? url
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first of these callbacks that may be followed. */
+async function firstBack(emu: Emulator, session: StoredRedirectSession, keys: Array<keyof RedirectCallbacks>) {
+  for (const k of keys) {
+    const url = await backUrl(emu, session, k);
+    if (url) return url;
+  }
+  return undefined;
+}
+
+const backLink = (url: string | undefined, label: string) =>
+  url
+    ? `<p><a href="${h(url)}">${h(label)}</a></p>`
+    : `<p><button type="button" onclick="history.back()">Go back</button></p>`;
+
+async function loadCheckout(sql: Sql, id: string, lock = false) {
+  const rows = await sql.query<CheckoutRow>(`SELECT * FROM checkouts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [
+    id,
+  ]);
+  return rows[0];
+}
+
+/** Whether the session was made by the checkout's buyer (or by the merchant, with no buyer). */
+function sameBuyer(session: StoredRedirectSession, checkout: CheckoutRow) {
+  if (!session.memberId && !session.visitorId) return true;
+  return checkout.owner_kind === 'member'
+    ? session.memberId === checkout.owner_id
+    : session.visitorId === checkout.owner_id;
+}
+
+/** Prices a checkout from its stored lines against the catalog as it is now. */
+async function priceCheckout(emu: Emulator, sql: Sql, co: CheckoutRow, shippingAddress?: RestAddress) {
+  const d = co.doc;
+  const doc: CartDoc = {
+    lineItems: d.lineItems,
+    currency: d.currency ?? CURRENCY,
+    couponCode: d.couponCode,
+    merchantDiscounts: d.merchantDiscounts,
+    contactInfo: d.contactInfo,
+    selectedShippingOption: d.selectedShippingOption,
+  };
+  const row: CartRow = {
+    id: co.cart_id,
+    owner_kind: co.owner_kind,
+    owner_id: co.owner_id,
+    doc,
+    revision: 0,
+    created_at: co.created_at,
+    updated_at: co.created_at,
+  };
+  const state: CartState = {
+    row,
+    lines: await resolveLines(emu, sql, doc),
+    coupon: d.couponCode ? await findCoupon(sql, d.couponCode) : null,
+  };
+  return estimate(
+    state,
+    {
+      shippingAddress: shippingAddress ?? d.shippingAddress,
+      billingAddress: d.billingAddress,
+      selectedShippingOption: d.selectedShippingOption,
+    },
+    emu.now(),
+  );
+}
+
+type Estimate = Awaited<ReturnType<typeof priceCheckout>>;
+
+function summaryHtml(est: Estimate) {
+  const w = est.wire;
+  const rows = w.cart.lineItems
+    .map((l: any) => {
+      const desc = (l.descriptionLines ?? [])
+        .map((d: any) => `${h(d.name?.original)}: ${h(d.plainText?.original ?? d.colorInfo?.original)}`)
+        .join(', ');
+      return `<tr><td>${h(l.productName?.original)}${desc ? `<br><small>${desc}</small>` : ''}</td><td>${h(l.quantity)}</td><td>${h(l.lineItemPrice?.formattedAmount)}</td></tr>`;
+    })
+    .join('');
+  const s = w.priceSummary;
+  const ship = w.shippingInfo.selectedCarrierServiceOption;
+  return (
+    '<table aria-label="Items"><thead><tr><th scope="col">Item</th><th scope="col">Qty</th><th scope="col">Price</th></tr></thead>' +
+    `<tbody>${rows}</tbody></table>` +
+    '<dl aria-label="Totals">' +
+    `<dt>Subtotal</dt><dd>${h(s.subtotal.formattedAmount)}</dd>` +
+    (s.discount.amount !== '0.00' ? `<dt>Discount</dt><dd>−${h(s.discount.formattedAmount)}</dd>` : '') +
+    (ship ? `<dt>Shipping (${h(ship.title)})</dt><dd>${h(s.shipping.formattedAmount)}</dd>` : '') +
+    `<dt>Tax</dt><dd>${h(s.tax.formattedAmount)}</dd>` +
+    `<dt>Total</dt><dd data-testid="total"><strong>${h(s.total.formattedAmount)}</strong></dd></dl>`
+  );
+}
+
+function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: string[]) {
+  const field = ([name, label, auto]: [keyof CheckoutForm, string, string]) =>
+    `<label for="f-${name}">${h(label)}</label><input id="f-${name}" name="${name}" autocomplete="${auto}" value="${h(form[name])}"${name === 'subdivision' ? '' : ' required'}>`;
+  return (
+    (errors.length
+      ? `<div role="alert" class="error"><p>The order was not placed:</p><ul>${errors.map((e) => `<li>${h(e)}</li>`).join('')}</ul></div>`
+      : '') +
+    `<form method="post" action="/redirect/${h(encodeURIComponent(session.id))}">` +
+    '<fieldset><legend>Contact</legend>' +
+    `<label for="f-email">E-mail</label><input id="f-email" name="email" type="email" autocomplete="email" required value="${h(form.email)}">` +
+    '</fieldset><fieldset><legend>Shipping address</legend>' +
+    FORM_FIELDS.map(field).join('') +
+    '</fieldset><button type="submit">Place order</button></form>'
+  );
+}
+
+/** Sends a page whose form may post here and be redirected on to `redirectTo`'s origin. */
+function withFormTarget(res: Response, redirectTo: string | undefined) {
+  if (redirectTo) {
+    const origin = new URL(redirectTo).origin;
+    res.headers.set('Content-Security-Policy', `frame-ancestors 'none'; form-action 'self' ${origin}`);
+  }
+  return res;
+}
+
+function formFrom(co: CheckoutRow): CheckoutForm {
+  const a = co.doc.shippingAddress ?? co.doc.contactInfo?.address ?? {};
+  const cd = (co.doc.contactInfo?.contactDetails ?? {}) as Record<string, string | undefined>;
+  return {
+    email: co.doc.email ?? '',
+    firstName: cd.firstName ?? '',
+    lastName: cd.lastName ?? '',
+    addressLine: a.addressLine ?? '',
+    city: a.city ?? '',
+    postalCode: a.postalCode ?? '',
+    country: a.country ?? '',
+    subdivision: a.subdivision ?? '',
+  };
+}
+
+async function checkoutPage(
+  emu: Emulator,
+  c: Context,
+  session: StoredRedirectSession,
+  form?: CheckoutForm,
+  errors: string[] = [],
+  status = 200,
+) {
+  const checkoutId = String(session.request.checkoutId ?? '');
+  const co = await loadCheckout(emu.db, checkoutId);
+  const cartBack = await firstBack(emu, session, ['cartPageUrl', 'postFlowUrl']);
+  if (!co || !sameBuyer(session, co))
+    return htmlPage(c, 'Checkout not found', `<p>This checkout does not exist.</p>${backLink(cartBack, 'Back to the site')}`, 404);
+  if (co.status === 'COMPLETED') return placedPage(emu, c, session, co);
+  const est = await priceCheckout(emu, emu.db, co);
+  const next = await backUrl(emu, session, 'postFlowUrl');
+  return withFormTarget(
+    htmlPage(
+      c,
+      'Checkout',
+      `<section aria-label="Order summary"><h2>Order summary</h2>${summaryHtml(est)}</section>` +
+        formHtml(session, form ?? formFrom(co), errors) +
+        (cartBack ? `<p><a href="${h(cartBack)}">Back to cart</a></p>` : ''),
+      status,
+    ),
+    next,
+  );
+}
+
+async function placedPage(emu: Emulator, c: Context, session: StoredRedirectSession, co: CheckoutRow) {
+  const rows = await emu.db.query<{ number: number }>('SELECT number FROM orders WHERE checkout_id = $1', [co.id]);
+  const back = await firstBack(emu, session, ['postFlowUrl', 'thankYouPageUrl']);
+  return htmlPage(
+    c,
+    'Thank you',
+    `<p role="status">Order #${h(rows[0]?.number)} has been placed.</p>${backLink(back, 'Back to the site')}`,
+  );
+}
+
+function readForm(body: Record<string, unknown>): CheckoutForm {
+  const get = (k: keyof CheckoutForm) => (typeof body[k] === 'string' ? (body[k] as string).trim().slice(0, 200) : '');
+  return {
+    email: get('email'),
+    firstName: get('firstName'),
+    lastName: get('lastName'),
+    addressLine: get('addressLine'),
+    city: get('city'),
+    postalCode: get('postalCode'),
+    country: get('country').toUpperCase(),
+    subdivision: get('subdivision').toUpperCase(),
+  };
+}
+
+function formErrors(f: CheckoutForm): string[] {
+  const out: string[] = [];
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(f.email)) out.push('Enter a valid e-mail address.');
+  if (!f.firstName || !f.lastName) out.push('Enter your first and last name.');
+  if (!f.addressLine || !f.city || !f.postalCode) out.push('Enter the address, city and postal code.');
+  if (!/^[A-Z]{2}$/.test(f.country)) out.push('Enter the country as a two-letter code, such as US.');
+  return out;
+}
+
+/** `POST /redirect/{id}` of an `ecomCheckout` session: places the order. */
+async function placeOrder(emu: Emulator, c: Context) {
+  const session = await loadRedirectSession(emu.db, c.req.param('id') ?? '');
+  if (!session || session.intent !== 'ecomCheckout')
+    return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
+  // The form posts back to this same page; a post from another site is refused.
+  const origin = c.req.header('origin');
+  const own = [new URL(c.req.url).origin, new URL(emu.config.publicUrl).origin];
+  if (origin && !own.includes(origin))
+    return htmlPage(c, 'Not allowed', '<p>This form can only be sent from its own page.</p>', 403);
+  if (Number(c.req.header('content-length') ?? 0) > MAX_FORM_BYTES)
+    return checkoutPage(emu, c, session, undefined, ['The form is too large.'], 413);
+  const form = readForm(await c.req.parseBody());
+  const errors = formErrors(form);
+  if (errors.length) return checkoutPage(emu, c, session, form, errors, 400);
+
+  const checkoutId = String(session.request.checkoutId ?? '');
+  const outcome = await emu.db.tx(async (sql) => {
+    const co = await loadCheckout(sql, checkoutId, true);
+    if (!co || !sameBuyer(session, co)) return { kind: 'missing' as const };
+    if (co.status === 'COMPLETED') return { kind: 'done' as const };
+    const shippingAddress: RestAddress = {
+      addressLine: form.addressLine,
+      city: form.city,
+      postalCode: form.postalCode,
+      country: form.country,
+      ...(form.subdivision ? { subdivision: form.subdivision } : {}),
+    };
+    const est = await priceCheckout(emu, sql, co, shippingAddress);
+    if (est.wire.violations.length)
+      return { kind: 'unavailable' as const, errors: est.wire.violations.map((v) => `${v.description}.`) };
+    const orderId = newId();
+    const now = emu.now();
+    const w = est.wire;
+    const order = {
+      id: orderId,
+      checkoutId: co.id,
+      status: 'APPROVED',
+      paymentStatus: 'NOT_PAID',
+      channelInfo: { type: co.doc.channelType },
+      buyerInfo: { ...w.cart.buyerInfo, email: form.email },
+      lineItems: w.cart.lineItems,
+      priceSummary: w.priceSummary,
+      taxSummary: w.taxSummary,
+      appliedDiscounts: w.appliedDiscounts,
+      shippingInfo: w.shippingInfo.selectedCarrierServiceOption ?? null,
+      recipientInfo: {
+        contactDetails: { firstName: form.firstName, lastName: form.lastName },
+        address: shippingAddress,
+      },
+      currency: w.currency,
+      createdDate: now.toISOString(),
+    };
+    const [{ number }] = (await sql.query<{ number: number }>(
+      `INSERT INTO orders (id, checkout_id, owner_kind, owner_id, doc, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING number`,
+      [orderId, co.id, co.owner_kind, co.owner_id, JSON.stringify(order), now],
+    )) as [{ number: number }];
+    await sql.query(
+      "UPDATE checkouts SET status = 'COMPLETED', order_id = $2, completed_at = $3 WHERE id = $1",
+      [co.id, orderId, now],
+    );
+    await emu.recordEvent(sql, 'wix.ecom.v1.order_created', orderId, { ...order, number: String(number) });
+    // The order empties the cart it came from (also if it has since moved to the member's cart).
+    const gone = await sql.query<{ id: string }>(
+      "DELETE FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 RETURNING id",
+      [co.cart_id, co.id],
+    );
+    for (const g of gone) await emu.recordEvent(sql, 'wix.ecom.v1.cart_deleted', g.id, { id: g.id });
+    return { kind: 'placed' as const, co };
+  });
+  if (outcome.kind === 'missing')
+    return htmlPage(c, 'Checkout not found', '<p>This checkout does not exist.</p>', 404);
+  if (outcome.kind === 'unavailable') return checkoutPage(emu, c, session, form, outcome.errors, 409);
+  const next = await backUrl(emu, session, 'postFlowUrl');
+  if (next) return c.redirect(next, 303);
+  const co = await loadCheckout(emu.db, checkoutId);
+  return placedPage(emu, c, session, co!);
+}
+
+/** Finds a product id by slug (the product page's address). */
+async function productIdBySlug(sql: Sql, slug: string) {
+  const rows = await sql.query<{ id: string }>('SELECT id FROM products WHERE slug = $1', [slug]);
+  return rows[0]?.id;
+}
+
+async function productPage(emu: Emulator, c: Context, slug: string, back?: string) {
+  const id = await productIdBySlug(emu.db, slug);
+  const item = id ? await lookupCatalogItem(emu, emu.db, id) : null;
+  const rows = id
+    ? await emu.db.query<{ description: string | null }>(
+        'SELECT description FROM products WHERE id = $1',
+        [id],
+      )
+    : [];
+  if (!id || (item && !item.visible))
+    return htmlPage(c, 'Product not found', `<p>There is no product “${h(slug)}” in the store.</p>${backLink(back, 'Back to the site')}`, 404);
+  const name = item?.name ?? slug;
+  const priceLine = item
+    ? `<p data-testid="price">${h(price(toCents(item.price) ?? 0, item.currency).formattedAmount)}${
+        item.fullPrice !== item.price
+          ? ` <s>${h(price(toCents(item.fullPrice) ?? 0, item.currency).formattedAmount)}</s>`
+          : ''
+      }</p>`
+    : '<p>Choose the options in the store to see the price.</p>';
+  const img = item?.image
+    ? `<img src="${h(item.image.url)}" alt="${h(item.image.altText ?? name)}" width="320" height="320">`
+    : '';
+  const stock = item ? `<p>${item.inStock ? 'In stock' : 'Out of stock'}</p>` : '';
+  return htmlPage(
+    c,
+    name,
+    img + priceLine + stock + (rows[0]?.description ? `<p>${h(rows[0].description)}</p>` : '') + backLink(back, 'Back to the site'),
+  );
+}
+
+const notAvailable: IntentPage = async ({ session, emu, c }) => {
+  const back = await firstBack(emu, session, [
+    'postFlowUrl',
+    'cartPageUrl',
+    'planListUrl',
+    'bookingsServiceListUrl',
+    'thankYouPageUrl',
+  ]);
+  const what: Record<string, string> = {
+    bookingsCheckout: 'Bookings checkout',
+    bookingsBook: 'Bookings',
+    eventsCheckout: 'Events checkout',
+    paidPlansCheckout: 'Paid plans checkout',
+  };
+  return htmlPage(
+    c,
+    'Not available in the emulator',
+    `<p>${h(what[session.intent] ?? session.intent)} is not available in the emulator: it serves the store (cart, checkout, products) and sign-in only.</p>` +
+      backLink(back, 'Back to the site'),
+    501,
+  );
+};
+
+/** Registers the hosted pages: intent pages, the checkout form's POST and `/product-page/{slug}`. */
+export function cartPages(router: Router, emu: Emulator) {
+  intentPages.set('ecomCheckout', ({ session, emu, c }) => checkoutPage(emu, c, session));
+  intentPages.set('storesProduct', async ({ session, emu, c }) =>
+    productPage(emu, c, String(session.request.productSlug ?? ''), await firstBack(emu, session, ['postFlowUrl'])),
+  );
+  for (const intent of ['bookingsCheckout', 'bookingsBook', 'eventsCheckout', 'paidPlansCheckout'])
+    intentPages.set(intent, notAvailable);
+  router.route({
+    method: 'GET',
+    family: FAMILY.none,
+    path: '/product-page/{slug}',
+    access: 'public',
+    handler: ({ msg, c }) => productPage(emu, c, String((msg as { slug: string }).slug)),
+  });
+  // The router reads JSON bodies; the checkout form is urlencoded, so its POST goes on the app.
+  const app = (router as unknown as { app: Hono }).app;
+  app.post('/redirect/:id', (c) => placeOrder(emu, c));
+}

@@ -1,0 +1,219 @@
+/**
+ * Cart storage: one row per owner (a visitor or a member), the cart document in JSONB, locked with
+ * `SELECT … FOR UPDATE` for every change so that concurrent calls on one cart all land. A member's
+ * first cart call takes over the cart of the visitor they logged in from (merged, nothing lost).
+ * @module
+ */
+import type { Emulator, Identity } from '../../context.ts';
+import { newId } from '../../crypto.ts';
+import type { Sql } from '../../db/index.ts';
+import { appError, notFound } from '../../http/errors.ts';
+import type { MerchantDiscount, RestAddress } from './pricing.ts';
+
+export const cartMigrations = [
+  {
+    id: '0300_carts',
+    sql: `
+      CREATE TABLE carts (
+        id text PRIMARY KEY,
+        owner_kind text NOT NULL,
+        owner_id text NOT NULL,
+        doc jsonb NOT NULL,
+        revision integer NOT NULL DEFAULT 1,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL,
+        UNIQUE (owner_kind, owner_id)
+      );
+      CREATE TABLE coupons (
+        code text PRIMARY KEY,
+        doc jsonb NOT NULL
+      );
+      CREATE TABLE checkouts (
+        id text PRIMARY KEY,
+        cart_id text NOT NULL,
+        owner_kind text NOT NULL,
+        owner_id text NOT NULL,
+        status text NOT NULL,
+        doc jsonb NOT NULL,
+        order_id text,
+        created_at timestamptz NOT NULL,
+        completed_at timestamptz
+      );
+      CREATE TABLE orders (
+        id text PRIMARY KEY,
+        number bigserial NOT NULL UNIQUE,
+        checkout_id text NOT NULL UNIQUE REFERENCES checkouts(id),
+        owner_kind text NOT NULL,
+        owner_id text NOT NULL,
+        doc jsonb NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+    `,
+  },
+];
+
+/** A catalog line as stored: the reference, resolved to a variant, plus what it looked like. */
+export interface StoredLine {
+  id: string;
+  quantity: number;
+  catalog?: {
+    appId: string;
+    catalogItemId: string;
+    variantId: string;
+    /** `catalogReference.options` as the buyer sent them. */
+    options?: Record<string, unknown>;
+    /** Name and price when added, shown if the product disappears. */
+    name: string;
+    price: string;
+  };
+  /** A custom line item (elevated callers): everything the caller sent, REST names. */
+  custom?: {
+    price: string;
+    productName: { original: string; translated?: string };
+    itemType?: { preset?: string; custom?: string };
+    descriptionLines?: unknown[];
+    media?: Record<string, unknown>;
+    url?: { relativePath?: string; url?: string };
+    physicalProperties?: { weight?: number; sku?: string; shippable?: boolean };
+    catalogReference?: Record<string, unknown>;
+  };
+}
+
+/** The stored cart document. */
+export interface CartDoc {
+  lineItems: StoredLine[];
+  currency: string;
+  buyerNote?: string;
+  contactInfo?: { address?: RestAddress; contactDetails?: Record<string, unknown> };
+  selectedShippingOption?: { code: string; carrierId?: string };
+  businessLocationId?: string;
+  couponCode?: string;
+  merchantDiscounts?: MerchantDiscount[];
+  checkoutId?: string;
+}
+
+export interface CartRow {
+  id: string;
+  owner_kind: 'visitor' | 'member';
+  owner_id: string;
+  doc: CartDoc;
+  revision: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export interface Owner {
+  kind: 'visitor' | 'member';
+  id: string;
+}
+
+/** The cart owner of a caller: the member, else the visitor. Others have no current cart. */
+export function ownerOf(identity: Identity): Owner {
+  if (identity.type === 'MEMBER' && identity.memberId) return { kind: 'member', id: identity.memberId };
+  if (identity.type === 'ANONYMOUS_VISITOR' && identity.visitorId)
+    return { kind: 'visitor', id: identity.visitorId };
+  throw appError(
+    403,
+    'PERMISSION_DENIED',
+    'Only a visitor or a member has a current cart; call with their access token (joined with an API key as "<token>,<apiKey>" for merchant-only fields)',
+  );
+}
+
+export const cartNotFound = () => notFound('OWNED_CART_NOT_FOUND', 'The caller has no current cart');
+
+const emptyDoc = (currency: string): CartDoc => ({ lineItems: [], currency });
+
+const lock = async (sql: Sql, owner: Owner) =>
+  (
+    await sql.query<CartRow>('SELECT * FROM carts WHERE owner_kind = $1 AND owner_id = $2 FOR UPDATE', [
+      owner.kind,
+      owner.id,
+    ])
+  )[0];
+
+/** Creates the owner's cart unless it exists; `true` when this call created it. */
+async function ensure(emu: Emulator, sql: Sql, owner: Owner, currency: string) {
+  const now = emu.now();
+  const rows = await sql.query(
+    `INSERT INTO carts (id, owner_kind, owner_id, doc, revision, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 0, $5, $5) ON CONFLICT (owner_kind, owner_id) DO NOTHING RETURNING id`,
+    [newId(), owner.kind, owner.id, JSON.stringify(emptyDoc(currency)), now],
+  );
+  return rows.length > 0;
+}
+
+/** The identity of a catalog line, for merging repeated adds. */
+export const lineKey = (l: StoredLine) =>
+  l.catalog ? `${l.catalog.appId}|${l.catalog.catalogItemId}|${l.catalog.variantId}` : `custom|${l.id}`;
+
+/** Moves `from`'s lines, coupon, discounts and details into `into` (quantities of equal items add up). */
+export function mergeDocs(into: CartDoc, from: CartDoc): CartDoc {
+  const lines = into.lineItems.map((l) => ({ ...l }));
+  for (const l of from.lineItems) {
+    const same = lines.find((x) => lineKey(x) === lineKey(l));
+    if (same) same.quantity += l.quantity;
+    else lines.push(l);
+  }
+  return {
+    ...from,
+    ...into,
+    lineItems: lines,
+    couponCode: into.couponCode ?? from.couponCode,
+    merchantDiscounts: [...(into.merchantDiscounts ?? []), ...(from.merchantDiscounts ?? [])],
+    contactInfo: into.contactInfo ?? from.contactInfo,
+    buyerNote: into.buyerNote ?? from.buyerNote,
+  };
+}
+
+export interface Locked {
+  row: CartRow;
+  /** The cart was created in this transaction. */
+  created: boolean;
+  /** A visitor cart was merged into it in this transaction. */
+  merged: boolean;
+}
+
+/**
+ * Locks the caller's cart for the rest of the transaction, creating it when `create` is set, and
+ * merging in the visitor cart of a member who logged in from one. Throws `OWNED_CART_NOT_FOUND`
+ * when there is no cart and none is to be created.
+ */
+export async function lockCart(
+  emu: Emulator,
+  sql: Sql,
+  identity: Identity,
+  opts: {
+    create: boolean;
+    currency: string;
+    onVisitorCartDeleted: (visitor: CartRow, into: CartRow) => Promise<void>;
+  },
+): Promise<Locked> {
+  const owner = ownerOf(identity);
+  // Lock order is always visitor cart, then member cart: no two calls wait on each other in a cycle.
+  const visitor =
+    owner.kind === 'member' && identity.visitorId
+      ? await lock(sql, { kind: 'visitor', id: identity.visitorId })
+      : undefined;
+  const created = opts.create || visitor ? await ensure(emu, sql, owner, opts.currency) : false;
+  const row = await lock(sql, owner);
+  if (!row) throw cartNotFound();
+  if (visitor) {
+    row.doc = mergeDocs(row.doc, visitor.doc);
+    await sql.query('DELETE FROM carts WHERE id = $1', [visitor.id]);
+    await opts.onVisitorCartDeleted(visitor, row);
+  }
+  return { row, created, merged: !!visitor };
+}
+
+/** Writes a changed cart document and bumps the revision. */
+export async function saveCart(emu: Emulator, sql: Sql, row: CartRow) {
+  const now = emu.now();
+  row.revision += 1;
+  row.updated_at = now;
+  await sql.query('UPDATE carts SET doc = $2, revision = $3, updated_at = $4 WHERE id = $1', [
+    row.id,
+    JSON.stringify(row.doc),
+    row.revision,
+    now,
+  ]);
+}
