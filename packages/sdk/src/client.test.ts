@@ -132,6 +132,44 @@ describe('request building', () => {
   });
 });
 
+describe('identical reads in flight', () => {
+  it('share one request, and every caller gets its own object', async () => {
+    const f = fakeFetch(async () => {
+      await new Promise((r) => setTimeout(r, 10));
+      return Response.json({ thing: { id: 'a', when: '2026-01-01T00:00:00.000Z' } });
+    });
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const [a, b, c] = await Promise.all([
+      getThing(client, 'a'),
+      getThing(client, 'a'),
+      getThing(client, 'b'),
+    ]);
+    expect(f.fn).toHaveBeenCalledTimes(2);
+    expect(a).toEqual(b);
+    expect(a).not.toBe(b);
+    expect(a.thing.when).toBeInstanceOf(Date);
+    expect(b.thing.when).toBeInstanceOf(Date);
+    a.thing.id = 'changed';
+    expect(b.thing.id).toBe('a');
+    expect(c.thing.id).toBe('a');
+    await getThing(client, 'a');
+    expect(f.fn).toHaveBeenCalledTimes(3); // nothing is cached once settled
+  });
+
+  it('never share writes, and share failures only with those who joined', async () => {
+    const f = fakeFetch(() => new Response(null, { status: 404 }));
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const results = await Promise.allSettled([
+      getThing(client, 'x'),
+      getThing(client, 'x'),
+      removeAll(client),
+      removeAll(client),
+    ]);
+    expect(results.every((r) => r.status === 'rejected')).toBe(true);
+    expect(f.fn).toHaveBeenCalledTimes(3);
+  });
+});
+
 describe('responses and failures', () => {
   it('treats every status but 200 as an error, 201 and 204 included', async () => {
     for (const status of [201, 204]) {

@@ -263,6 +263,28 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
     }
   }
 
+  /**
+   * Identical reads already in flight share one request. Every caller gets its own copy, since
+   * response transforms work in place: followers clone, and the first caller clones too when
+   * anyone joined (the entry is gone before any caller resumes, so the count is final).
+   */
+  const reads = new Map<string, { p: Promise<unknown>; followers: number }>();
+  async function shareRead(key: string, run: () => Promise<unknown>) {
+    const joined = reads.get(key);
+    if (joined) {
+      joined.followers++;
+      return structuredClone(await joined.p);
+    }
+    const entry = { p: run(), followers: 0 };
+    reads.set(key, entry);
+    entry.p.then(
+      () => reads.delete(key),
+      () => reads.delete(key),
+    );
+    const raw = await entry.p;
+    return entry.followers ? structuredClone(raw) : raw;
+  }
+
   const backoff = (attempt: number) =>
     Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
 
@@ -303,7 +325,11 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
       } else body = msg;
       const retrySafe = spec.method === 'GET' || !!spec.idempotent;
       const out = applyPlan(
-        await send(method, filled.path, query, body, opts, retrySafe, rename),
+        await (method === 'GET' && !opts.signal
+          ? shareRead(filled.path + '?' + query + JSON.stringify(opts), () =>
+              send(method, filled.path, query, body, opts, retrySafe, rename),
+            )
+          : send(method, filled.path, query, body, opts, retrySafe, rename)),
         res,
       ) as any;
       return (spec.unwrap ? out[spec.unwrap] : out) as R;
