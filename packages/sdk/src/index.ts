@@ -30,6 +30,30 @@ export {
   ValidationError,
 } from './http/errors.ts';
 export type { CallOptions, Method, OpSpec } from './http/op.ts';
+export {
+  ChannelType,
+  ChargeType,
+  DescriptionLineType,
+  DiscountType,
+  FallbackReason,
+  FileType,
+  IdentityType,
+  ItemAvailabilityStatus,
+  ItemTypePreset,
+  JurisdictionType,
+  ManualCalculationReason,
+  PaymentOptionType,
+  PickupMethod,
+  RateType,
+  RuleType,
+  Severity,
+  SubscriptionFrequency,
+  SuggestedFix,
+  TaxableAddressType,
+  VatType,
+  WeightUnit,
+} from './enums/commerce.ts';
+export * as cart from './modules/cart.ts';
 export * as collections from './modules/collections.ts';
 export * as redirects from './modules/redirects.ts';
 export type { Paging, PagingMetadata, PlatformQuery, QueryPage, Sorting, SortOrder } from './query.ts';

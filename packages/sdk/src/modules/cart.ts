@@ -173,7 +173,10 @@ export interface Cart {
 
 /** A merchant discount on the whole cart or on some line items (elevated callers only). */
 export interface MerchantDiscountInput {
-  amount: string;
+  /** An amount off (decimal string), or… */
+  amount?: string;
+  /** …a percentage off. */
+  percentage?: number;
   lineItemIds?: string[];
 }
 
@@ -391,6 +394,7 @@ export const updateCurrentCart = op<[options?: UpdateCurrentCartOptions], Cart>(
   args: ['options:'],
   req: merge(inputs, item('cartInfo.lineItems.'), addr('cartInfo.contactInfo.address'), {
     mask: ['cartFieldmask'],
+    float: ['merchantDiscounts.percentage'],
   }),
   res: RES,
   unwrap: 'cart',
