@@ -2,7 +2,8 @@
 import type { Domain } from '../context.ts';
 import { cart } from './cart/index.ts';
 import { catalog } from './catalog/index.ts';
+import { identity } from './identity/index.ts';
 import { platform } from './platform/index.ts';
 import { redirects } from './redirects/index.ts';
 
-export const DOMAINS: Domain[] = [platform, catalog, redirects, cart];
+export const DOMAINS: Domain[] = [platform, catalog, redirects, identity, cart];

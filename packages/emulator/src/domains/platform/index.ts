@@ -181,7 +181,7 @@ grants.set('anonymous', async (emu, body) => {
 grants.set('refresh_token', async (emu, body) => {
   const token = body.refreshToken;
   if (typeof token !== 'string' || !token) throw invalidGrant('refreshToken is required');
-  return emu.db.tx(async (sql) => {
+  const out = await emu.db.tx(async (sql) => {
     const rows = await sql.query('SELECT * FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE', [
       hashToken(token),
     ]);
@@ -193,9 +193,9 @@ grants.set('refresh_token', async (emu, body) => {
     if (rt.revoked_at || new Date(rt.expires_at) <= now)
       throw invalidGrant('The refresh token is expired or revoked');
     if (rt.rotated_at) {
-      // Reuse of a rotated token: someone else has it too. End the whole family.
+      // Reuse of a rotated token: someone else has it too. End the whole family (committed, then refused).
       await revokeFamily(emu, sql, rt.family_id);
-      throw invalidGrant('The refresh token was already used');
+      return { reused: true } as const;
     }
     await sql.query('UPDATE refresh_tokens SET rotated_at = $2 WHERE token_hash = $1', [rt.token_hash, now]);
     return issueTokens(emu, sql, {
@@ -206,6 +206,8 @@ grants.set('refresh_token', async (emu, body) => {
       family: { id: rt.family_id, expiresAt: new Date(rt.expires_at) },
     });
   });
+  if ('reused' in out) throw invalidGrant('The refresh token was already used');
+  return out;
 });
 
 /** Token-endpoint bodies arrive in camelCase or snake_case depending on the grant (wire §5.6). */
@@ -223,14 +225,15 @@ export async function identify(emu: Emulator, authorization: string | undefined)
   if (!value) return none;
   const [first] = value.split(',');
   const hash = hashToken(first!.trim());
-  const tokens = await emu.db.query(
-    'SELECT client_id, subject_type, visitor_id, member_id FROM access_tokens WHERE token_hash = $1 AND expires_at > $2',
-    [hash, emu.now()],
-  );
+  const tokens = await emu.db.query('SELECT * FROM access_tokens WHERE token_hash = $1 AND expires_at > $2', [
+    hash,
+    emu.now(),
+  ]);
   const t = tokens[0];
   if (t)
     return {
-      type: t.subject_type === 'MEMBER' ? 'MEMBER' : 'ANONYMOUS_VISITOR',
+      type: t.subject_type === 'MEMBER' ? 'MEMBER' : t.subject_type === 'APP' ? 'APP' : 'ANONYMOUS_VISITOR',
+      appId: t.app_id ?? undefined,
       siteId: emu.siteId,
       clientId: t.client_id,
       visitorId: t.visitor_id ?? undefined,

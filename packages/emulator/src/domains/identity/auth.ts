@@ -1,0 +1,560 @@
+/**
+ * Authentication, recovery and verification on their wire paths (wire §1.3, §5.5): register,
+ * login (with per-account throttling), change password, sign-on, logout, factor verify; recovery
+ * e-mails, activation e-mails and recover; verification start / verify / resend.
+ * @module
+ */
+import type { Emulator, Identity } from '../../context.ts';
+import { hashToken } from '../../crypto.ts';
+import type { Sql } from '../../db/index.ts';
+import { appError, forbidden, invalid, notFound, unauthenticated } from '../../http/errors.ts';
+import { FAMILY, type Router } from '../../http/router.ts';
+import { z } from '../../http/validate.ts';
+import { identify, revokeMemberTokens } from '../platform/index.ts';
+import { isAllowedRedirect } from '../redirects/intents.ts';
+import {
+  CODE_ATTEMPTS,
+  CODE_TTL_MS,
+  checkCaptcha,
+  closeChallenge,
+  createChallenge,
+  getSettings,
+  hashPassword,
+  identityOf,
+  issueSessionToken,
+  MAX_PASSWORD,
+  type MemberRow,
+  MIN_PASSWORD,
+  memberByEmail,
+  memberById,
+  openChallenge,
+  RECOVERY_TTL_MS,
+  sendMail,
+  stateOf,
+  verifyPassword,
+} from './store.ts';
+
+const email = () => z.string().trim().max(254).pipe(z.email());
+const password = () => z.string().min(MIN_PASSWORD).max(MAX_PASSWORD);
+const captchaTokens = z
+  .array(z.record(z.string(), z.string().max(4096)))
+  .max(4)
+  .optional();
+const profile = z
+  .record(z.string(), z.unknown())
+  .refine((p) => JSON.stringify(p).length <= 32_768, 'must be at most 32768 characters of JSON')
+  .optional();
+
+/** Failed logins before the account is throttled; the wait doubles with each further failure. */
+export const THROTTLE_AFTER = 5;
+const MAX_LOCK_SECONDS = 15 * 60;
+
+/** The state-machine response (wire §5.5) for a member in its current state. */
+async function stateResponse(emu: Emulator, sql: Sql, m: MemberRow, caller: Identity) {
+  const state = stateOf(m);
+  const out: Record<string, unknown> = { state, identity: identityOf(m), additionalData: {} };
+  if (state === 'SUCCESS')
+    out.sessionToken = await issueSessionToken(emu, sql, m.id, {
+      clientId: caller.clientId,
+      visitorId: caller.visitorId,
+    });
+  if (state === 'REQUIRE_EMAIL_VERIFICATION')
+    out.stateToken = await sendVerificationCode(emu, sql, m, caller);
+  return out;
+}
+
+/** Opens an e-mail verification challenge, mails its code, returns the state token. */
+async function sendVerificationCode(emu: Emulator, sql: Sql, m: MemberRow, caller: Partial<Identity>) {
+  const { token, code } = await createChallenge(emu, sql, {
+    memberId: m.id,
+    purpose: 'EMAIL_VERIFICATION',
+    withCode: true,
+    ttlMs: CODE_TTL_MS,
+    visitorId: caller.visitorId,
+    clientId: caller.clientId,
+  });
+  await mailCode(emu, sql, m.email, code!);
+  return token;
+}
+
+const mailCode = (emu: Emulator, sql: Sql, to: string, code: string) =>
+  sendMail(emu, sql, {
+    to,
+    subject: 'Your verification code',
+    body: `Your verification code is ${code}. It is valid for 10 minutes.`,
+    code,
+  });
+
+/** Resolves `Authorization: <visitor token>,<api key>` (trusted server calls): both must be valid. */
+export async function trustedCaller(emu: Emulator, authorization: string | undefined) {
+  const parts = (authorization ?? '').split(',').map((s) => s.trim());
+  if (!parts[0]) throw unauthenticated();
+  const who = await Promise.all(parts.map((p) => identify(emu, p)));
+  const elevated = who.find((w) => w.type === 'WIX_USER' || w.type === 'APP');
+  if (!elevated) throw forbidden('This call needs an API key or an app token');
+  const visitor = who.find((w) => w.type === 'ANONYMOUS_VISITOR' || w.type === 'MEMBER');
+  return { elevated, visitor };
+}
+
+export function authenticationRoutes(router: Router, emu: Emulator) {
+  const A = FAMILY.authentication;
+
+  router.route({
+    method: 'POST',
+    family: A,
+    path: '/v2/register',
+    access: 'public',
+    schema: z.object({
+      loginId: z.object({ email: email() }),
+      password: password(),
+      profile,
+      captchaTokens,
+      clientMetaData: z.unknown().optional(),
+    }),
+    async handler({ msg, identity }) {
+      const hash = await hashPassword(emu, msg.password);
+      return emu.db.tx(async (sql) => {
+        const settings = await getSettings(emu, sql);
+        await checkCaptcha(emu, sql, settings, msg.captchaTokens);
+        if (await memberByEmail(sql, msg.loginId.email))
+          throw appError(409, '-19995', 'A member with this e-mail already exists', {});
+        const reasons = [
+          ...(settings.emailVerificationRequired ? ['PENDING_EMAIL_VERIFICATION_REQUIRED'] : []),
+          ...(settings.ownerApprovalRequired ? ['PENDING_ADMIN_APPROVAL_REQUIRED'] : []),
+        ];
+        const now = emu.now();
+        const rows = await sql.query<MemberRow>(
+          `INSERT INTO members (id, email, email_lower, password_hash, status, status_reasons, profile, created_at, updated_at)
+           VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
+          [
+            msg.loginId.email,
+            msg.loginId.email.toLowerCase(),
+            hash,
+            reasons.length ? 'PENDING' : 'ACTIVE',
+            JSON.stringify(reasons),
+            JSON.stringify(msg.profile ?? {}),
+            now,
+          ],
+        );
+        const m = rows[0]!;
+        await emu.recordEvent(sql, 'wix.iam.v1.identity_created', m.id, identityOf(m));
+        return stateResponse(emu, sql, m, identity);
+      });
+    },
+  });
+
+  router.route({
+    method: 'POST',
+    family: A,
+    path: '/v2/login',
+    access: 'public',
+    // Login never answers a validation error (wire §8.6): bad shapes are application errors.
+    schema: z.record(z.string(), z.unknown()),
+    async handler({ msg, identity }) {
+      const loginEmail = (msg.loginId as { email?: unknown } | undefined)?.email;
+      const pw = msg.password;
+      if (typeof loginEmail !== 'string' || !loginEmail.trim() || loginEmail.length > 254)
+        throw appError(400, 'INVALID_EMAIL', 'loginId.email must be an e-mail address');
+      if (typeof pw !== 'string' || !pw || pw.length > MAX_PASSWORD)
+        throw appError(400, '-19976', 'The password is wrong');
+      const settings = await getSettings(emu, emu.db);
+      await emu.db.tx((sql) => checkCaptcha(emu, sql, settings, msg.captchaTokens));
+      const m = await memberByEmail(emu.db, loginEmail);
+      const now = emu.now();
+      if (m?.locked_until && new Date(m.locked_until) > now) {
+        const wait = Math.ceil((new Date(m.locked_until).getTime() - now.getTime()) / 1000);
+        const e = appError(429, 'THROTTLED_FEATURE', `Too many failed logins; try again in ${wait} s`);
+        e.headers['Retry-After'] = String(wait);
+        throw e;
+      }
+      const ok = await verifyPassword(emu, m?.password_hash ?? null, pw);
+      if (!m || m.status === 'DELETED') {
+        if (settings.hideAccountExistence) throw appError(400, '-19976', 'The e-mail or password is wrong');
+        throw appError(404, '-19999', 'No member has this e-mail');
+      }
+      if (!ok) {
+        await emu.db.tx(async (sql) => {
+          const fails = m.failed_logins + 1;
+          const lock =
+            fails >= THROTTLE_AFTER
+              ? new Date(now.getTime() + Math.min(2 ** (fails - THROTTLE_AFTER), MAX_LOCK_SECONDS) * 1000)
+              : null;
+          await sql.query('UPDATE members SET failed_logins = $2, locked_until = $3 WHERE id = $1', [
+            m.id,
+            fails,
+            lock,
+          ]);
+        });
+        throw appError(
+          400,
+          '-19976',
+          settings.hideAccountExistence ? 'The e-mail or password is wrong' : 'The password is wrong',
+        );
+      }
+      if (m.reset_required) throw appError(400, '-19973', 'The password must be reset before logging in');
+      if (m.status === 'BLOCKED') throw appError(403, 'MEMBER_BLOCKED', 'This member is blocked');
+      return emu.db.tx(async (sql) => {
+        await sql.query('UPDATE members SET failed_logins = 0, locked_until = NULL WHERE id = $1', [m.id]);
+        return stateResponse(emu, sql, m, identity);
+      });
+    },
+  });
+
+  router.route({
+    method: 'POST',
+    family: A,
+    path: '/v2/change-password',
+    access: 'member',
+    schema: z.object({ newPassword: password() }),
+    async handler({ msg, identity }) {
+      if (!identity.memberId) throw forbidden('Only a member can change their password');
+      const hash = await hashPassword(emu, msg.newPassword);
+      await emu.db.tx(async (sql) => {
+        await sql.query(
+          'UPDATE members SET password_hash = $2, reset_required = false, revision = revision + 1, updated_at = $3 WHERE id = $1',
+          [identity.memberId, hash, emu.now()],
+        );
+        await revokeMemberTokens(emu, sql, identity.memberId!);
+      });
+      return {};
+    },
+  });
+
+  router.route({
+    method: 'POST',
+    family: A,
+    path: '/v2/sign-on',
+    access: 'public',
+    schema: z.object({
+      loginId: z.object({ email: email() }),
+      profile,
+      verifyEmail: z.boolean().optional(),
+      mergeExistingContact: z.boolean().optional(),
+    }),
+    async handler({ msg, c }) {
+      const { visitor } = await trustedCaller(emu, c.req.header('authorization'));
+      return emu.db.tx(async (sql) => {
+        let m = await memberByEmail(sql, msg.loginId.email, true);
+        const now = emu.now();
+        if (!m) {
+          const rows = await sql.query<MemberRow>(
+            `INSERT INTO members (id, email, email_lower, status, email_verified, profile, created_at, updated_at)
+             VALUES (gen_random_uuid()::text, $1, $2, 'ACTIVE', $3, $4, $5, $5) RETURNING *`,
+            [
+              msg.loginId.email,
+              msg.loginId.email.toLowerCase(),
+              !!msg.verifyEmail,
+              JSON.stringify(msg.profile ?? {}),
+              now,
+            ],
+          );
+          m = rows[0]!;
+          await emu.recordEvent(sql, 'wix.iam.v1.identity_created', m.id, identityOf(m));
+        } else if (msg.verifyEmail && !m.email_verified) {
+          const rows = await sql.query<MemberRow>(
+            'UPDATE members SET email_verified = true, updated_at = $2 WHERE id = $1 RETURNING *',
+            [m.id, now],
+          );
+          m = rows[0]!;
+        }
+        const sessionToken = await issueSessionToken(emu, sql, m.id, {
+          clientId: visitor?.clientId,
+          visitorId: visitor?.visitorId,
+        });
+        return { sessionToken, identity: identityOf(m) };
+      });
+    },
+  });
+
+  router.route({
+    method: 'GET',
+    family: A,
+    path: '/v1/logout',
+    access: 'public',
+    schema: z.object({
+      postLogoutRedirectUri: z.string().max(2048).optional(),
+      clientId: z.string().max(200).optional(),
+    }),
+    async handler({ msg, identity }) {
+      if (identity.memberId) {
+        const memberId = identity.memberId;
+        await emu.db.tx((sql) => revokeMemberTokens(emu, sql, memberId));
+      }
+      const clientId = msg.clientId ?? identity.clientId ?? null;
+      const to = (await isAllowedRedirect(emu, emu.db, clientId, msg.postLogoutRedirectUri))
+        ? msg.postLogoutRedirectUri!
+        : undefined;
+      // The raw-HTTP envelope the platform answers here (wire §5.5).
+      return to
+        ? { body: '', statusCode: 302, headers: [{ key: 'Location', value: to }] }
+        : {
+            body: Buffer.from('Logged out').toString('base64'),
+            statusCode: 200,
+            headers: [{ key: 'Content-Type', value: 'text/plain' }],
+          };
+    },
+  });
+
+  const factorVerify = z.object({
+    stateToken: z.string().min(1).max(512),
+    factorType: z.string().max(20).optional(),
+    rememberThisDevice: z.boolean().optional(),
+    emailData: z.object({ code: z.string().max(20) }).optional(),
+    smsData: z.unknown().optional(),
+    callData: z.unknown().optional(),
+    totpData: z.unknown().optional(),
+    passwordData: z.unknown().optional(),
+  });
+  for (const path of ['/v2/verify', '/v2/{factorType}/verify'])
+    router.route({
+      method: 'POST',
+      family: A,
+      path,
+      access: 'public',
+      schema: factorVerify,
+      async handler({ msg, identity }) {
+        const type = (msg.factorType ?? 'EMAIL').toUpperCase();
+        if (type !== 'EMAIL' || !msg.emailData)
+          throw appError(400, 'FACTOR_NOT_ENROLLED', `The ${type} factor is not available for this member`);
+        return verifyCode(emu, msg.stateToken, msg.emailData.code, identity);
+      },
+    });
+}
+
+/** Checks an e-mail code against a state token's challenge (attempt-limited, single use). */
+async function verifyCode(emu: Emulator, stateToken: string, code: string, caller: Identity) {
+  const failed = () => appError(400, 'VERIFICATION_FAILED', 'The code is wrong or has expired');
+  const outcome = await emu.db.tx(async (sql) => {
+    const ch = await openChallenge(emu, sql, stateToken, ['EMAIL_VERIFICATION', 'VERIFICATION']);
+    if (!ch?.code_hash) return { error: failed() };
+    if (hashToken(code.trim()) !== ch.code_hash) {
+      const attempts = ch.attempts + 1;
+      await sql.query('UPDATE identity_challenges SET attempts = $2, used_at = $3 WHERE token_hash = $1', [
+        ch.token_hash,
+        attempts,
+        attempts >= CODE_ATTEMPTS ? emu.now() : null,
+      ]);
+      return { error: failed() };
+    }
+    await closeChallenge(emu, sql, ch.token_hash);
+    const reasons = `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements_text(status_reasons) r
+                      WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
+    const rows = await sql.query<MemberRow>(
+      `UPDATE members SET email_verified = true, status_reasons = ${reasons},
+         status = CASE WHEN status = 'PENDING' AND jsonb_array_length(${reasons}) = 0 THEN 'ACTIVE' ELSE status END,
+         revision = revision + 1, updated_at = $2
+       WHERE id = $1 RETURNING *`,
+      [ch.member_id, emu.now()],
+    );
+    const m = rows[0]!;
+    if (ch.purpose === 'VERIFICATION')
+      return { ok: { state: 'SUCCESS', identity: identityOf(m), additionalData: {} } };
+    // The login continues with the identity of the call that started it.
+    const who: Identity = {
+      ...caller,
+      visitorId: ch.visitor_id ?? caller.visitorId,
+      clientId: ch.client_id ?? caller.clientId,
+    };
+    return { ok: await stateResponse(emu, sql, m, who) };
+  });
+  if (outcome.error) throw outcome.error;
+  return outcome.ok;
+}
+
+export function verificationRoutes(router: Router, emu: Emulator) {
+  const V = FAMILY.verification;
+  const start = z.object({
+    identityId: z.string().max(200).optional(),
+    target: z.literal('EMAIL').default('EMAIL'),
+  });
+  for (const path of ['/v1/start', '/v1/Start'])
+    router.route({
+      method: 'POST',
+      family: V,
+      path,
+      access: 'anyone',
+      schema: start,
+      async handler({ msg, identity }) {
+        const elevated = identity.type === 'WIX_USER' || identity.type === 'APP';
+        const memberId = msg.identityId ?? identity.memberId;
+        if (!memberId)
+          throw invalid([
+            { field: 'identityId', description: 'is required', violatedRule: 'REQUIRED_FIELD' },
+          ]);
+        if (!elevated && memberId !== identity.memberId)
+          throw forbidden('Only the member or an elevated caller can start a verification');
+        return emu.db.tx(async (sql) => {
+          const m = await memberById(sql, memberId);
+          if (!m) throw notFound('IDENTITY_NOT_FOUND', 'No identity with this id');
+          const { token, code } = await createChallenge(emu, sql, {
+            memberId: m.id,
+            purpose: 'VERIFICATION',
+            withCode: true,
+            ttlMs: CODE_TTL_MS,
+          });
+          await mailCode(emu, sql, m.email, code!);
+          return { verificationId: token };
+        });
+      },
+    });
+
+  router.route({
+    method: 'POST',
+    family: V,
+    path: '/v1/auth/verify',
+    access: 'public',
+    schema: z.object({ code: z.string().min(1).max(20), stateToken: z.string().min(1).max(512) }),
+    handler: ({ msg, identity }) => verifyCode(emu, msg.stateToken, msg.code, identity),
+  });
+
+  router.route({
+    method: 'POST',
+    family: V,
+    path: '/v1/auth/resend',
+    access: 'public',
+    schema: z.object({ stateToken: z.string().min(1).max(512) }),
+    async handler({ msg }) {
+      return emu.db.tx(async (sql) => {
+        const ch = await openChallenge(emu, sql, msg.stateToken, ['EMAIL_VERIFICATION', 'VERIFICATION']);
+        if (!ch) throw appError(400, 'VERIFICATION_FAILED', 'The state token is unknown or has expired');
+        const m = (await memberById(sql, ch.member_id))!;
+        // The same state token, a new code: the old code stops working.
+        const { code } = await createChallenge(emu, sql, {
+          memberId: m.id,
+          purpose: ch.purpose,
+          withCode: true,
+          ttlMs: CODE_TTL_MS,
+          visitorId: ch.visitor_id,
+          clientId: ch.client_id,
+          token: msg.stateToken,
+        });
+        await mailCode(emu, sql, m.email, code!);
+        return {};
+      });
+    },
+  });
+}
+
+/** Recovery mails allowed per member per hour (checklist 52). */
+const MAILS_PER_HOUR = 5;
+
+async function recoveryMail(
+  emu: Emulator,
+  sql: Sql,
+  m: MemberRow,
+  kind: 'reset' | 'activate',
+  redirect: { url?: string; clientId?: string } | undefined,
+) {
+  const recent = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM identity_challenges WHERE member_id = $1 AND purpose = 'RECOVERY' AND created_at > $2`,
+    [m.id, new Date(emu.now().getTime() - 3600_000)],
+  );
+  if (recent[0]!.n >= MAILS_PER_HOUR) return;
+  const clientId = redirect?.clientId ?? null;
+  const redirectUrl = (await isAllowedRedirect(emu, sql, clientId, redirect?.url)) ? redirect!.url! : null;
+  const { token } = await createChallenge(emu, sql, {
+    memberId: m.id,
+    purpose: 'RECOVERY',
+    withCode: false,
+    ttlMs: RECOVERY_TTL_MS,
+    clientId,
+    redirectUrl,
+  });
+  // Built from configuration, never from the Host header.
+  const link = `${emu.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  await sendMail(emu, sql, {
+    to: m.email,
+    subject: kind === 'reset' ? 'Reset your password' : 'Activate your account',
+    body:
+      kind === 'reset'
+        ? `Someone asked to reset the password of this account. Open ${link} within an hour to choose a new one. If it was not you, ignore this e-mail.`
+        : `Open ${link} within an hour to set your password and activate your account.`,
+    link,
+  });
+}
+
+/** Sets a new password with a recovery token; the token works once. */
+export async function recover(
+  emu: Emulator,
+  token: string,
+  newPassword: string | undefined,
+  caller: Identity,
+) {
+  const hash = newPassword ? await hashPassword(emu, newPassword) : undefined;
+  const outcome = await emu.db.tx(async (sql) => {
+    const ch = await openChallenge(emu, sql, token, ['RECOVERY']);
+    if (!ch)
+      return {
+        error: appError(400, 'INVALID_RECOVERY_TOKEN', 'The recovery link is invalid or has expired'),
+      };
+    await closeChallenge(emu, sql, ch.token_hash);
+    const reasons = `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements_text(status_reasons) r
+                      WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
+    const rows = await sql.query<MemberRow>(
+      `UPDATE members SET password_hash = coalesce($2, password_hash), reset_required = false,
+         failed_logins = 0, locked_until = NULL, email_verified = true, status_reasons = ${reasons},
+         status = CASE WHEN status = 'PENDING' AND jsonb_array_length(${reasons}) = 0 THEN 'ACTIVE' ELSE status END,
+         revision = revision + 1, updated_at = $3
+       WHERE id = $1 RETURNING *`,
+      [ch.member_id, hash ?? null, emu.now()],
+    );
+    if (hash) await revokeMemberTokens(emu, sql, ch.member_id);
+    return { ok: await stateResponse(emu, sql, rows[0]!, caller), redirectUrl: ch.redirect_url };
+  });
+  if (outcome.error) throw outcome.error;
+  return { response: outcome.ok!, redirectUrl: outcome.redirectUrl ?? null };
+}
+
+export function recoveryRoutes(router: Router, emu: Emulator) {
+  const R = FAMILY.recovery;
+  const redirect = z
+    .object({ url: z.string().max(2048).optional(), clientId: z.string().max(200).optional() })
+    .optional();
+
+  router.route({
+    method: 'POST',
+    family: R,
+    path: '/v1/send-email',
+    access: 'public',
+    schema: z.object({ email: z.string().max(254), language: z.string().max(20).optional(), redirect }),
+    async handler({ msg }) {
+      // The same answer whether or not the e-mail belongs to a member (checklist 50, 52).
+      await emu.db.tx(async (sql) => {
+        const m = await memberByEmail(sql, msg.email, true);
+        if (m && m.status !== 'DELETED' && m.status !== 'BLOCKED')
+          await recoveryMail(emu, sql, m, 'reset', msg.redirect);
+      });
+      return {};
+    },
+  });
+
+  router.route({
+    method: 'POST',
+    family: R,
+    path: '/v1/activation-email',
+    access: 'public',
+    schema: z.object({
+      identityId: z.string().min(1).max(200),
+      emailOptions: z.object({ language: z.string().max(20).optional(), redirect }).optional(),
+    }),
+    async handler({ msg }) {
+      await emu.db.tx(async (sql) => {
+        const m = await memberById(sql, msg.identityId, true);
+        if (m && m.status !== 'DELETED' && m.status !== 'BLOCKED')
+          await recoveryMail(emu, sql, m, 'activate', msg.emailOptions?.redirect);
+      });
+      return {};
+    },
+  });
+
+  router.route({
+    method: 'POST',
+    family: R,
+    path: '/v1/recover',
+    access: 'public',
+    schema: z.object({ recoveryToken: z.string().min(1).max(512), password: password().optional() }),
+    async handler({ msg, identity }) {
+      return (await recover(emu, msg.recoveryToken, msg.password, identity)).response;
+    },
+  });
+}

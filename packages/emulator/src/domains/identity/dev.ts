@@ -1,0 +1,204 @@
+/**
+ * Development endpoints and pages of the identity service: site settings, the mailbox (JSON and
+ * a page), captcha tokens, owner approval, forced password resets, apps and OAuth clients, and
+ * the hosted reset-password page the recovery e-mails link to.
+ * @module
+ */
+import type { Context, Hono } from 'hono';
+import type { Emulator } from '../../context.ts';
+import { hashToken, newId, newToken } from '../../crypto.ts';
+import { notFound } from '../../http/errors.ts';
+import { FAMILY, type Router } from '../../http/router.ts';
+import { z } from '../../http/validate.ts';
+import { escapeHtml, htmlPage } from '../redirects/intents.ts';
+import { recover } from './auth.ts';
+import { getSettings, identityOf, MAX_PASSWORD, type MemberRow, MIN_PASSWORD, setSettings } from './store.ts';
+
+const E = FAMILY.none;
+
+export function devRoutes(router: Router, emu: Emulator) {
+  const app = (router as unknown as { app: Hono }).app;
+
+  router.route({
+    method: 'GET',
+    family: E,
+    path: '/_api/emulator/v1/settings',
+    access: 'elevated',
+    handler: async () => ({ settings: await getSettings(emu, emu.db) }),
+  });
+  router.route({
+    method: 'POST',
+    family: E,
+    path: '/_api/emulator/v1/settings',
+    access: 'elevated',
+    schema: z
+      .object({
+        emailVerificationRequired: z.boolean().optional(),
+        ownerApprovalRequired: z.boolean().optional(),
+        captchaRequired: z.boolean().optional(),
+        hideAccountExistence: z.boolean().optional(),
+      })
+      .strict(),
+    async handler({ msg }) {
+      await emu.db.tx((sql) => setSettings(sql, msg));
+      return { settings: await getSettings(emu, emu.db) };
+    },
+  });
+
+  router.route({
+    method: 'GET',
+    family: E,
+    path: '/_api/emulator/v1/mailbox',
+    access: 'public',
+    schema: z.object({ to: z.string().max(254).optional() }),
+    async handler({ msg }) {
+      return { messages: await mails(emu, msg.to) };
+    },
+  });
+
+  router.route({
+    method: 'POST',
+    family: E,
+    path: '/_api/emulator/v1/captcha-token',
+    access: 'public',
+    async handler() {
+      const token = newToken('CAP.');
+      await emu.db.query('INSERT INTO captcha_tokens (token_hash, expires_at) VALUES ($1, $2)', [
+        hashToken(token),
+        new Date(emu.now().getTime() + 10 * 60_000),
+      ]);
+      return { token };
+    },
+  });
+
+  const memberChange = (path: string, sqlSet: string) =>
+    router.route({
+      method: 'POST',
+      family: E,
+      path,
+      access: 'elevated',
+      async handler({ msg }) {
+        const rows = await emu.db.query<MemberRow>(
+          `UPDATE members SET ${sqlSet}, revision = revision + 1, updated_at = $2 WHERE id = $1 RETURNING *`,
+          [String((msg as { id: string }).id), emu.now()],
+        );
+        if (!rows[0]) throw notFound('IDENTITY_NOT_FOUND', 'No identity with this id');
+        return { identity: identityOf(rows[0]) };
+      },
+    });
+  // The owner approves a pending member (owner-approval setting).
+  memberChange(
+    '/_api/emulator/v1/members/{id}/approve',
+    `status_reasons = (SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements_text(status_reasons) r WHERE r <> 'PENDING_ADMIN_APPROVAL_REQUIRED'),
+     status = CASE WHEN status_reasons <@ '["PENDING_ADMIN_APPROVAL_REQUIRED"]'::jsonb AND status = 'PENDING' THEN 'ACTIVE' ELSE status END`,
+  );
+  memberChange('/_api/emulator/v1/members/{id}/require-password-reset', 'reset_required = true');
+  memberChange('/_api/emulator/v1/members/{id}/block', "status = 'BLOCKED'");
+
+  router.route({
+    method: 'POST',
+    family: E,
+    path: '/_api/emulator/v1/apps',
+    access: 'elevated',
+    schema: z.object({ name: z.string().min(1).max(200) }),
+    async handler({ msg }) {
+      const appId = newId();
+      const appSecret = newToken('APPSECRET.');
+      await emu.db.query('INSERT INTO apps (app_id, secret_hash, name) VALUES ($1, $2, $3)', [
+        appId,
+        hashToken(appSecret),
+        msg.name,
+      ]);
+      return { appId, appSecret };
+    },
+  });
+
+  router.route({
+    method: 'POST',
+    family: E,
+    path: '/_api/emulator/v1/oauth-clients',
+    access: 'elevated',
+    schema: z.object({
+      name: z.string().min(1).max(200),
+      allowedOrigins: z.array(z.string().max(300)).max(50).default([]),
+      redirectUris: z.array(z.string().max(2048)).max(50).default([]),
+    }),
+    async handler({ msg }) {
+      const clientId = newId();
+      await emu.db.query(
+        'INSERT INTO oauth_clients (client_id, name, allowed_origins, redirect_uris) VALUES ($1,$2,$3,$4)',
+        [clientId, msg.name, JSON.stringify(msg.allowedOrigins), JSON.stringify(msg.redirectUris)],
+      );
+      return { clientId };
+    },
+  });
+
+  app.get('/mailbox', async (c) => {
+    const to = c.req.query('to');
+    const list = await mails(emu, to);
+    const rows = list
+      .map(
+        (m) =>
+          `<article><h2>${escapeHtml(m.subject)}</h2><p><small>to ${escapeHtml(m.to)}, ${escapeHtml(m.createdDate)}</small></p>` +
+          `<p>${escapeHtml(m.text)}</p>${m.link ? `<p><a href="${escapeHtml(m.link)}">Open the link</a></p>` : ''}</article>`,
+      )
+      .join('');
+    return htmlPage(
+      c,
+      'Development mailbox',
+      `<p>Every e-mail the emulator sends lands here.</p><form><label>To<input name="to" value="${escapeHtml(to ?? '')}"></label><button>Filter</button></form>${rows || '<p>No e-mails.</p>'}`,
+    );
+  });
+
+  const resetForm = (c: Context, token: string, error?: string) =>
+    htmlPage(
+      c,
+      'Choose a new password',
+      (error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '') +
+        `<form method="post" action="/reset-password"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
+        `<label>New password<input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" maxlength="${MAX_PASSWORD}" required></label>` +
+        '<button>Save</button></form>',
+    );
+  app.get('/reset-password', (c) => resetForm(c, c.req.query('token') ?? ''));
+  app.post('/reset-password', async (c) => {
+    if (Number(c.req.header('content-length') ?? 0) > 64 * 1024) return c.text('Too large', 413);
+    const form = (await c.req.parseBody()) as Record<string, string>;
+    const token = String(form.token ?? '');
+    const pw = String(form.password ?? '');
+    if (pw.length < MIN_PASSWORD || pw.length > MAX_PASSWORD)
+      return resetForm(c, token, `The password must have ${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`);
+    try {
+      const { redirectUrl } = await recover(emu, token, pw, { type: 'NONE', siteId: emu.siteId });
+      return htmlPage(
+        c,
+        'Password changed',
+        '<p>Your password is changed.</p>' +
+          (redirectUrl ? `<p><a href="${escapeHtml(redirectUrl)}">Back to the site</a></p>` : ''),
+      );
+    } catch {
+      return htmlPage(
+        c,
+        'Link expired',
+        '<p class="error">This reset link is invalid, used or expired.</p>',
+        400,
+      );
+    }
+  });
+}
+
+async function mails(emu: Emulator, to: string | undefined) {
+  const rows = await emu.db.query(
+    `SELECT id, to_email, subject, body, code, link, created_at FROM mailbox
+      ${to ? 'WHERE lower(to_email) = lower($1)' : ''} ORDER BY seq DESC LIMIT 200`,
+    to ? [to] : [],
+  );
+  return rows.map((r) => ({
+    id: r.id as string,
+    to: r.to_email as string,
+    subject: r.subject as string,
+    text: r.body as string,
+    code: (r.code as string | null) ?? undefined,
+    link: (r.link as string | null) ?? undefined,
+    createdDate: new Date(r.created_at).toISOString(),
+  }));
+}

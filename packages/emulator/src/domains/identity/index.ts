@@ -1,0 +1,23 @@
+/**
+ * Visitors and members: identities, passwords, login and registration, recovery, verification,
+ * the authorize endpoint with its hosted login page, the member grants and token-info, and the
+ * development mailbox.
+ * @module
+ */
+import type { Domain } from '../../context.ts';
+import { authenticationRoutes, recoveryRoutes, verificationRoutes } from './auth.ts';
+import { devRoutes } from './dev.ts';
+import { oauthRoutes } from './oauth.ts';
+import { identityMigrations } from './store.ts';
+
+export const identity: Domain = {
+  name: 'identity',
+  migrations: identityMigrations,
+  routes(router, emu) {
+    authenticationRoutes(router, emu);
+    recoveryRoutes(router, emu);
+    verificationRoutes(router, emu);
+    oauthRoutes(router, emu);
+    devRoutes(router, emu);
+  },
+};

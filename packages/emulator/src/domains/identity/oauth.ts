@@ -1,0 +1,452 @@
+/**
+ * The authorization server: the authorize endpoint behind `auth` redirect sessions (hosted login
+ * page for `prompt=login`, an immediate answer for `prompt=none` with a session token), answers by
+ * redirect (query or fragment) or by `web_message` to the exact allowed origin; the
+ * authorization_code, authorized_client and client_credentials grants; token-info.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import type { Emulator, Identity } from '../../context.ts';
+import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
+import { appError } from '../../http/errors.ts';
+import { FAMILY, type Router } from '../../http/router.ts';
+import { z } from '../../http/validate.ts';
+import { grants, issueTokens, revokeFamily } from '../platform/index.ts';
+import {
+  type AuthRequest,
+  authRequestSchema,
+  createRedirectSession,
+  loadRedirectSession,
+} from '../redirects/index.ts';
+import {
+  allowedOrigins,
+  escapeHtml,
+  htmlPage,
+  isAllowedRedirect,
+  type StoredRedirectSession,
+} from '../redirects/intents.ts';
+import { trustedCaller } from './auth.ts';
+import { getSettings, memberById, redeemSessionToken } from './store.ts';
+
+/** Authorization codes live 10 minutes and work once. */
+export const CODE_TTL_MS = 10 * 60 * 1000;
+const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+type StoredAuth = AuthRequest & { sessionTokenHash?: string };
+type Outcome = { code: string } | { error: string; error_description: string };
+
+const invalidGrant = (d: string) => appError(400, 'invalid_grant', d);
+
+/** Where and how the answer of an authorization request goes, or why it cannot go anywhere. */
+async function target(emu: Emulator, session: StoredRedirectSession, a: StoredAuth) {
+  if (a.redirectUri && !(await isAllowedRedirect(emu, emu.db, a.clientId, a.redirectUri)))
+    return { refused: 'The redirect URI is not registered for this client.' } as const;
+  if (a.responseMode === 'web_message') {
+    const origin = a.redirectUri ? new URL(a.redirectUri).origin : session.origin;
+    if (!origin) return { refused: 'The page that asked for this login is unknown.' } as const;
+    const allowed = (await allowedOrigins(emu, emu.db, a.clientId)).includes(origin);
+    return { mode: 'web_message', origin, allowed } as const;
+  }
+  if (!a.redirectUri) return { refused: 'A redirect URI is required for this response mode.' } as const;
+  return { mode: a.responseMode, uri: a.redirectUri } as const;
+}
+
+/** Sends the outcome: a redirect carrying it, or a page that posts it to the one allowed origin. */
+function deliver(c: Context, t: Awaited<ReturnType<typeof target>>, state: string, outcome: Outcome) {
+  if ('refused' in t)
+    return htmlPage(c, 'Login link refused', `<p class="error">${escapeHtml(t.refused)}</p>`, 400);
+  const payload = { ...outcome, state };
+  if (t.mode === 'web_message') {
+    const json = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+    return c.html(
+      `<!doctype html><html><head><meta charset="utf-8"><title>Login</title></head><body><script>` +
+        `(window.opener||window.parent).postMessage(${json(payload)},${json(t.origin)});</script></body></html>`,
+      200,
+      {
+        // Only the page that asked may frame this answer (checklist 41).
+        'Content-Security-Policy': `frame-ancestors ${t.origin}`,
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+      },
+    );
+  }
+  const params = new URLSearchParams(payload as Record<string, string>).toString();
+  const uri = t.uri;
+  const url =
+    t.mode === 'fragment'
+      ? `${uri.split('#')[0]}#${params}`
+      : `${uri.split('#')[0]}${uri.includes('?') ? '&' : '?'}${params}`;
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'no-referrer');
+  return c.redirect(url, 302);
+}
+
+/** Mints a single-use code bound to client, redirect URI and challenge. */
+async function mintCode(emu: Emulator, a: StoredAuth, memberId: string, visitorId: string | null) {
+  const code = newToken('OAC.');
+  await emu.db.query(
+    `INSERT INTO auth_codes (code_hash, client_id, redirect_uri, code_challenge, member_id, visitor_id, expires_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7)`,
+    [
+      hashToken(code),
+      a.clientId,
+      a.redirectUri ?? null,
+      a.codeChallenge,
+      memberId,
+      visitorId,
+      new Date(emu.now().getTime() + CODE_TTL_MS),
+    ],
+  );
+  return code;
+}
+
+async function authSession(emu: Emulator, id: string | undefined) {
+  if (!id) return undefined;
+  const s = await loadRedirectSession(emu.db, id);
+  return s?.intent === 'auth' ? s : undefined;
+}
+
+const expired = (c: Context) =>
+  htmlPage(c, 'Login link expired', '<p class="error">This login link is unknown or has expired.</p>', 400);
+
+/** The hosted login page: log in, register, or ask for a reset e-mail. */
+async function loginPage(
+  c: Context,
+  emu: Emulator,
+  session: StoredRedirectSession,
+  view: { error?: string; notice?: string; stateToken?: string; email?: string } = {},
+) {
+  const settings = await getSettings(emu, emu.db);
+  let captcha = '';
+  if (settings.captchaRequired) {
+    const token = newToken('CAP.');
+    await emu.db.query('INSERT INTO captcha_tokens (token_hash, expires_at) VALUES ($1, $2)', [
+      hashToken(token),
+      new Date(emu.now().getTime() + 10 * 60_000),
+    ]);
+    captcha = `<input type="hidden" name="captcha" value="${escapeHtml(token)}">`;
+  }
+  const hidden = `<input type="hidden" name="redirect_session_id" value="${escapeHtml(session.id)}">${captcha}`;
+  const action = '/oauth2/authorize/submit';
+  const msg =
+    (view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '') +
+    (view.notice ? `<p role="status">${escapeHtml(view.notice)}</p>` : '');
+  if (view.stateToken)
+    return htmlPage(
+      c,
+      'Verify your e-mail',
+      `${msg}<form method="post" action="${action}">${hidden}<input type="hidden" name="state_token" value="${escapeHtml(view.stateToken)}">` +
+        '<label>Code from the e-mail<input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>' +
+        '<button name="action" value="verify">Verify</button> <button name="action" value="resend" formnovalidate>Send a new code</button></form>',
+    );
+  const email = escapeHtml(view.email ?? '');
+  return htmlPage(
+    c,
+    'Log in',
+    `${msg}<form method="post" action="${action}">${hidden}` +
+      `<label>E-mail<input name="email" type="email" autocomplete="username" value="${email}" required></label>` +
+      '<label>Password<input name="password" type="password" autocomplete="current-password"></label>' +
+      '<button name="action" value="login">Log in</button> <button name="action" value="register">Sign up</button> ' +
+      '<button name="action" value="forgot" formnovalidate>Forgot password?</button></form>',
+  );
+}
+
+/** Calls one of the emulator's own identity endpoints in-process (all rules apply). */
+async function internal(app: Hono, path: string, body: unknown) {
+  const res = await app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as any;
+  return res.status === 200
+    ? { ok: json }
+    : {
+        error:
+          json?.details?.validationError?.fieldViolations?.[0]?.description ??
+          json?.details?.applicationError?.description ??
+          'Something went wrong',
+        code: json?.details?.applicationError?.code as string | undefined,
+      };
+}
+
+export function oauthRoutes(router: Router, emu: Emulator) {
+  const app = (router as unknown as { app: Hono }).app;
+
+  router.route({
+    method: 'GET',
+    family: FAMILY.none,
+    path: '/oauth2/authorize',
+    access: 'public',
+    async handler({ msg, c }) {
+      const q = msg as Record<string, string | undefined>;
+      let session = await authSession(emu, q.redirect_session_id);
+      if (!q.redirect_session_id) {
+        // A plain OAuth authorization request: validate it, keep it as a redirect session.
+        const parsed = authRequestSchema.safeParse({
+          clientId: q.client_id,
+          responseType: q.response_type,
+          redirectUri: q.redirect_uri,
+          scope: q.scope,
+          state: q.state,
+          responseMode: q.response_mode,
+          codeChallenge: q.code_challenge,
+          codeChallengeMethod: q.code_challenge_method,
+          nonce: q.nonce,
+        });
+        if (!parsed.success) {
+          const problems = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
+          return htmlPage(
+            c,
+            'Invalid login request',
+            `<p class="error">Invalid or missing: ${escapeHtml(problems)}.</p>`,
+            400,
+          );
+        }
+        const none: Identity = { type: 'NONE', siteId: emu.siteId };
+        const prompt =
+          (['login', 'none', 'consent', 'select_account'] as const).find((p) => p === q.prompt) ?? 'login';
+        const created = await createRedirectSession(
+          emu,
+          { auth: { authRequest: parsed.data, prompt } },
+          none,
+          undefined,
+        ).catch(() => undefined);
+        if (!created)
+          return htmlPage(c, 'Invalid login request', '<p class="error">Unknown client.</p>', 400);
+        session = await authSession(emu, created.redirectSession.id);
+      }
+      if (!session) return expired(c);
+      const a = session.request.authRequest as StoredAuth;
+      const t = await target(emu, session, a);
+      if ('refused' in t)
+        return deliver(c, t, a.state, { error: 'invalid_request', error_description: String(t.refused) });
+      if (t.mode === 'web_message' && !t.allowed)
+        return deliver(c, t, a.state, {
+          error: 'redirect_uri_not_allowed',
+          error_description: `${t.origin} is not an allowed origin of this client`,
+        });
+      if (session.request.prompt === 'none') {
+        const login = a.sessionTokenHash
+          ? await emu.db.tx((sql) => redeemSessionToken(emu, sql, a.sessionTokenHash!, a.clientId))
+          : undefined;
+        if (!login)
+          return deliver(c, t, a.state, {
+            error: 'login_required',
+            error_description: 'The member is not logged in',
+          });
+        const code = await mintCode(emu, a, login.member_id, login.visitor_id ?? session.visitorId);
+        return deliver(c, t, a.state, { code });
+      }
+      if (t.mode === 'web_message')
+        return deliver(c, t, a.state, {
+          error: 'interaction_required',
+          error_description: 'web_message answers need prompt=none',
+        });
+      return loginPage(c, emu, session);
+    },
+  });
+
+  // The hosted page's form posts (urlencoded, so not a JSON route).
+  app.post('/oauth2/authorize/submit', async (c) => {
+    if (Number(c.req.header('content-length') ?? 0) > 64 * 1024) return c.text('Too large', 413);
+    const form = (await c.req.parseBody()) as Record<string, string>;
+    const session = await authSession(emu, form.redirect_session_id);
+    if (!session) return expired(c);
+    const a = session.request.authRequest as StoredAuth;
+    const t = await target(emu, session, a);
+    if ('refused' in t || t.mode === 'web_message')
+      return deliver(c, t, a.state, { error: 'invalid_request', error_description: 'Not allowed' });
+    const captchaTokens = form.captcha ? [{ Recaptcha: form.captcha }] : undefined;
+    const email = String(form.email ?? '');
+    const finish = async (r: any) => {
+      if (r.state === 'SUCCESS') {
+        const login = await emu.db.tx((sql) =>
+          redeemSessionToken(emu, sql, hashToken(r.sessionToken), a.clientId),
+        );
+        if (!login) return loginPage(c, emu, session, { error: 'The login expired; try again.' });
+        const code = await mintCode(emu, a, login.member_id, login.visitor_id ?? session.visitorId);
+        return deliver(c, t, a.state, { code });
+      }
+      if (r.state === 'REQUIRE_EMAIL_VERIFICATION')
+        return loginPage(c, emu, session, {
+          stateToken: r.stateToken,
+          notice: 'We sent a code to your e-mail.',
+        });
+      if (r.state === 'REQUIRE_OWNER_APPROVAL')
+        return loginPage(c, emu, session, {
+          notice: 'Your account is waiting for the site owner’s approval.',
+        });
+      return loginPage(c, emu, session, { error: 'Unexpected answer; try again.' });
+    };
+    switch (form.action) {
+      case 'login':
+      case 'register': {
+        const path = `/_api/iam/authentication/v2/${form.action}`;
+        const r = await internal(app, path, {
+          loginId: { email },
+          password: String(form.password ?? ''),
+          captchaTokens,
+        });
+        if ('error' in r) return loginPage(c, emu, session, { error: r.error, email });
+        return finish(r.ok);
+      }
+      case 'verify': {
+        const r = await internal(app, '/_api/iam/verification/v1/auth/verify', {
+          code: String(form.code ?? ''),
+          stateToken: String(form.state_token ?? ''),
+        });
+        if ('error' in r)
+          return loginPage(c, emu, session, { error: r.error, stateToken: String(form.state_token ?? '') });
+        return finish(r.ok);
+      }
+      case 'resend': {
+        await internal(app, '/_api/iam/verification/v1/auth/resend', {
+          stateToken: String(form.state_token ?? ''),
+        });
+        return loginPage(c, emu, session, {
+          stateToken: String(form.state_token ?? ''),
+          notice: 'We sent a new code.',
+        });
+      }
+      case 'forgot': {
+        await internal(app, '/_api/iam/recovery/v1/send-email', {
+          email,
+          redirect: { url: a.redirectUri, clientId: a.clientId },
+        });
+        return loginPage(c, emu, session, {
+          notice: 'If an account uses this e-mail, we sent it a link to reset the password.',
+          email,
+        });
+      }
+      default:
+        return loginPage(c, emu, session, { error: 'Choose log in, sign up or forgot password.' });
+    }
+  });
+
+  grants.set('authorization_code', async (_emu, body) => {
+    const { clientId, code, codeVerifier, redirectUri } = body;
+    if (typeof code !== 'string' || !code) throw appError(400, 'invalid_request', 'code is required');
+    if (typeof codeVerifier !== 'string' || !VERIFIER.test(codeVerifier))
+      throw appError(400, 'invalid_request', 'codeVerifier must be 43 to 128 unreserved characters');
+    const result = await emu.db.tx(async (sql) => {
+      const rows = await sql.query('SELECT * FROM auth_codes WHERE code_hash = $1 FOR UPDATE', [
+        hashToken(code),
+      ]);
+      const row = rows[0];
+      if (!row) return { error: 'The authorization code is invalid' };
+      if (row.used_at) {
+        // Replay: whatever the code produced is revoked too (checklist 36).
+        if (row.family_id) await revokeFamily(emu, sql, row.family_id);
+        return { error: 'The authorization code was already used' };
+      }
+      if (new Date(row.expires_at) <= emu.now()) return { error: 'The authorization code has expired' };
+      if (row.client_id !== clientId) return { error: 'The authorization code was issued to another client' };
+      if ((row.redirect_uri ?? null) !== (typeof redirectUri === 'string' ? redirectUri : null))
+        return { error: 'The redirect URI differs from the authorization request' };
+      const challenge = createHash('sha256').update(codeVerifier, 'ascii').digest('base64url');
+      if (!safeEqual(challenge, row.code_challenge)) return { error: 'The code verifier does not match' };
+      const member = await memberById(sql, row.member_id);
+      if (member?.status !== 'ACTIVE') return { error: 'The member cannot log in' };
+      const familyId = newId();
+      await sql.query('UPDATE auth_codes SET used_at = $2, family_id = $3 WHERE code_hash = $1', [
+        row.code_hash,
+        emu.now(),
+        familyId,
+      ]);
+      return {
+        tokens: await issueTokens(emu, sql, {
+          clientId: row.client_id,
+          subjectType: 'MEMBER',
+          memberId: row.member_id,
+          visitorId: row.visitor_id ?? newId(),
+          family: { id: familyId, expiresAt: new Date(emu.now().getTime() + REFRESH_TTL_MS) },
+        }),
+      };
+    });
+    if ('error' in result) throw invalidGrant(result.error!);
+    return result.tokens;
+  });
+
+  grants.set('authorized_client', async (_emu, body, headers) => {
+    const { visitor } = await trustedCaller(emu, headers.get('authorization') ?? undefined);
+    const memberId = body.memberId;
+    if (typeof memberId !== 'string' || !memberId)
+      throw appError(400, 'invalid_request', 'member_id is required');
+    const clientId = visitor?.clientId;
+    if (!clientId)
+      throw appError(400, 'invalid_request', 'The Authorization header needs a visitor token first');
+    const result = await emu.db.tx(async (sql) => {
+      const member = await memberById(sql, memberId);
+      if (member?.status !== 'ACTIVE') return { error: 'No active member has this id' };
+      if (typeof body.sessionToken === 'string') {
+        const login = await redeemSessionToken(emu, sql, hashToken(body.sessionToken), clientId);
+        if (!login || login.member_id !== memberId) return { error: 'The session token is invalid' };
+      }
+      return {
+        tokens: await issueTokens(emu, sql, {
+          clientId,
+          subjectType: 'MEMBER',
+          memberId,
+          visitorId: visitor?.visitorId ?? newId(),
+        }),
+      };
+    });
+    if ('error' in result) throw invalidGrant(result.error!);
+    return result.tokens;
+  });
+
+  grants.set('client_credentials', async (_emu, body) => {
+    const { clientId, clientSecret } = body;
+    if (typeof clientId !== 'string' || typeof clientSecret !== 'string')
+      throw appError(400, 'invalid_client', 'client_id and client_secret are required');
+    const rows = await emu.db.query<{ secret_hash: string }>(
+      'SELECT secret_hash FROM apps WHERE app_id = $1',
+      [clientId],
+    );
+    if (!rows[0] || !safeEqual(rows[0].secret_hash, hashToken(clientSecret)))
+      throw appError(401, 'invalid_client', 'The app id or secret is wrong');
+    const access = newToken('OauthNG.');
+    const ttl = emu.config.accessTokenTtl;
+    await emu.db.query(
+      `INSERT INTO access_tokens (token_hash, client_id, subject_type, app_id, expires_at, created_at)
+       VALUES ($1,$2,'APP',$2,$3,$4)`,
+      [hashToken(access), clientId, new Date(emu.now().getTime() + ttl * 1000), emu.now()],
+    );
+    return { access_token: access, expires_in: ttl, token_type: 'Bearer' };
+  });
+
+  router.route({
+    method: 'POST',
+    family: FAMILY.oauth,
+    path: '/oauth2/token-info',
+    access: 'public',
+    schema: z.object({ token: z.string().max(4096) }),
+    async handler({ msg, c }) {
+      c.header('Cache-Control', 'no-store');
+      const hash = hashToken(msg.token);
+      const rows = await emu.db.query(
+        'SELECT * FROM access_tokens WHERE token_hash = $1 AND expires_at > $2',
+        [hash, emu.now()],
+      );
+      const t = rows[0];
+      const secs = (d: Date | string) => Math.floor(new Date(d).getTime() / 1000);
+      if (t)
+        return {
+          active: true,
+          subjectType: t.subject_type,
+          subjectId: t.member_id ?? t.app_id ?? t.visitor_id,
+          exp: secs(t.expires_at),
+          iat: secs(t.created_at),
+          clientId: t.client_id,
+          siteId: emu.siteId,
+        };
+      const keys = await emu.db.query('SELECT user_id, site_id FROM api_keys WHERE key_hash = $1', [hash]);
+      if (keys[0])
+        return { active: true, subjectType: 'USER', subjectId: keys[0].user_id, siteId: keys[0].site_id };
+      return { active: false, subjectType: 'UNKNOWN' };
+    },
+  });
+}

@@ -1,0 +1,382 @@
+/**
+ * Members and what belongs to them: storage, scrypt password hashes, site settings, the
+ * development mailbox, one-shot login session tokens, and challenges (e-mail codes, recovery
+ * tokens). Every secret is stored as a SHA-256 hash (passwords as scrypt).
+ * @module
+ */
+import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import type { Emulator } from '../../context.ts';
+import { hashToken, newId, newToken } from '../../crypto.ts';
+import type { Sql } from '../../db/index.ts';
+import { appError } from '../../http/errors.ts';
+
+export const identityMigrations = [
+  {
+    id: '0201_identity',
+    sql: `
+      CREATE TABLE members (
+        id text PRIMARY KEY,
+        email text NOT NULL,
+        email_lower text NOT NULL UNIQUE,
+        password_hash text,
+        status text NOT NULL,
+        status_reasons jsonb NOT NULL DEFAULT '[]',
+        email_verified boolean NOT NULL DEFAULT false,
+        reset_required boolean NOT NULL DEFAULT false,
+        profile jsonb NOT NULL DEFAULT '{}',
+        revision integer NOT NULL DEFAULT 1,
+        failed_logins integer NOT NULL DEFAULT 0,
+        locked_until timestamptz,
+        created_at timestamptz NOT NULL,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE TABLE login_sessions (
+        token_hash text PRIMARY KEY,
+        member_id text NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+        client_id text,
+        visitor_id text,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      );
+      CREATE TABLE identity_challenges (
+        token_hash text PRIMARY KEY,
+        member_id text NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+        purpose text NOT NULL,
+        code_hash text,
+        attempts integer NOT NULL DEFAULT 0,
+        visitor_id text,
+        client_id text,
+        redirect_url text,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX identity_challenges_member ON identity_challenges (member_id, purpose);
+      CREATE TABLE auth_codes (
+        code_hash text PRIMARY KEY,
+        client_id text NOT NULL,
+        redirect_uri text,
+        code_challenge text NOT NULL,
+        member_id text NOT NULL,
+        visitor_id text,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz,
+        family_id text
+      );
+      CREATE TABLE mailbox (
+        seq bigserial PRIMARY KEY,
+        id text NOT NULL UNIQUE,
+        to_email text NOT NULL,
+        subject text NOT NULL,
+        body text NOT NULL,
+        code text,
+        link text,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX mailbox_to ON mailbox (lower(to_email));
+      CREATE TABLE identity_settings (key text PRIMARY KEY, value jsonb NOT NULL);
+      CREATE TABLE captcha_tokens (token_hash text PRIMARY KEY, expires_at timestamptz NOT NULL);
+      CREATE TABLE apps (
+        app_id text PRIMARY KEY,
+        secret_hash text NOT NULL,
+        name text NOT NULL
+      );
+      ALTER TABLE access_tokens ADD COLUMN app_id text;
+    `,
+  },
+];
+
+/** Site settings of the identity service (changeable at runtime, see README). */
+export interface IdentitySettings {
+  /** New members must verify their e-mail with a code before they can log in. */
+  emailVerificationRequired: boolean;
+  /** New members wait for the owner's approval. */
+  ownerApprovalRequired: boolean;
+  /** Register and login need a captcha token (from `POST /_api/emulator/v1/captcha-token`). */
+  captchaRequired: boolean;
+  /**
+   * Answer login failures for unknown e-mails and wrong passwords alike (-19976), and registration
+   * of an existing e-mail like a success that needs verification. Off by default: the platform
+   * tells them apart (spec 8), which reveals whether an account exists (checklist 50).
+   */
+  hideAccountExistence: boolean;
+}
+
+export const DEFAULT_SETTINGS: IdentitySettings = {
+  emailVerificationRequired: false,
+  ownerApprovalRequired: false,
+  captchaRequired: false,
+  hideAccountExistence: false,
+};
+
+export async function getSettings(emu: Emulator, sql: Sql): Promise<IdentitySettings> {
+  const rows = await sql.query<{ key: string; value: unknown }>('SELECT key, value FROM identity_settings');
+  const fromConfig = (emu.config.identity ?? {}) as Partial<IdentitySettings>;
+  const out: Record<string, unknown> = { ...DEFAULT_SETTINGS, ...fromConfig };
+  for (const r of rows) out[r.key] = r.value;
+  return out as unknown as IdentitySettings;
+}
+
+export async function setSettings(sql: Sql, patch: Partial<IdentitySettings>) {
+  for (const [k, v] of Object.entries(patch))
+    if (v !== undefined)
+      await sql.query(
+        'INSERT INTO identity_settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = $2',
+        [k, JSON.stringify(v)],
+      );
+}
+
+// ---- passwords ----
+
+/** Longest password accepted; longer ones are refused before any hashing. */
+export const MAX_PASSWORD = 256;
+export const MIN_PASSWORD = 8;
+
+function scryptAsync(password: string, salt: Buffer, n: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(
+      password.normalize('NFKC'),
+      salt,
+      32,
+      { N: n, r: 8, p: 1, maxmem: 512 * 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    ),
+  );
+}
+
+/** `scrypt$N$r$p$salt$hash` with a 16-byte random salt. */
+export async function hashPassword(emu: Emulator, password: string) {
+  const n = emu.config.scryptN;
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, n);
+  return `scrypt$${n}$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+const DUMMY_SALT = randomBytes(16);
+
+/** Checks a password in constant time; with no stored hash, burns the same time and fails. */
+export async function verifyPassword(emu: Emulator, stored: string | null, password: string) {
+  const parts = stored?.split('$');
+  if (parts?.length !== 6 || parts[0] !== 'scrypt') {
+    await scryptAsync(password, DUMMY_SALT, emu.config.scryptN);
+    return false;
+  }
+  const key = await scryptAsync(password, Buffer.from(parts[4]!, 'base64url'), Number(parts[1]));
+  const want = Buffer.from(parts[5]!, 'base64url');
+  return key.length === want.length && timingSafeEqual(key, want);
+}
+
+// ---- members ----
+
+export interface MemberRow {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  status: 'PENDING' | 'ACTIVE' | 'DELETED' | 'BLOCKED' | 'OFFLINE';
+  status_reasons: string[];
+  email_verified: boolean;
+  reset_required: boolean;
+  profile: Record<string, unknown>;
+  revision: number;
+  failed_logins: number;
+  locked_until: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export async function memberByEmail(sql: Sql, email: string, lock = false) {
+  const rows = await sql.query<MemberRow>(
+    `SELECT * FROM members WHERE email_lower = $1${lock ? ' FOR UPDATE' : ''}`,
+    [email.trim().toLowerCase()],
+  );
+  return rows[0];
+}
+
+export async function memberById(sql: Sql, id: string, lock = false) {
+  const rows = await sql.query<MemberRow>(`SELECT * FROM members WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [
+    id,
+  ]);
+  return rows[0];
+}
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+/** The wire identity (wire §5.5). */
+export function identityOf(m: MemberRow) {
+  return {
+    id: m.id,
+    revision: String(m.revision),
+    createdDate: iso(m.created_at),
+    updatedDate: iso(m.updated_at),
+    connections: [],
+    identityProfile: {
+      ...m.profile,
+      emails: [m.email, ...((m.profile.emails as string[]) ?? [])].filter((e, i, a) => a.indexOf(e) === i),
+    },
+    metadata: { tags: [] },
+    email: { address: m.email, isVerified: m.email_verified },
+    status: { name: m.status, reasons: m.status_reasons },
+    factors: m.password_hash ? [{ factorId: `${m.id}-password`, type: 'PASSWORD', status: 'ACTIVE' }] : [],
+  };
+}
+
+/** What a member's status means for logging in. */
+export function stateOf(m: MemberRow): 'SUCCESS' | 'REQUIRE_EMAIL_VERIFICATION' | 'REQUIRE_OWNER_APPROVAL' {
+  if (m.status === 'PENDING' && m.status_reasons.includes('PENDING_EMAIL_VERIFICATION_REQUIRED'))
+    return 'REQUIRE_EMAIL_VERIFICATION';
+  if (m.status === 'PENDING') return 'REQUIRE_OWNER_APPROVAL';
+  return 'SUCCESS';
+}
+
+// ---- one-shot login session tokens (checklist 54) ----
+
+const SESSION_TTL_MS = 10 * 60 * 1000;
+
+export async function issueSessionToken(
+  emu: Emulator,
+  sql: Sql,
+  memberId: string,
+  caller: { clientId?: string; visitorId?: string },
+) {
+  const token = newToken('JWS.');
+  await sql.query(
+    'INSERT INTO login_sessions (token_hash, member_id, client_id, visitor_id, expires_at) VALUES ($1,$2,$3,$4,$5)',
+    [
+      hashToken(token),
+      memberId,
+      caller.clientId ?? null,
+      caller.visitorId ?? null,
+      new Date(emu.now().getTime() + SESSION_TTL_MS),
+    ],
+  );
+  return token;
+}
+
+/** Redeems a session token once (by its hash); `undefined` when unknown, used, expired or for another client. */
+export async function redeemSessionToken(emu: Emulator, sql: Sql, tokenHash: string, clientId: string) {
+  const rows = await sql.query<{ member_id: string; client_id: string | null; visitor_id: string | null }>(
+    `UPDATE login_sessions SET used_at = $2
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING member_id, client_id, visitor_id`,
+    [tokenHash, emu.now()],
+  );
+  const row = rows[0];
+  if (!row || (row.client_id && row.client_id !== clientId)) return undefined;
+  return row;
+}
+
+// ---- challenges: e-mail codes and recovery tokens ----
+
+export const CODE_TTL_MS = 10 * 60 * 1000;
+export const CODE_ATTEMPTS = 5;
+export const RECOVERY_TTL_MS = 60 * 60 * 1000;
+
+/** A new 6-digit code from the CSPRNG (uniform, no modulo bias). */
+export const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+export type ChallengePurpose = 'EMAIL_VERIFICATION' | 'RECOVERY' | 'VERIFICATION';
+
+/** Creates a challenge; any older open challenge of the same purpose for the member is closed. */
+export async function createChallenge(
+  emu: Emulator,
+  sql: Sql,
+  input: {
+    memberId: string;
+    purpose: ChallengePurpose;
+    withCode: boolean;
+    ttlMs: number;
+    visitorId?: string | null;
+    clientId?: string | null;
+    redirectUrl?: string | null;
+    token?: string;
+  },
+) {
+  const now = emu.now();
+  if (input.token)
+    await sql.query('DELETE FROM identity_challenges WHERE token_hash = $1', [hashToken(input.token)]);
+  await sql.query(
+    'UPDATE identity_challenges SET used_at = $3 WHERE member_id = $1 AND purpose = $2 AND used_at IS NULL',
+    [input.memberId, input.purpose, now],
+  );
+  const token = input.token ?? newToken(input.purpose === 'RECOVERY' ? 'RT.' : 'ST.');
+  const code = input.withCode ? newCode() : undefined;
+  await sql.query(
+    `INSERT INTO identity_challenges (token_hash, member_id, purpose, code_hash, visitor_id, client_id, redirect_url, expires_at, created_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+    [
+      hashToken(token),
+      input.memberId,
+      input.purpose,
+      code ? hashToken(code) : null,
+      input.visitorId ?? null,
+      input.clientId ?? null,
+      input.redirectUrl ?? null,
+      new Date(now.getTime() + input.ttlMs),
+      now,
+    ],
+  );
+  return { token, code };
+}
+
+export interface ChallengeRow {
+  token_hash: string;
+  member_id: string;
+  purpose: ChallengePurpose;
+  code_hash: string | null;
+  attempts: number;
+  visitor_id: string | null;
+  client_id: string | null;
+  redirect_url: string | null;
+  expires_at: Date | string;
+  used_at: Date | string | null;
+}
+
+/** An open challenge by its token, locked; `undefined` when unknown, used or expired. */
+export async function openChallenge(emu: Emulator, sql: Sql, token: string, purposes: ChallengePurpose[]) {
+  const rows = await sql.query<ChallengeRow>(
+    'SELECT * FROM identity_challenges WHERE token_hash = $1 FOR UPDATE',
+    [hashToken(token)],
+  );
+  const ch = rows[0];
+  if (!ch || ch.used_at || !purposes.includes(ch.purpose) || new Date(ch.expires_at) <= emu.now())
+    return undefined;
+  return ch;
+}
+
+export async function closeChallenge(emu: Emulator, sql: Sql, tokenHash: string) {
+  await sql.query('UPDATE identity_challenges SET used_at = $2 WHERE token_hash = $1', [
+    tokenHash,
+    emu.now(),
+  ]);
+}
+
+// ---- mailbox ----
+
+/** "Sends" an e-mail: it is stored in the development mailbox, never logged with its secrets. */
+export async function sendMail(
+  emu: Emulator,
+  sql: Sql,
+  mail: { to: string; subject: string; body: string; code?: string; link?: string },
+) {
+  await sql.query(
+    'INSERT INTO mailbox (id, to_email, subject, body, code, link, created_at) VALUES ($1,$2,$3,$4,$5,$6,$7)',
+    [newId(), mail.to, mail.subject, mail.body, mail.code ?? null, mail.link ?? null, emu.now()],
+  );
+  emu.log(`[emulator] mail to ${mail.to}: ${mail.subject} (read it at ${emu.config.publicUrl}/mailbox)`);
+}
+
+/** Checks captcha tokens when the setting asks for them: -19971 when missing, -19970 when not issued here. */
+export async function checkCaptcha(emu: Emulator, sql: Sql, settings: IdentitySettings, tokens: unknown) {
+  if (!settings.captchaRequired) return;
+  const values = (Array.isArray(tokens) ? tokens : [])
+    .flatMap((t) => (t && typeof t === 'object' ? Object.values(t as Record<string, unknown>) : []))
+    .filter((v): v is string => typeof v === 'string' && v.length > 0);
+  if (!values.length) throw appError(400, '-19971', 'A captcha token is required');
+  for (const v of values) {
+    const rows = await sql.query(
+      'DELETE FROM captcha_tokens WHERE token_hash = $1 AND expires_at > $2 RETURNING 1',
+      [hashToken(v), emu.now()],
+    );
+    if (rows.length) return;
+  }
+  throw appError(400, '-19970', 'The captcha token is invalid');
+}
