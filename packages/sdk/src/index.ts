@@ -20,16 +20,16 @@ export type {
   Transport,
 } from './client.ts';
 export { createClient, op } from './client.ts';
-export type { ErrorDetails, FieldViolation } from './http/errors.ts';
 export {
-  ApplicationError,
-  HttpError,
-  ShopkitError,
-  SPI_ERROR_TYPE,
-  SystemError,
-  ValidationError,
-} from './http/errors.ts';
-export type { CallOptions, Method, OpSpec } from './http/op.ts';
+  CatalogVersion,
+  InventoryStatus,
+  MeasurementUnit,
+  MediaItemType,
+  OptionType,
+  ProductDiscountType,
+  ProductType,
+  QuerySortOrder,
+} from './enums/catalog.ts';
 export {
   ChannelType,
   ChargeType,
@@ -53,8 +53,29 @@ export {
   VatType,
   WeightUnit,
 } from './enums/commerce.ts';
+export type { ErrorDetails, FieldViolation } from './http/errors.ts';
+export {
+  ApplicationError,
+  HttpError,
+  ShopkitError,
+  SPI_ERROR_TYPE,
+  SystemError,
+  ValidationError,
+} from './http/errors.ts';
+export type { CallOptions, Method, OpSpec } from './http/op.ts';
 export * as cart from './modules/cart.ts';
 export * as collections from './modules/collections.ts';
+export type {
+  BulkAdjust,
+  BulkResult,
+  BulkSet,
+  Product,
+  ProductInput,
+  ProductOptionsAvailability,
+  StoreVariant,
+  Variant,
+} from './modules/products.ts';
+export * as products from './modules/products.ts';
 export * as redirects from './modules/redirects.ts';
 export type { Paging, PagingMetadata, PlatformQuery, QueryPage, Sorting, SortOrder } from './query.ts';
 export { DEFAULT_LIMIT, QueryBuilder } from './query.ts';
