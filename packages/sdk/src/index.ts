@@ -5,8 +5,32 @@
 
 export type { ApiKeyOptions } from './auth/api-key.ts';
 export { ApiKeyStrategy } from './auth/api-key.ts';
+export type { AppOptions } from './auth/app.ts';
+export { AppStrategy } from './auth/app.ts';
+export type { CookieJar } from './auth/cookie.ts';
+export { cookieStorage, tokenCookieName } from './auth/cookie.ts';
+export {
+  AddressTag,
+  CAPTCHA_SITE_KEY,
+  EmailTag,
+  FactorStatus,
+  FactorType,
+  IdentityStatus,
+  INVISIBLE_CAPTCHA_SITE_KEY,
+  LoginState,
+  PhoneTag,
+  PrivacyStatus,
+  StateType,
+  StatusReason,
+  SubjectType,
+  TenantType,
+  VerificationTarget,
+} from './auth/enums.ts';
+export type { AccessLevel } from './auth/guard.ts';
+export { requireAccess, webMethod } from './auth/guard.ts';
 export type { OAuthEvents, OAuthOptions, OAuthStrategyApi } from './auth/oauth.ts';
 export { OAuthStrategy } from './auth/oauth.ts';
+export { generateChallenge, generateState, generateVerifier } from './auth/pkce.ts';
 export type { AccessToken, RefreshToken, TokenStorage, Tokens } from './auth/tokens.ts';
 export { emptyTokens, memoryStorage, TokenRole, webStorage } from './auth/tokens.ts';
 export type {
@@ -65,6 +89,7 @@ export {
 export type { CallOptions, Method, OpSpec } from './http/op.ts';
 export * as cart from './modules/cart.ts';
 export * as collections from './modules/collections.ts';
+export * as identity from './modules/identity.ts';
 export type {
   BulkAdjust,
   BulkResult,

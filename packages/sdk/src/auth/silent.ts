@@ -1,0 +1,102 @@
+/**
+ * Silent login (wire §7): a hidden frame loads the authorize page with `prompt=none` and
+ * `response_mode=web_message`; the answer is accepted only from the authorize page's exact origin
+ * and from that frame's window, with the right state. Listener, timer and frame are removed in
+ * every outcome.
+ * @module
+ */
+import type { AnyClient } from '../client.ts';
+import { ShopkitError } from '../http/errors.ts';
+import { createRedirectSession } from '../modules/redirects.ts';
+import type { OAuthStrategyApi } from './oauth.ts';
+import { generateChallenge, generateState, generateVerifier } from './pkce.ts';
+import { TokenRole, type Tokens } from './tokens.ts';
+
+/**
+ * Member tokens for a session token from `login`/`register` (role `member`; not stored: call
+ * `client.auth.setTokens`). Browser only. Waits `timeoutMs` (default 120 000) for the answer.
+ */
+export async function getMemberTokensForDirectLogin(
+  client: AnyClient,
+  sessionToken: string,
+  options: { timeoutMs?: number } = {},
+): Promise<Tokens> {
+  const w = globalThis as unknown as { window?: Window; document?: Document };
+  if (!w.window || !w.document?.body)
+    throw new ShopkitError('getMemberTokensForDirectLogin needs a browser (window and document)', {
+      code: 'BROWSER_REQUIRED',
+      description: 'Silent login runs in a browser only',
+    });
+  const auth = client.auth as OAuthStrategyApi;
+  const codeVerifier = generateVerifier();
+  const state = generateState();
+  const { redirectSession } = await createRedirectSession(client, {
+    auth: {
+      authRequest: {
+        clientId: auth.clientId,
+        codeChallenge: await generateChallenge(codeVerifier),
+        codeChallengeMethod: 'S256',
+        responseMode: 'web_message',
+        responseType: 'code',
+        scope: 'offline_access',
+        state,
+        sessionToken,
+      },
+      prompt: 'none',
+    },
+  });
+  const origin = new URL(redirectSession.fullUrl).origin;
+  const code = await new Promise<string>((resolve, reject) => {
+    const frame = w.document!.createElement('iframe');
+    const end = () => {
+      w.window!.removeEventListener('message', onMessage);
+      clearTimeout(timer);
+      frame.remove();
+    };
+    const onMessage = (ev: MessageEvent) => {
+      const d = ev.data as {
+        state?: unknown;
+        code?: unknown;
+        error?: unknown;
+        error_description?: unknown;
+      } | null;
+      if (
+        ev.origin !== origin ||
+        ev.source !== frame.contentWindow ||
+        !d ||
+        typeof d !== 'object' ||
+        d.state !== state
+      )
+        return;
+      end();
+      if (typeof d.code === 'string') resolve(d.code);
+      else
+        reject(
+          new ShopkitError(`Silent login failed: ${String(d.error ?? 'no code')}`, {
+            code: String(d.error ?? 'invalid_response'),
+            description: String(
+              d.error_description ?? d.error ?? 'The authorize page answered without a code',
+            ),
+          }),
+        );
+    };
+    const timer = setTimeout(() => {
+      end();
+      reject(
+        new ShopkitError('OAuth flow timed out', { code: 'TIMEOUT', description: 'OAuth flow timed out' }),
+      );
+    }, options.timeoutMs ?? 120_000);
+    w.window!.addEventListener('message', onMessage);
+    frame.style.display = 'none';
+    frame.src = redirectSession.fullUrl;
+    w.document!.body.appendChild(frame);
+  });
+  try {
+    return await auth.tokenRequest(
+      { clientId: auth.clientId, grantType: 'authorization_code', code, codeVerifier },
+      TokenRole.MEMBER,
+    );
+  } catch (cause) {
+    throw new Error('Failed to get member tokens', { cause });
+  }
+}

@@ -1,0 +1,508 @@
+/**
+ * Members: register, login, verification, recovery, password change, sign-on, token info, and the
+ * OAuth authorization-code flow with PKCE (redirect or hidden-frame silent login). Bind it with
+ * `createClient({ auth: OAuthStrategy({clientId}), modules: { identity } })`.
+ * @module
+ */
+import type { OAuthStrategyApi } from '../auth/oauth.ts';
+import { generateChallenge, generateState, generateVerifier } from '../auth/pkce.ts';
+import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
+import { type AnyClient, op } from '../client.ts';
+import { ApplicationError, errorFromResponse, ShopkitError, ValidationError } from '../http/errors.ts';
+import type { CallOptions } from '../http/op.ts';
+import { createRedirectSession } from './redirects.ts';
+
+export {
+  AddressTag,
+  CAPTCHA_SITE_KEY,
+  EmailTag,
+  FactorStatus,
+  FactorType,
+  IdentityStatus,
+  INVISIBLE_CAPTCHA_SITE_KEY,
+  LoginState,
+  PhoneTag,
+  PrivacyStatus,
+  StateType,
+  StatusReason,
+  SubjectType,
+  TenantType,
+  VerificationTarget,
+} from '../auth/enums.ts';
+
+import { LoginState } from '../auth/enums.ts';
+
+/** A member identity (wire §5.5), dates as `Date`. */
+export interface Identity {
+  id: string;
+  revision?: string;
+  createdDate?: Date;
+  updatedDate?: Date;
+  identityProfile?: Record<string, any>;
+  email?: { address: string; isVerified: boolean };
+  status?: { name: string; reasons: string[] };
+  factors?: { factorId: string; type: string; status: string }[];
+  connections?: unknown[];
+  metadata?: Record<string, unknown>;
+}
+
+/** What register, login, verification and recovery answer (spec point 3). */
+export interface LoginResult {
+  loginState: LoginState;
+  data?: { sessionToken?: string; stateToken?: string; identity?: Identity };
+  error?: string;
+  errorCode?:
+    | 'invalidEmail'
+    | 'missingCaptchaToken'
+    | 'emailAlreadyExists'
+    | 'invalidCaptchaToken'
+    | 'invalidPassword'
+    | 'resetPassword'
+    | 'network'
+    | (string & {});
+}
+
+export interface CaptchaTokens {
+  recaptchaToken?: string;
+  invisibleRecaptchaToken?: string;
+}
+
+interface StateResponse {
+  state: string;
+  sessionToken?: string;
+  stateToken?: string;
+  identity?: Identity;
+  additionalData?: Record<string, unknown>;
+}
+
+const profileReq = {
+  float: ['profile.customFields.value.numValue'],
+  date: ['profile.customFields.value.dateValue'],
+  address: ['profile.addresses.address'],
+};
+const identityRes = {
+  date: [
+    'identity.createdDate',
+    'identity.updatedDate',
+    'identity.identityProfile.customFields.value.dateValue',
+    'additionalData.*.dateValue',
+  ],
+  float: ['identity.identityProfile.customFields.value.numValue', 'additionalData.*.numValue'],
+  address: ['identity.identityProfile.addresses.address'],
+};
+const A = '/_api/iam/authentication';
+const post = <Args extends unknown[], R>(path: string, args: string[], extra: object = {}) =>
+  op<Args, R>({ method: 'POST', path, args, res: identityRes, ...extra });
+
+const registerOp = post<[msg: object], StateResponse>(`${A}/v2/register`, ['options:'], { req: profileReq });
+const loginOp = post<[msg: object], StateResponse>(`${A}/v2/login`, ['options:']);
+const verifyOp = post<[msg: object], StateResponse>('/_api/iam/verification/v1/auth/verify', ['options:']);
+const recoverOp = post<[msg: object], StateResponse>('/_api/iam/recovery/v1/recover', ['options:']);
+
+/** What the strategy remembers between login and e-mail verification. */
+const remembered = new WeakMap<object, { loginState: LoginState; stateToken?: string }>();
+
+function oauth(client: AnyClient): OAuthStrategyApi {
+  const s = client.auth as OAuthStrategyApi | undefined;
+  if (!s?.tokenRequest)
+    throw new ShopkitError('This call needs a client created with OAuthStrategy', {
+      code: 'OAUTH_REQUIRED',
+      description: 'An OAuthStrategy client is required',
+    });
+  return s;
+}
+
+function fromState(client: AnyClient, r: StateResponse): LoginResult {
+  const data = { identity: r.identity };
+  const out: LoginResult =
+    r.state === 'SUCCESS'
+      ? { loginState: LoginState.SUCCESS, data: { ...data, sessionToken: r.sessionToken } }
+      : r.state === 'REQUIRE_OWNER_APPROVAL'
+        ? { loginState: LoginState.OWNER_APPROVAL_REQUIRED, data }
+        : r.state === 'REQUIRE_EMAIL_VERIFICATION'
+          ? {
+              loginState: LoginState.EMAIL_VERIFICATION_REQUIRED,
+              data: { ...data, stateToken: r.stateToken },
+            }
+          : { loginState: LoginState.FAILURE, error: 'Unknown _state' };
+  if (client.auth)
+    remembered.set(client.auth, { loginState: out.loginState, stateToken: out.data?.stateToken });
+  return out;
+}
+
+const failure = (e: unknown, errorCode?: string): LoginResult => ({
+  loginState: LoginState.FAILURE,
+  error: e instanceof Error ? e.message : String(e),
+  ...(errorCode ? { errorCode } : {}),
+});
+const networkish = (e: unknown) =>
+  e instanceof ShopkitError && ['NETWORK_ERROR', 'TIMEOUT', 'ABORTED', 'INVALID_RESPONSE'].includes(e.code);
+const appCode = (e: unknown) => (e instanceof ApplicationError ? String(e.code) : undefined);
+
+const captcha = (t?: CaptchaTokens) => {
+  const one: Record<string, string> = {};
+  if (t?.recaptchaToken) one.Recaptcha = t.recaptchaToken;
+  if (t?.invisibleRecaptchaToken) one.InvisibleRecaptcha = t.invisibleRecaptchaToken;
+  return Object.keys(one).length ? [one] : undefined;
+};
+
+/**
+ * Registers a member. Never throws for a refused registration: the result says why (spec 8).
+ * @example
+ * const r = await client.identity.register({ email, password });
+ * if (r.loginState === LoginState.SUCCESS) await client.auth.setTokens(await client.identity.getMemberTokensForDirectLogin(r.data!.sessionToken!));
+ */
+export async function register(
+  client: AnyClient,
+  params: {
+    email: string;
+    password: string;
+    profile?: Record<string, unknown>;
+    captchaTokens?: CaptchaTokens;
+  },
+): Promise<LoginResult> {
+  try {
+    const r = await registerOp(client, {
+      loginId: { email: params.email },
+      password: params.password,
+      profile: params.profile,
+      captchaTokens: captcha(params.captchaTokens),
+    });
+    return fromState(client, r);
+  } catch (e) {
+    if (e instanceof ValidationError) {
+      const v = e.violations.find((x) => x.data?.type === 'EMAIL');
+      if (v) return { loginState: LoginState.FAILURE, error: v.description, errorCode: 'invalidEmail' };
+    }
+    const code = {
+      '-19971': 'missingCaptchaToken',
+      '-19995': 'emailAlreadyExists',
+      '-19970': 'invalidCaptchaToken',
+    }[appCode(e) ?? ''];
+    return failure(e, code ?? (networkish(e) ? 'network' : undefined));
+  }
+}
+
+/** Logs a member in with e-mail and password (spec 4 and 8). Never throws for a refused login. */
+export async function login(
+  client: AnyClient,
+  params: { email: string; password: string; captchaTokens?: CaptchaTokens },
+): Promise<LoginResult> {
+  try {
+    const r = await loginOp(client, {
+      loginId: { email: params.email },
+      password: params.password,
+      captchaTokens: captcha(params.captchaTokens),
+    });
+    return fromState(client, r);
+  } catch (e) {
+    if (networkish(e)) return failure(e, 'network');
+    const code = {
+      '-19971': 'missingCaptchaToken',
+      '-19970': 'invalidCaptchaToken',
+      '-19976': 'invalidPassword',
+      '-19973': 'resetPassword',
+    }[appCode(e) ?? ''];
+    return failure(e, code ?? 'invalidEmail');
+  }
+}
+
+/** Completes e-mail verification with the code from the e-mail, while one is pending. */
+export async function processVerification(
+  client: AnyClient,
+  params: { code?: string; verificationCode?: string },
+): Promise<LoginResult> {
+  const r = client.auth ? remembered.get(client.auth) : undefined;
+  if (r?.loginState !== LoginState.EMAIL_VERIFICATION_REQUIRED)
+    return { loginState: LoginState.FAILURE, error: 'Unknown _state' };
+  try {
+    return fromState(
+      client,
+      await verifyOp(client, { code: params.code ?? params.verificationCode, stateToken: r.stateToken }),
+    );
+  } catch (e) {
+    return failure(e, networkish(e) ? 'network' : appCode(e));
+  }
+}
+
+/** POST recovery `send-email`: a reset link; the same answer whether or not the e-mail is a member's. */
+export const sendPasswordResetEmail = (
+  client: AnyClient,
+  email: string,
+  redirectUri?: string,
+  options?: CallOptions,
+) =>
+  op<[msg: object], object>({ method: 'POST', path: '/_api/iam/recovery/v1/send-email', args: ['m:'] })(
+    client,
+    { email, redirect: redirectUri ? { url: redirectUri, clientId: oauth(client).clientId } : undefined },
+    options,
+  );
+
+/** POST recovery `activation-email` for an identity. */
+export const sendActivationEmail = op<
+  [
+    identityId: string,
+    options?: { emailOptions?: { language?: string; redirect?: { url?: string; clientId?: string } } },
+  ],
+  object
+>({ method: 'POST', path: '/_api/iam/recovery/v1/activation-email', args: ['identityId', 'options:'] });
+
+/** Sets a new password with the token from a reset e-mail; answers like a login. */
+export async function recover(
+  client: AnyClient,
+  recoveryToken: string,
+  password: string,
+): Promise<LoginResult> {
+  try {
+    return fromState(client, await recoverOp(client, { recoveryToken, password }));
+  } catch (e) {
+    return failure(e, networkish(e) ? 'network' : appCode(e));
+  }
+}
+
+/** POST `change-password` as the logged-in member; the server revokes the member's other sessions. */
+export const changePassword = op<[newPassword: string], object>({
+  method: 'POST',
+  path: `${A}/v2/change-password`,
+  args: ['newPassword'],
+});
+
+/** POST `v2/verify` of a second factor (e-mail code). */
+export const verifyFactor = op<
+  [
+    factorType: string,
+    options: {
+      stateToken: string;
+      rememberThisDevice?: boolean;
+      emailData?: { code: string };
+      smsData?: unknown;
+      callData?: unknown;
+      totpData?: unknown;
+    },
+  ],
+  StateResponse
+>({
+  method: 'POST',
+  path: `${A}/v2/{factorType}/verify`,
+  args: ['factorType', 'options:'],
+  res: identityRes,
+});
+
+/** POST verification `start`: mails a code to the identity; `verificationId` is its state token. */
+export const startVerification = op<
+  [options: { identityId?: string; target?: 'EMAIL' }],
+  { verificationId: string }
+>({
+  method: 'POST',
+  path: '/_api/iam/verification/v1/start',
+  args: ['options:'],
+});
+
+/** POST verification `auth/verify` with a code and a state token. */
+export const verifyDuringAuthentication = op<[code: string, options: { stateToken: string }], StateResponse>({
+  method: 'POST',
+  path: '/_api/iam/verification/v1/auth/verify',
+  args: ['code', 'options:'],
+  res: identityRes,
+});
+
+/** POST verification `auth/resend`: a new code replaces the old one. */
+export const resendVerification = op<[stateToken: string], object>({
+  method: 'POST',
+  path: '/_api/iam/verification/v1/auth/resend',
+  args: ['stateToken'],
+});
+
+/** What token-info answers. */
+export interface TokenInfo {
+  active: boolean;
+  subjectType: 'UNKNOWN' | 'USER' | 'VISITOR' | 'MEMBER' | 'APP';
+  subjectId?: string;
+  exp?: number;
+  iat?: number;
+  clientId?: string;
+  siteId?: string;
+}
+
+/** POST `/oauth2/token-info` → who a token belongs to. */
+export const getTokenInfo = op<[token: string], TokenInfo>({
+  method: 'POST',
+  path: '/oauth2/token-info',
+  args: ['token'],
+});
+
+/** A POST with `Authorization: <visitor token>,<api key>` (trusted servers only). */
+async function trustedPost(client: AnyClient, apiKey: string, path: string, body: object) {
+  const { Authorization } = await oauth(client).getAuthHeaders(client.transport);
+  const res = await client.transport.fetch(client.baseUrl + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `${Authorization},${apiKey}` },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => undefined);
+  if (res.status !== 200)
+    throw errorFromResponse({
+      status: res.status,
+      statusText: res.statusText,
+      body: json,
+      requestId: res.headers.get('x-wix-request-id'),
+    });
+  return json;
+}
+
+/** Signs a member on from a trusted server (creates them if needed): `{sessionToken, identity}`. */
+export const signOn = (
+  client: AnyClient,
+  apiKey: string,
+  params: {
+    email: string;
+    profile?: Record<string, unknown>;
+    verifyEmail?: boolean;
+    mergeExistingContact?: boolean;
+  },
+): Promise<{ sessionToken: string; identity: Identity }> =>
+  trustedPost(client, apiKey, `${A}/v2/sign-on`, {
+    loginId: { email: params.email },
+    profile: params.profile,
+    verifyEmail: params.verifyEmail,
+    mergeExistingContact: params.mergeExistingContact,
+  });
+
+/** Member tokens for a member id, from a trusted server (`authorized_client` grant). */
+export const getMemberTokensForExternalLogin = async (
+  client: AnyClient,
+  memberId: string,
+  apiKey: string,
+) => {
+  const s = oauth(client);
+  const { Authorization } = await s.getAuthHeaders(client.transport);
+  return s.tokenRequest(
+    { grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId },
+    TokenRole.MEMBER,
+    { Authorization: `${Authorization},${apiKey}` },
+  );
+};
+
+// ---- OAuth authorization code with PKCE ----
+
+export interface OAuthData {
+  redirectUri?: string;
+  originalUri?: string;
+  codeChallenge: string;
+  codeVerifier: string;
+  state: string;
+}
+
+/** Fresh PKCE data and state for one authorization request. Keep it in memory or sessionStorage. */
+export async function generateOAuthData(redirectUri?: string, originalUri?: string): Promise<OAuthData> {
+  const codeVerifier = generateVerifier();
+  return {
+    redirectUri,
+    originalUri,
+    codeVerifier,
+    codeChallenge: await generateChallenge(codeVerifier),
+    state: generateState(),
+  };
+}
+
+export interface AuthUrlOptions {
+  prompt?: 'login' | 'none' | 'consent' | 'select_account';
+  responseMode?: 'query' | 'fragment' | 'web_message';
+  sessionToken?: string;
+}
+
+/** The authorize URL for OAuth data, through a redirect session (default prompt `login`, mode `fragment`). */
+export async function getAuthUrl(client: AnyClient, data: OAuthData, options: AuthUrlOptions = {}) {
+  const { redirectSession } = await createRedirectSession(client, {
+    auth: {
+      authRequest: {
+        redirectUri: data.redirectUri,
+        clientId: oauth(client).clientId,
+        codeChallenge: data.codeChallenge,
+        codeChallengeMethod: 'S256',
+        responseMode: options.responseMode ?? 'fragment',
+        responseType: 'code',
+        scope: 'offline_access',
+        state: data.state,
+        sessionToken: options.sessionToken,
+      },
+      prompt: options.prompt ?? 'login',
+    },
+  });
+  return { authUrl: redirectSession.fullUrl };
+}
+
+/** Reads `code`, `state`, `error`, `error_description` from a URL's fragment (default) or query. */
+export function parseFromUrl(url?: string, responseMode: 'query' | 'fragment' = 'fragment') {
+  const loc = (globalThis as { location?: Location }).location;
+  const u = new URL(url ?? loc?.href ?? '');
+  const p = new URLSearchParams(responseMode === 'query' ? u.search : u.hash.slice(1));
+  const get = (k: string) => p.get(k) ?? undefined;
+  // Take code and state out of the address bar once read (checklist 11).
+  if (loc && u.href === loc.href && (p.has('code') || p.has('state'))) {
+    for (const k of ['code', 'state', 'error', 'error_description']) p.delete(k);
+    const rest = p.toString();
+    if (responseMode === 'query') u.search = rest;
+    else u.hash = rest;
+    globalThis.history?.replaceState(history.state, '', u.href);
+  }
+  return {
+    code: get('code'),
+    state: get('state'),
+    error: get('error'),
+    errorDescription: get('error_description'),
+  };
+}
+
+const usedStates = new Set<string>();
+
+/** Exchanges an authorization code for member tokens (role `member`); returns them, does not store them. */
+export async function getMemberTokens(
+  client: AnyClient,
+  code: string | undefined,
+  state: string | undefined,
+  data: OAuthData,
+): Promise<Tokens> {
+  if (!code || !state) throw new Error('Missing code or _state');
+  if (state !== data.state || usedStates.has(state)) throw new Error('Invalid _state');
+  usedStates.add(state);
+  const s = oauth(client);
+  try {
+    return await s.tokenRequest(
+      {
+        clientId: s.clientId,
+        grantType: 'authorization_code',
+        ...(data.redirectUri ? { redirectUri: data.redirectUri } : {}),
+        code,
+        codeVerifier: data.codeVerifier,
+      },
+      TokenRole.MEMBER,
+    );
+  } catch (cause) {
+    throw new Error('Failed to get member tokens', { cause });
+  }
+}
+
+export { getMemberTokensForDirectLogin } from '../auth/silent.ts';
+
+/**
+ * Logs out: creates the logout redirect session with the current token (when a member), then
+ * clears both tokens (role `none`) even if that call fails. Returns the URL to visit, if any.
+ */
+export async function logout(client: AnyClient, originalUrl?: string): Promise<{ logoutUrl?: string }> {
+  const s = oauth(client);
+  let logoutUrl: string | undefined;
+  try {
+    if (await s.loggedIn())
+      logoutUrl = (
+        await createRedirectSession(client, {
+          logout: { clientId: s.clientId },
+          ...(originalUrl ? { callbacks: { postFlowUrl: originalUrl } } : {}),
+        })
+      ).redirectSession.fullUrl;
+  } catch {
+    // The local logout happens whatever the network says (checklist 33).
+  }
+  await s.setTokens(emptyTokens());
+  return { logoutUrl };
+}
