@@ -373,39 +373,49 @@ async function placeOrder(emu: Emulator, c: Context) {
   return placedPage(emu, c, session, co!);
 }
 
-/** Finds a product id by slug (the product page's address). */
-async function productIdBySlug(sql: Sql, slug: string) {
-  const rows = await sql.query<{ id: string }>('SELECT id FROM products WHERE slug = $1', [slug]);
-  return rows[0]?.id;
+interface ProductRow {
+  id: string;
+  name: string;
+  visible: boolean;
+  description: string | null;
+  price: string;
+  discounted_price: string;
+  variant_id: string | null;
 }
 
+/** The product page: name, image, price (from the first variant), stock and description. */
 async function productPage(emu: Emulator, c: Context, slug: string, back?: string) {
-  const id = await productIdBySlug(emu.db, slug);
-  const item = id ? await lookupCatalogItem(emu, emu.db, id) : null;
-  const rows = id
-    ? await emu.db.query<{ description: string | null }>(
-        'SELECT description FROM products WHERE id = $1',
-        [id],
-      )
-    : [];
-  if (!id || (item && !item.visible))
-    return htmlPage(c, 'Product not found', `<p>There is no product “${h(slug)}” in the store.</p>${backLink(back, 'Back to the site')}`, 404);
-  const name = item?.name ?? slug;
-  const priceLine = item
-    ? `<p data-testid="price">${h(price(toCents(item.price) ?? 0, item.currency).formattedAmount)}${
-        item.fullPrice !== item.price
-          ? ` <s>${h(price(toCents(item.fullPrice) ?? 0, item.currency).formattedAmount)}</s>`
-          : ''
-      }</p>`
-    : '<p>Choose the options in the store to see the price.</p>';
+  const [p] = await emu.db.query<ProductRow>(
+    `SELECT p.id, p.name, p.visible, p.description, p.price::text AS price, p.discounted_price::text AS discounted_price,
+            (SELECT v.id FROM product_variants v WHERE v.product_id = p.id AND v.visible ORDER BY v.position LIMIT 1) AS variant_id
+     FROM products p WHERE p.slug = $1`,
+    [slug],
+  );
+  if (!p?.visible)
+    return htmlPage(
+      c,
+      'Product not found',
+      `<p>There is no product “${h(slug)}” in the store.</p>${backLink(back, 'Back to the site')}`,
+      404,
+    );
+  const item = p.variant_id ? await lookupCatalogItem(emu, emu.db, p.id, { variantId: p.variant_id }) : null;
+  const fmt = (amount: string) => price(toCents(amount) ?? 0, item?.currency ?? CURRENCY).formattedAmount;
   const img = item?.image
-    ? `<img src="${h(item.image.url)}" alt="${h(item.image.altText ?? name)}" width="320" height="320">`
+    ? `<img src="${h(item.image.url)}" alt="${h(item.image.altText ?? p.name)}" width="320" height="320">`
     : '';
+  const priceLine =
+    `<p data-testid="price">${h(fmt(p.discounted_price))}` +
+    (p.discounted_price !== p.price ? ` <s>${h(fmt(p.price))}</s>` : '') +
+    '</p>';
   const stock = item ? `<p>${item.inStock ? 'In stock' : 'Out of stock'}</p>` : '';
   return htmlPage(
     c,
-    name,
-    img + priceLine + stock + (rows[0]?.description ? `<p>${h(rows[0].description)}</p>` : '') + backLink(back, 'Back to the site'),
+    p.name,
+    img +
+      priceLine +
+      stock +
+      (p.description ? `<p>${h(p.description)}</p>` : '') +
+      backLink(back, 'Back to the site'),
   );
 }
 
