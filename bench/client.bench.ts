@@ -1,0 +1,324 @@
+/**
+ * The client side by side with the platform's own published SDK (installed only in bench/baseline):
+ * bundle size, cold import, throughput relative to raw fetch + JSON.parse, token requests.
+ *
+ * Throughput uses the same recorded responses for every contestant: a real get-cart with 10 items
+ * and a real 50-product query page, recorded from the emulator, then served by an in-memory fetch,
+ * so that what is measured is the client's own work, not the network's noise.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { startEmulator } from '@shopkit/emulator';
+import { ApiKeyStrategy, cart, createClient, OAuthStrategy, products } from '@shopkit/sdk';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const baseline = join(root, 'bench/baseline');
+const tmp = mkdtempSync(join(tmpdir(), 'shopkit-bench-'));
+
+function ensureBaseline() {
+  if (existsSync(join(baseline, 'node_modules/@wix/sdk'))) return;
+  console.error('[bench] installing the platform SDK into bench/baseline (benchmark only)…');
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--workspaces=false'], {
+    cwd: baseline,
+    stdio: 'inherit',
+  });
+}
+
+/** min+gzip of an entry bundled for browsers. */
+async function bundleSize(name: string, source: string, resolveDir: string) {
+  const out = await build({
+    stdin: { contents: source, resolveDir, loader: 'ts', sourcefile: `${name}.ts` },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = out.outputFiles[0]!.contents;
+  return { raw: code.length, gzip: gzipSync(code, { level: 9 }).length };
+}
+
+const sdk = join(root, 'packages/sdk/src/index.ts').replace(/\\/g, '/');
+const ENTRIES = {
+  shopkitTypical: `import { createClient, OAuthStrategy, cart, products, collections } from '${sdk}';
+const c = createClient({ auth: OAuthStrategy({ clientId: 'x' }) });
+globalThis.x = [c, cart.getCurrentCart, cart.addToCurrentCart, cart.updateCurrentCartLineItemQuantity,
+  cart.removeLineItemsFromCurrentCart, cart.estimateCurrentCartTotals, cart.createCheckoutFromCurrentCart,
+  products.queryProducts, products.getProduct, collections.queryCollections, collections.getCollectionBySlug];`,
+  shopkitModules: `import { createClient, OAuthStrategy, cart, products, collections } from '${sdk}';
+globalThis.x = createClient({ auth: OAuthStrategy({ clientId: 'x' }), modules: { cart, products, collections } });`,
+  shopkitAuth: `import { createClient, OAuthStrategy } from '${sdk}';
+globalThis.x = createClient({ auth: OAuthStrategy({ clientId: 'x' }) });`,
+  platformTypical: `import { createClient, OAuthStrategy } from '@wix/sdk';
+import * as currentCart from '@wix/auto_sdk_ecom_current-cart';
+import * as products from '@wix/auto_sdk_stores_products';
+import * as collections from '@wix/auto_sdk_stores_collections';
+globalThis.x = createClient({ auth: OAuthStrategy({ clientId: 'x' }), modules: { currentCart, products, collections } });`,
+  platformAuth: `import { createClient, OAuthStrategy } from '@wix/sdk';
+globalThis.x = createClient({ auth: OAuthStrategy({ clientId: 'x' }) });`,
+};
+
+/** Median wall time of `node file` minus that of a bare `node -e 0`, in ms. */
+function coldImport(file: string, runs = 15) {
+  const time = (args: string[]) => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const bare: number[] = [];
+  const full: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    bare.push(time(['-e', '0']));
+    full.push(time([file]));
+  }
+  return median(full) - median(bare);
+}
+
+async function nodeBundle(name: string, source: string, resolveDir: string) {
+  const file = join(tmp, `${name}.mjs`);
+  await build({
+    stdin: { contents: source, resolveDir, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outfile: file,
+    logLevel: 'silent',
+  });
+  return file;
+}
+
+/** Records a real 10-item cart and a real 50-product page from the emulator. */
+async function recordBodies() {
+  const emu = await startEmulator({ db: 'memory', log: () => {} });
+  try {
+    const merchant = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
+    const visitor = createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }) });
+    // Visitors see visible products only: add products until a visitor's page holds 50.
+    const visible = (await products.queryProducts(visitor, { paging: { limit: 100 } })).products.length;
+    for (let i = visible; i < 50; i++)
+      await products.createProduct(merchant, {
+        name: `Bench product ${i}`,
+        productType: 'physical',
+        priceData: { price: 10 + i },
+        description: 'A product made for the benchmark page.',
+      } as never);
+    const all = (await products.queryProducts(visitor, { paging: { limit: 50 } })).products;
+    const buyable = all
+      .filter((p: any) => p.stock?.inStock !== false && !(p.productOptions ?? []).length)
+      .slice(0, 10);
+    await cart.addToCurrentCart(visitor, {
+      lineItems: buyable.map((p: any) => ({
+        catalogReference: { appId: '215238eb-22a5-4c36-9e7b-e7c08025e04e', catalogItemId: p.id },
+        quantity: 1,
+      })),
+    } as never);
+    const token = (await visitor.auth.getTokens()).accessToken.value;
+    const get = (path: string) =>
+      fetch(emu.url + path, { headers: { Authorization: token } }).then((r) => r.text());
+    const cartBody = await get('/ecom/v1/carts/current');
+    const productsBody = await (
+      await fetch(`${emu.url}/stores-reader/v1/products/query-platformized`, {
+        method: 'POST',
+        headers: { Authorization: token, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: { paging: { limit: 50, offset: 0 } } }),
+      })
+    ).text();
+    return {
+      cartBody,
+      productsBody,
+      items: JSON.parse(cartBody).cart.lineItems.length,
+      count: JSON.parse(productsBody).products.length,
+    };
+  } finally {
+    await emu.stop();
+  }
+}
+
+const TOKEN_BODY = JSON.stringify({
+  access_token: 'OauthNG.bench',
+  refresh_token: 'OauthNG.refresh',
+  expires_in: 14400,
+});
+
+/** An in-memory fetch serving the recorded bodies by path, counting token requests. */
+function memoryFetch(bodies: { cartBody: string; productsBody: string }) {
+  const counter = { token: 0 };
+  const json = (body: string) =>
+    new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+  const fn = async (input: RequestInfo | URL, _init?: RequestInit) => {
+    const path = new URL(typeof input === 'string' || input instanceof URL ? input : input.url).pathname;
+    if (path.endsWith('/oauth2/token')) {
+      counter.token++;
+      await new Promise((r) => setTimeout(r, 2));
+      return json(TOKEN_BODY);
+    }
+    if (path.endsWith('/carts/current')) return json(bodies.cartBody);
+    if (path.includes('/products/query')) return json(bodies.productsBody);
+    return new Response('{"message":"not found","details":{}}', { status: 404 });
+  };
+  return { fetch: fn as typeof fetch, counter };
+}
+
+async function opsPerSecond(fn: () => Promise<unknown>, ms = 1500) {
+  for (let i = 0; i < 200; i++) await fn();
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    for (let i = 0; i < 50; i++) await fn();
+    n += 50;
+  }
+  return n / ((performance.now() - t0) / 1000);
+}
+
+async function main() {
+  ensureBaseline();
+  const lines: string[] = [
+    '## Client: Shopkit side by side with the platform SDK (`bench/client.bench.ts`)',
+    '',
+  ];
+
+  // Bundle sizes.
+  const size = async (k: keyof typeof ENTRIES) =>
+    bundleSize(k, ENTRIES[k], k.startsWith('platform') ? baseline : root);
+  const [st, sm, sa, pt, pa] = await Promise.all([
+    size('shopkitTypical'),
+    size('shopkitModules'),
+    size('shopkitAuth'),
+    size('platformTypical'),
+    size('platformAuth'),
+  ]);
+  const kb = (b: number) => (b / 1024).toFixed(1) + ' KB';
+  lines.push(
+    '### Browser bundle, min + gzip (esbuild, level-9 gzip)',
+    '',
+    '| entry | Shopkit | platform SDK | ratio |',
+    '|---|---|---|---|',
+    `| typical storefront: client + visitor/member OAuth + the cart, product and collection calls a storefront uses | ${kb(st.gzip)} | ${kb(pt.gzip)} | ${(st.gzip / pt.gzip).toFixed(2)} |`,
+    `| same, with whole modules bound (\`modules: {cart, products, collections}\`) | ${kb(sm.gzip)} | ${kb(pt.gzip)} | ${(sm.gzip / pt.gzip).toFixed(2)} |`,
+    `| auth alone: client + OAuth strategy | ${kb(sa.gzip)} | ${kb(pa.gzip)} | ${(sa.gzip / pa.gzip).toFixed(2)} |`,
+    '',
+  );
+
+  // Cold import in Node.
+  const shopkitNode = await nodeBundle('shopkit', `import '${sdk}';`, root);
+  const platformNode = join(tmp, 'platform.mjs');
+  writeFileSync(
+    platformNode,
+    [
+      `import { createRequire } from 'node:module';`,
+      `const require = createRequire('${baseline}/package.json');`,
+      `await import(require.resolve('@wix/sdk'));`,
+      `await import(require.resolve('@wix/auto_sdk_ecom_current-cart'));`,
+      `await import(require.resolve('@wix/auto_sdk_stores_products'));`,
+      `await import(require.resolve('@wix/auto_sdk_stores_collections'));`,
+    ].join('\n'),
+  );
+  const shopkitMs = coldImport(shopkitNode);
+  const platformMs = coldImport(platformNode);
+  lines.push(
+    '### Node cold import (median of 15 runs, minus a bare `node -e 0`)',
+    '',
+    '| | Shopkit (the SDK as one ESM file, as published) | platform SDK (@wix/sdk + cart, products, collections) |',
+    '|---|---|---|',
+    `| added start-up time | +${shopkitMs.toFixed(1)} ms | +${platformMs.toFixed(1)} ms |`,
+    '',
+  );
+
+  // Throughput on the same recorded bodies.
+  const bodies = await recordBodies();
+  const mem = memoryFetch(bodies);
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = mem.fetch; // the platform SDK makes token calls through the global fetch
+  try {
+    const { createClient: wixClient, OAuthStrategy: WixOAuth } = await import(require_(baseline, '@wix/sdk'));
+    const wixCart = await import(require_(baseline, '@wix/auto_sdk_ecom_current-cart'));
+    const wixProducts = await import(require_(baseline, '@wix/auto_sdk_stores_products'));
+    const newShopkit = () => createClient({ fetch: mem.fetch, auth: OAuthStrategy({ clientId: 'bench' }) });
+    const newPlatform = () =>
+      wixClient({
+        auth: WixOAuth({ clientId: 'bench' }),
+        useCDN: false,
+        modules: { currentCart: wixCart, products: wixProducts },
+      });
+    const shop = newShopkit();
+    const plat = newPlatform();
+    const raw = (path: string) => async () =>
+      JSON.parse(await (await mem.fetch(`https://www.wixapis.com${path}`)).text());
+    const cases = [
+      {
+        name: `get-cart (${bodies.items} items)`,
+        raw: raw('/ecom/v1/carts/current'),
+        shopkit: () => cart.getCurrentCart(shop),
+        platform: () => plat.currentCart.getCurrentCart(),
+      },
+      {
+        name: `query products (a ${bodies.count}-product page)`,
+        raw: raw('/stores-reader/v1/products/query-platformized'),
+        shopkit: () => products.queryProducts(shop, { paging: { limit: 50 } }),
+        platform: () => plat.products.queryProducts({ paging: { limit: 50 } }),
+      },
+    ];
+    lines.push(
+      '### Throughput on the same responses (in-memory fetch; calls per second, and the share of raw `fetch` + `JSON.parse`)',
+      '',
+      '| call | raw fetch + JSON.parse | Shopkit | platform SDK |',
+      '|---|---|---|---|',
+    );
+    for (const c of cases) {
+      const r = await opsPerSecond(c.raw);
+      const s = await opsPerSecond(c.shopkit);
+      const p = await opsPerSecond(c.platform);
+      lines.push(
+        `| ${c.name} | ${r.toFixed(0)}/s | ${s.toFixed(0)}/s (${(s / r).toFixed(2)}) | ${p.toFixed(0)}/s (${(p / r).toFixed(2)}) |`,
+      );
+    }
+    lines.push('');
+
+    // Token requests for 20 concurrent calls on a fresh client.
+    mem.counter.token = 0;
+    const fresh = newShopkit();
+    await Promise.all(Array.from({ length: 20 }, () => cart.getCurrentCart(fresh)));
+    const shopkitTokens = mem.counter.token;
+    mem.counter.token = 0;
+    const freshP = newPlatform();
+    await Promise.all(Array.from({ length: 20 }, () => freshP.currentCart.getCurrentCart()));
+    const platformTokens = mem.counter.token;
+    lines.push(
+      '### Token requests caused by 20 concurrent calls on a fresh visitor client',
+      '',
+      '| Shopkit | platform SDK |',
+      '|---|---|',
+      `| ${shopkitTokens} | ${platformTokens} |`,
+      '',
+    );
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+  lines.push(
+    'Targets (issue 8): typical entry ≤ 4 KB gzip, auth alone ≤ 2.5 KB, under +15 ms cold import, ≥ 0.95 (get-cart) and ≥ 0.90 (products page) of raw, exactly 1 token request.',
+    '',
+  );
+  console.log(lines.join('\n'));
+}
+
+function require_(base: string, id: string) {
+  return spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `process.stdout.write(require.resolve(${JSON.stringify(id)}, { paths: [${JSON.stringify(base)}] }))`,
+    ],
+    {
+      encoding: 'utf8',
+    },
+  ).stdout;
+}
+
+await main();
