@@ -1,8 +1,53 @@
 /**
- * `@shopkit/react`: a provider and hooks over TanStack Query. No business logic and no cache of
- * its own; SSR-safe (nothing touches `window` at import time).
+ * `@shopkit/react`: a provider, query-option factories and hooks over TanStack Query. No business
+ * logic and no cache of its own; SSR-safe (nothing touches `window` at import time).
  * @module
  */
 
-export { collectionQuery, useCollectionBySlug } from './collections.ts';
+export type {
+  AddToCartVars,
+  Cart,
+  CheckoutVars,
+  CreateCheckoutOptions,
+  EstimateTotalsOptions,
+  EstimateTotalsResponse,
+  LineItem,
+  LineItemInput,
+  RedirectCallbacks,
+} from './cart.ts';
+export {
+  cartQuery,
+  estimateTotalsQuery,
+  useAddToCart,
+  useApplyCoupon,
+  useCart,
+  useCartCount,
+  useCheckout,
+  useEstimateTotals,
+  useRemoveCoupon,
+  useRemoveLineItems,
+  useUpdateLineItemQuantity,
+} from './cart.ts';
+export {
+  collectionQuery,
+  collectionsQuery,
+  optionsAvailabilityQuery,
+  productBySlugQuery,
+  productsQuery,
+  shopkitKeys,
+  useCollectionBySlug,
+  useCollections,
+  useOptionsAvailability,
+  useProductBySlug,
+  useProducts,
+} from './catalog.ts';
 export { ShopkitProvider, useShopkit } from './provider.tsx';
+export type { LoginResult, MemberAuth, MemberSession } from './session.ts';
+export {
+  useLogin,
+  useLogout,
+  useMemberSession,
+  useRegister,
+  useSendPasswordReset,
+  useVerifyEmail,
+} from './session.ts';

@@ -1,0 +1,187 @@
+import {
+  type AnyClient,
+  cart,
+  redirects,
+  ShopkitError,
+  type cart as CartModule,
+  type redirects as RedirectsModule,
+} from '@shopkit/sdk';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useShopkit } from './provider.tsx';
+import { shopkitKeys } from './catalog.ts';
+
+export type Cart = CartModule.Cart;
+export type LineItem = CartModule.LineItem;
+export type LineItemInput = CartModule.LineItemInput;
+export type EstimateTotalsOptions = CartModule.EstimateTotalsOptions;
+export type EstimateTotalsResponse = CartModule.EstimateTotalsResponse;
+export type CreateCheckoutOptions = CartModule.CreateCheckoutOptions;
+export type RedirectCallbacks = RedirectsModule.RedirectCallbacks;
+
+/** Cart mutations share one scope: they run one at a time, in the order they were made. */
+const CART_SCOPE = { id: 'shopkit:cart' };
+const CART_MUTATION = ['shopkit', 'cart', 'mutation'] as const;
+
+/** The current cart, or `null` when the visitor or member has none yet. */
+export const cartQuery = (client: AnyClient) =>
+  queryOptions({
+    queryKey: shopkitKeys.cart,
+    queryFn: async ({ signal }): Promise<Cart | null> => {
+      try {
+        return await cart.getCurrentCart(client, { signal });
+      } catch (e) {
+        if (e instanceof ShopkitError && e.code === 'OWNED_CART_NOT_FOUND') return null;
+        throw e;
+      }
+    },
+  });
+
+/** The current cart (`null` when there is none). */
+export function useCart() {
+  return useQuery(cartQuery(useShopkit()));
+}
+
+/** The number of items in the current cart. */
+export function useCartCount() {
+  const { data } = useCart();
+  return data?.lineItems.reduce((n, l) => n + l.quantity, 0) ?? 0;
+}
+
+/**
+ * A cart mutation with an optimistic change: the cached cart shows `optimistic(cart, vars)` at
+ * once, rolls back (and refetches) on failure, and takes the server's cart when the last queued
+ * change has answered. Offline, changes are held (TanStack Query pauses them) and sent in order.
+ */
+function useCartMutation<V>(
+  name: string,
+  send: (client: AnyClient, vars: V) => Promise<Cart>,
+  optimistic?: (cart: Cart, vars: V) => Cart,
+) {
+  const client = useShopkit();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationKey: [...CART_MUTATION, name],
+    scope: CART_SCOPE,
+    mutationFn: (vars: V) => send(client, vars),
+    onMutate: async (vars) => {
+      await qc.cancelQueries({ queryKey: shopkitKeys.cart, exact: true });
+      const previous = qc.getQueryData<Cart | null>(shopkitKeys.cart);
+      if (previous && optimistic) qc.setQueryData(shopkitKeys.cart, optimistic(previous, vars));
+      return { previous };
+    },
+    onError: (_e, _vars, context) => {
+      if (context) qc.setQueryData(shopkitKeys.cart, context.previous);
+      return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
+    },
+    onSuccess: (next) => {
+      // Earlier answers would hide later optimistic changes still queued: the last one wins.
+      if (qc.isMutating({ mutationKey: CART_MUTATION }) <= 1) qc.setQueryData(shopkitKeys.cart, next);
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: ['shopkit', 'cart', 'estimate'] }),
+  });
+}
+
+const sameItem = (a: LineItem, b: LineItemInput) =>
+  a.catalogReference?.catalogItemId === b.catalogReference.catalogItemId &&
+  JSON.stringify(a.catalogReference?.options ?? null) === JSON.stringify(b.catalogReference.options ?? null);
+
+export interface AddToCartVars {
+  lineItems: LineItemInput[];
+  /** What to show for a line that is not in the cart yet, until the server answers. */
+  preview?: Partial<LineItem>;
+}
+
+/**
+ * Adds catalog items to the current cart (creating it when needed).
+ * @example const add = useAddToCart(); add.mutate({ lineItems: [{ catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: id }, quantity: 1 }] });
+ */
+export function useAddToCart() {
+  return useCartMutation<AddToCartVars>(
+    'add',
+    async (client, { lineItems }) => (await cart.addToCurrentCart(client, { lineItems })).cart,
+    (c, { lineItems, preview }) => {
+      const next = c.lineItems.map((l) => {
+        const add = lineItems.find((i) => sameItem(l, i));
+        return add ? { ...l, quantity: l.quantity + add.quantity } : l;
+      });
+      for (const [n, i] of lineItems.entries())
+        if (!c.lineItems.some((l) => sameItem(l, i)))
+          next.push({ ...preview, id: `pending-${n}`, quantity: i.quantity, catalogReference: i.catalogReference });
+      return { ...c, lineItems: next };
+    },
+  );
+}
+
+/** Sets a line's quantity (0 removes it). */
+export function useUpdateLineItemQuantity() {
+  return useCartMutation<{ id: string; quantity: number }>(
+    'quantity',
+    async (client, line) => (await cart.updateCurrentCartLineItemQuantity(client, [line])).cart,
+    (c, { id, quantity }) => ({
+      ...c,
+      lineItems: c.lineItems.flatMap((l) => (l.id !== id ? [l] : quantity > 0 ? [{ ...l, quantity }] : [])),
+    }),
+  );
+}
+
+/** Removes lines by id. */
+export function useRemoveLineItems() {
+  return useCartMutation<string[]>(
+    'remove',
+    async (client, ids) => (await cart.removeLineItemsFromCurrentCart(client, ids)).cart,
+    (c, ids) => ({ ...c, lineItems: c.lineItems.filter((l) => !ids.includes(l.id)) }),
+  );
+}
+
+/** Applies a coupon code; a refused code rejects with the platform's `ApplicationError`. */
+export function useApplyCoupon() {
+  return useCartMutation<string>('coupon', (client, couponCode) => cart.updateCurrentCart(client, { couponCode }));
+}
+
+/** Removes the applied coupon. */
+export function useRemoveCoupon() {
+  return useCartMutation<void>(
+    'uncoupon',
+    async (client) => (await cart.removeCouponFromCurrentCart(client)).cart,
+    (c) => ({ ...c, appliedDiscounts: (c.appliedDiscounts ?? []).filter((d) => !d.coupon) }),
+  );
+}
+
+/** Estimated totals of the current cart for an address and shipping option; refreshed after every cart change. */
+export const estimateTotalsQuery = (client: AnyClient, options: EstimateTotalsOptions = {}) =>
+  queryOptions({
+    queryKey: shopkitKeys.estimate(options),
+    queryFn: () => cart.estimateCurrentCartTotals(client, options),
+  });
+
+export function useEstimateTotals(options: EstimateTotalsOptions = {}, { enabled = true } = {}) {
+  const client = useShopkit();
+  return useQuery({ ...estimateTotalsQuery(client, options), enabled, placeholderData: (prev) => prev });
+}
+
+export interface CheckoutVars extends CreateCheckoutOptions {
+  /** Where the hosted checkout returns; a function gets the new checkout's id. */
+  callbacks: RedirectCallbacks | ((checkoutId: string) => RedirectCallbacks);
+}
+
+/**
+ * Creates a checkout from the current cart and a redirect session to the hosted checkout page,
+ * then sends the browser there (`navigate`, default `location.assign`).
+ * @example const checkout = useCheckout(); checkout.mutate({ callbacks: (id) => ({ postFlowUrl: `${location.origin}/thank-you?checkoutId=${id}` }) });
+ */
+export function useCheckout(navigate: (url: string) => void = (url) => globalThis.location.assign(url)) {
+  const client = useShopkit();
+  return useMutation({
+    mutationKey: ['shopkit', 'checkout'],
+    scope: CART_SCOPE,
+    mutationFn: async ({ callbacks, ...options }: CheckoutVars) => {
+      const { checkoutId } = await cart.createCheckoutFromCurrentCart(client, options);
+      const { redirectSession } = await redirects.createRedirectSession(client, {
+        ecomCheckout: { checkoutId },
+        callbacks: typeof callbacks === 'function' ? callbacks(checkoutId) : callbacks,
+      });
+      return { checkoutId, url: redirectSession.fullUrl };
+    },
+    onSuccess: ({ url }) => navigate(url),
+  });
+}

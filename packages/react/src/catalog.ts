@@ -1,0 +1,94 @@
+import { type AnyClient, collections, type PlatformQuery, products } from '@shopkit/sdk';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useShopkit } from './provider.tsx';
+
+/** Every query key of this package starts with `'shopkit'`; invalidate it to refetch everything. */
+export const shopkitKeys = {
+  all: ['shopkit'] as const,
+  products: (query: PlatformQuery) => ['shopkit', 'products', query] as const,
+  product: (slug: string) => ['shopkit', 'product', 'slug', slug] as const,
+  availability: (id: string, choices: Record<string, string>) =>
+    ['shopkit', 'product', id, 'availability', choices] as const,
+  collections: (query: PlatformQuery) => ['shopkit', 'collections', query] as const,
+  collection: (slug: string) => ['shopkit', 'collection', 'slug', slug] as const,
+  cart: ['shopkit', 'cart'] as const,
+  estimate: (options: unknown) => ['shopkit', 'cart', 'estimate', options] as const,
+  session: ['shopkit', 'session'] as const,
+};
+
+/**
+ * One page of products: the platform query (`filter`, `sort`, `paging`) is passed as is.
+ * @example useQuery(productsQuery(client, { filter: { price: { $lte: 50 } }, sort: [{ fieldName: 'price', order: 'ASC' }], paging: { limit: 12, offset: 0 } }))
+ */
+export const productsQuery = (client: AnyClient, query: PlatformQuery) =>
+  queryOptions({
+    queryKey: shopkitKeys.products(query),
+    queryFn: ({ signal }) => products.queryProducts(client, query, undefined, { signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/** A product by its slug (with its variants), or `null` when there is none. */
+export const productBySlugQuery = (client: AnyClient, slug: string) =>
+  queryOptions({
+    queryKey: shopkitKeys.product(slug),
+    queryFn: async ({ signal }) => {
+      const r = await products.queryProducts(
+        client,
+        { filter: { slug: { $eq: slug } }, paging: { limit: 1 } },
+        { includeVariants: true },
+        { signal },
+      );
+      return r.products[0] ?? null;
+    },
+  });
+
+/** Which variant the chosen options select, its price and whether it can be bought. */
+export const optionsAvailabilityQuery = (client: AnyClient, productId: string, choices: Record<string, string>) =>
+  queryOptions({
+    queryKey: shopkitKeys.availability(productId, choices),
+    queryFn: () => products.getProductOptionsAvailability(client, productId, choices),
+    placeholderData: keepPreviousData,
+  });
+
+/** One page of collections (v2 reader). */
+export const collectionsQuery = (client: AnyClient, query: PlatformQuery = {}) =>
+  queryOptions({
+    queryKey: shopkitKeys.collections(query),
+    queryFn: ({ signal }) => collections.queryCollections(client, query, { signal }),
+  });
+
+/** A collection by slug (usable with `useQuery`, `prefetchQuery`, loaders). */
+export const collectionQuery = (client: AnyClient, slug: string) =>
+  queryOptions({
+    queryKey: shopkitKeys.collection(slug),
+    queryFn: async ({ signal }) => (await collections.getCollectionBySlug(client, slug, { signal })).collection,
+  });
+
+/** Products matching a platform query, one page at a time; the previous page stays shown while the next loads. */
+export function useProducts(query: PlatformQuery) {
+  return useQuery(productsQuery(useShopkit(), query));
+}
+
+/** A product by slug; `data` is `null` when the shop has no such product. */
+export function useProductBySlug(slug: string) {
+  return useQuery(productBySlugQuery(useShopkit(), slug));
+}
+
+/** Availability of the variant that `choices` (`{optionName: choiceDescription}`) select. */
+export function useOptionsAvailability(productId: string | undefined, choices: Record<string, string>) {
+  const client = useShopkit();
+  return useQuery({
+    ...optionsAvailabilityQuery(client, productId ?? '', choices),
+    enabled: !!productId,
+  });
+}
+
+/** Collections matching a platform query. */
+export function useCollections(query: PlatformQuery = {}) {
+  return useQuery(collectionsQuery(useShopkit(), query));
+}
+
+/** A collection by its slug. */
+export function useCollectionBySlug(slug: string) {
+  return useQuery(collectionQuery(useShopkit(), slug));
+}
