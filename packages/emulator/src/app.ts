@@ -11,7 +11,7 @@ import { type Db, migrate, openDb } from './db/index.ts';
 import { DOMAINS } from './domains/index.ts';
 import { demoCredentials, identify } from './domains/platform/index.ts';
 import { ApiError, appError } from './http/errors.ts';
-import { Router } from './http/router.ts';
+import { type Registered, Router } from './http/router.ts';
 import { placeholderSvg } from './media.ts';
 
 export interface EmulatorOptions {
@@ -31,6 +31,8 @@ export interface EmulatorOptions {
   domains?: Domain[];
   /** Where log lines go (default stderr). */
   log?: (line: string) => void;
+  /** Webhook receiver URLs subscribed to every event (`--webhook`); delivered while the server runs. */
+  webhooks?: string[];
 }
 
 export interface EmulatorInstance {
@@ -38,6 +40,8 @@ export interface EmulatorInstance {
   emu: Emulator;
   /** The demo credentials (client id, API key, site id). */
   demo: { clientId: string; apiKey: string; siteId: string };
+  /** Every API route served (method, path, access). */
+  routes: readonly Registered[];
   /** Sets the public URL once the server listens. */
   setPublicUrl(url: string): void;
   close(): Promise<void>;
@@ -156,6 +160,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     app,
     emu,
     demo,
+    routes: router.list(),
     setPublicUrl(url) {
       config.publicUrl = url.replace(/\/+$/, '');
     },

@@ -56,8 +56,12 @@ export interface RouteDef<S extends z.ZodType> {
   handler: (ctx: RouteContext<z.output<S>>) => Promise<unknown> | unknown;
 }
 
-interface Registered {
+/** One served route, as listed by `Router.list()`. */
+export interface Registered {
   method: HttpMethod;
+  /** Full path with Hono-style parameters, e.g. `/stores/v1/products/:id`. */
+  path: string;
+  access: Access;
   regex: RegExp;
 }
 
@@ -79,6 +83,8 @@ export class Router {
       const full = prefix + honoPath;
       this.table.push({
         method: def.method,
+        path: full,
+        access: def.access,
         regex: new RegExp(`^${full.replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
       });
       this.app.on(def.method, full, async (c) => {
@@ -95,6 +101,11 @@ export class Router {
         return c.json(out ?? {}, 200);
       });
     }
+  }
+
+  /** Every route served, for tools and the fuzzer. */
+  list(): readonly Registered[] {
+    return this.table;
   }
 
   /** Whether some other method is served on this path (for 405 instead of 404). */

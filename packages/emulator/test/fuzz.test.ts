@@ -1,0 +1,156 @@
+/**
+ * Property-based bad input against every route the emulator serves: random and malformed bodies,
+ * query strings, `.r` values, path parameters and credentials. Every answer is below 500; every
+ * 4xx is a well-formed platform envelope; a rejected request leaves the database unchanged.
+ * `npm run test:long` (SHOPKIT_LONG=1) runs ten times as many cases.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Registered } from '../src/http/router.ts';
+import { startTestEmulator, type TestEmulator } from '../src/testing.ts';
+
+const RUNS = process.env.SHOPKIT_LONG ? 3000 : 300;
+
+/** One query that fingerprints the database: row counts, the event log head, latest updates. */
+async function fingerprintQuery(emu: TestEmulator) {
+  const cols = await emu.emu.db.query<{ table_name: string; has_updated: boolean }>(
+    `SELECT t.table_name, bool_or(c.column_name = 'updated_at') AS has_updated
+     FROM information_schema.tables t JOIN information_schema.columns c
+       ON c.table_schema = t.table_schema AND c.table_name = t.table_name
+     WHERE t.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+     GROUP BY t.table_name ORDER BY t.table_name`,
+  );
+  const parts = cols.map(
+    (t) =>
+      `(SELECT count(*)::text${t.has_updated ? ` || '@' || coalesce(max(updated_at)::text, '')` : ''} FROM "${t.table_name}") AS "${t.table_name}"`,
+  );
+  return `SELECT ${parts.join(', ')}`;
+}
+
+const isPage = (r: Registered) =>
+  r.path.startsWith('/oauth2/authorize') ||
+  r.path.startsWith('/redirect') ||
+  r.path.includes('mailbox') ||
+  r.path.startsWith('/_api/emulator/v1/pages');
+
+describe('fuzzing every route', () => {
+  let emu: TestEmulator;
+  let fingerprint: string;
+  let visitor: string;
+  beforeAll(async () => {
+    emu = await startTestEmulator('pglite');
+    fingerprint = await fingerprintQuery(emu);
+    const res = await fetch(`${emu.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
+    });
+    visitor = (await res.json()).access_token;
+  });
+  afterAll(() => emu?.stop());
+
+  it('lists the routes it fuzzes', () => {
+    expect(emu.routes.length).toBeGreaterThan(10);
+  });
+
+  it('answers random input with <500, the envelope on 4xx, and no change when rejected', async () => {
+    const routes = emu.routes;
+    const segment = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 12 }),
+      fc.constantFrom('..', '%2F', '%00', 'query', '0', '-1', 'ſ', '💥', 'col-sale', "x' OR '1'='1"),
+      fc.uuid(),
+    );
+    const body = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+      fc
+        .dictionary(
+          fc.constantFrom(
+            'query',
+            'product',
+            'collection',
+            'lineItems',
+            'id',
+            'ids',
+            'paging',
+            'filter',
+            'set',
+            'adjust',
+            'cartInfo',
+            'grantType',
+            'clientId',
+            'loginId',
+            'password',
+            'options',
+            'media',
+            'variants',
+          ),
+          fc.jsonValue({ maxDepth: 3 }),
+        )
+        .map((v) => JSON.stringify(v)),
+      fc.string({ maxLength: 40 }),
+      fc.constant(''),
+    );
+    const query = fc.oneof(
+      fc.constant(''),
+      fc.string({ maxLength: 30 }).map((s) => `.r=${encodeURIComponent(s)}`),
+      fc.jsonValue({ maxDepth: 3 }).map((v) => `.r=${Buffer.from(JSON.stringify(v)).toString('base64url')}`),
+      fc
+        .dictionary(fc.stringMatching(/^[a-z.$_]{1,12}$/), fc.string({ maxLength: 10 }))
+        .map((d) => new URLSearchParams(d).toString()),
+    );
+    const auth = fc.constantFrom<'none' | 'visitor' | 'key' | 'junk'>('none', 'visitor', 'key', 'junk');
+
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(routes.length - 1),
+        fc.array(segment, { minLength: 4, maxLength: 4 }),
+        body,
+        query,
+        auth,
+        async (i, segs, rawBody, qs, who) => {
+          const route = routes[i]!;
+          let k = 0;
+          const path = route.path.replace(/:[A-Za-z_]+/g, () => encodeURIComponent(segs[k++ % segs.length]!));
+          const headers: Record<string, string> = {};
+          if (who === 'visitor') headers.authorization = visitor;
+          if (who === 'key') headers.authorization = emu.demo.apiKey;
+          if (who === 'junk') headers.authorization = 'OauthNG.junk,other';
+          const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+          if (hasBody) headers['content-type'] = 'application/json';
+          const [before] = await emu.emu.db.query(fingerprint);
+          const res = await fetch(`${emu.url}${path}${qs ? `?${qs}` : ''}`, {
+            method: route.method,
+            headers,
+            body: hasBody ? rawBody : undefined,
+          });
+          const text = await res.text();
+          const where = `${route.method} ${path}?${qs} (${who}) → ${res.status}: ${text.slice(0, 300)}`;
+          expect(res.status, where).toBeLessThan(500);
+          if (res.status >= 400 && !isPage(route)) {
+            const env = JSON.parse(text);
+            expect(typeof env.message, where).toBe('string');
+            const kinds = Object.keys(env.details ?? {});
+            expect(
+              kinds.length === 1 && ['applicationError', 'validationError'].includes(kinds[0]!),
+              where,
+            ).toBe(true);
+            for (const v of env.details.validationError?.fieldViolations ?? []) {
+              expect(
+                typeof v.field === 'string' &&
+                  typeof v.description === 'string' &&
+                  typeof v.violatedRule === 'string' &&
+                  typeof v.data === 'object',
+                where,
+              ).toBe(true);
+            }
+          }
+          if (res.status >= 400) {
+            const [after] = await emu.emu.db.query(fingerprint);
+            expect(after, `${where}: storage changed`).toEqual(before);
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  }, 600_000);
+});
