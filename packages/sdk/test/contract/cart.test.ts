@@ -91,12 +91,14 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
     expect(e).toMatchObject({ status: 404, code: 'OWNED_CART_NOT_FOUND' });
     expect(e.requestId).toBeTruthy();
     for (const call of [
-      c.cart.deleteCurrentCart(),
-      c.cart.removeCouponFromCurrentCart(),
-      c.cart.estimateCurrentCartTotals(),
-      c.cart.createCheckoutFromCurrentCart(),
+      () => c.cart.deleteCurrentCart(),
+      () => c.cart.removeCouponFromCurrentCart(),
+      () => c.cart.estimateCurrentCartTotals(),
+      () => c.cart.createCheckoutFromCurrentCart(),
+      () => c.cart.removeLineItemsFromCurrentCart(['x']),
+      () => c.cart.updateCurrentCartLineItemQuantity([{ id: 'x', quantity: 1 }]),
     ])
-      expect(await failure(call)).toMatchObject({ code: 'OWNED_CART_NOT_FOUND' });
+      expect(await failure(call())).toMatchObject({ code: 'OWNED_CART_NOT_FOUND' });
   });
 
   it('adds a catalog item resolved against the catalog, with the SDK shapes of wire §5.1', async () => {
