@@ -394,7 +394,11 @@ export interface OAuthData {
 }
 
 /** Fresh PKCE data and state for one authorization request. Keep it in memory or sessionStorage. */
-export async function generateOAuthData(redirectUri?: string, originalUri?: string): Promise<OAuthData> {
+export async function generateOAuthData(
+  _client: AnyClient,
+  redirectUri?: string,
+  originalUri?: string,
+): Promise<OAuthData> {
   const codeVerifier = generateVerifier();
   return {
     redirectUri,
@@ -433,7 +437,11 @@ export async function getAuthUrl(client: AnyClient, data: OAuthData, options: Au
 }
 
 /** Reads `code`, `state`, `error`, `error_description` from a URL's fragment (default) or query. */
-export function parseFromUrl(url?: string, responseMode: 'query' | 'fragment' = 'fragment') {
+export function parseFromUrl(
+  _client: AnyClient,
+  url?: string,
+  responseMode: 'query' | 'fragment' = 'fragment',
+) {
   const loc = (globalThis as { location?: Location }).location;
   const u = new URL(url ?? loc?.href ?? '');
   const p = new URLSearchParams(responseMode === 'query' ? u.search : u.hash.slice(1));

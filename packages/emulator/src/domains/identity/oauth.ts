@@ -326,7 +326,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     }
   });
 
-  grants.set('authorization_code', async (_emu, body) => {
+  grants.set('authorization_code', async (emu, body) => {
     const { clientId, code, codeVerifier, redirectUri } = body;
     if (typeof code !== 'string' || !code) throw appError(400, 'invalid_request', 'code is required');
     if (typeof codeVerifier !== 'string' || !VERIFIER.test(codeVerifier))
@@ -370,7 +370,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     return result.tokens;
   });
 
-  grants.set('authorized_client', async (_emu, body, headers) => {
+  grants.set('authorized_client', async (emu, body, headers) => {
     const { visitor } = await trustedCaller(emu, headers.get('authorization') ?? undefined);
     const memberId = body.memberId;
     if (typeof memberId !== 'string' || !memberId)
@@ -398,7 +398,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     return result.tokens;
   });
 
-  grants.set('client_credentials', async (_emu, body) => {
+  grants.set('client_credentials', async (emu, body) => {
     const { clientId, clientSecret } = body;
     if (typeof clientId !== 'string' || typeof clientSecret !== 'string')
       throw appError(400, 'invalid_client', 'client_id and client_secret are required');

@@ -1,0 +1,686 @@
+/**
+ * Visitors and members against the emulator over HTTP: register and login outcomes and error
+ * codes (spec 4, 8), e-mail verification, recovery, the authorization-code flow with PKCE through
+ * the hosted login page, the grants' security rules (checklist 35–45), logout, token info, the
+ * web-method guard and the app strategy.
+ */
+import { createHash } from 'node:crypto';
+import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiKeyStrategy,
+  AppStrategy,
+  collections,
+  createClient,
+  identity,
+  LoginState,
+  OAuthStrategy,
+  requireAccess,
+  type Tokens,
+} from '../../src/index.ts';
+
+const SHOP = 'http://shop.test:5173';
+const CALLBACK = `${SHOP}/callback`;
+
+describe.each(testBackends())('visitors and members (%s)', (backend) => {
+  let emu: TestEmulator;
+  let n = 0;
+  const email = () => `m${++n}-${backend}@example.test`;
+  beforeAll(async () => {
+    emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
+  });
+  afterAll(() => emu?.stop());
+
+  const member = (tokens?: Tokens) =>
+    createClient({
+      baseUrl: emu.url,
+      auth: OAuthStrategy({ clientId: emu.demo.clientId, tokens }),
+      modules: { identity, collections },
+    });
+  const admin = () => createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
+  const settings = (s: Record<string, boolean>) =>
+    admin().call({ method: 'POST', path: '/_api/emulator/v1/settings', args: ['s:'] }, [s]);
+  const mailbox = async (to: string) =>
+    (await (await fetch(`${emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).json())
+      .messages as { subject: string; code?: string; link?: string; text: string }[];
+
+  /** Runs the hosted page's code flow by hand: authorize URL → form post → redirect with code. */
+  async function codeFlow(client: ReturnType<typeof member>, who: { email: string; password: string }) {
+    const data = await identity.generateOAuthData(member(), CALLBACK, `${SHOP}/account`);
+    const { authUrl } = await client.identity.getAuthUrl(data, { responseMode: 'query' });
+    const page = await fetch(authUrl);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('access-control-allow-origin')).toBeNull();
+    const html = await page.text();
+    const sessionId = /name="redirect_session_id" value="([^"]+)"/.exec(html)![1]!;
+    const res = await fetch(`${emu.url}/oauth2/authorize/submit`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ redirect_session_id: sessionId, action: 'login', ...who }),
+    });
+    expect(res.status).toBe(302);
+    const location = res.headers.get('location')!;
+    expect(location.startsWith(`${CALLBACK}?`)).toBe(true);
+    return { data, location };
+  }
+
+  it('registers a member: SUCCESS with a session token, and the identity is transformed', async () => {
+    const client = member();
+    const r = await client.identity.register({
+      email: email(),
+      password: 'correct horse battery',
+      profile: {
+        nickname: 'Ada',
+        customFields: [{ name: 'born', value: { dateValue: new Date('1990-01-02T00:00:00Z') } }],
+      },
+    });
+    expect(r.loginState).toBe(LoginState.SUCCESS);
+    expect(r.data?.sessionToken).toBeTruthy();
+    expect(r.data?.identity?.createdDate).toBeInstanceOf(Date);
+    expect(r.data?.identity?.identityProfile?.customFields[0].value.dateValue).toBeInstanceOf(Date);
+    expect(r.data?.identity?.status?.name).toBe('ACTIVE');
+  });
+
+  it('maps every registration error of spec 8', async () => {
+    const client = member();
+    const bad = await client.identity.register({ email: 'not-an-email', password: 'long enough pw' });
+    expect(bad).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidEmail' });
+    expect(bad.error).toMatch(/email/i);
+    const e = email();
+    await client.identity.register({ email: e, password: 'long enough pw' });
+    const dup = await client.identity.register({ email: e.toUpperCase(), password: 'long enough pw' });
+    expect(dup).toMatchObject({ loginState: 'FAILURE', errorCode: 'emailAlreadyExists' });
+    const short = await client.identity.register({ email: email(), password: 'short' });
+    expect(short.loginState).toBe('FAILURE');
+    expect(short.errorCode).toBeUndefined();
+    await settings({ captchaRequired: true });
+    try {
+      const missing = await client.identity.register({ email: email(), password: 'long enough pw' });
+      expect(missing).toMatchObject({ loginState: 'FAILURE', errorCode: 'missingCaptchaToken' });
+      const invalid = await client.identity.register({
+        email: email(),
+        password: 'long enough pw',
+        captchaTokens: { recaptchaToken: 'made-up' },
+      });
+      expect(invalid).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidCaptchaToken' });
+      const { token } = await (
+        await fetch(`${emu.url}/_api/emulator/v1/captcha-token`, { method: 'POST' })
+      ).json();
+      const ok = await client.identity.register({
+        email: email(),
+        password: 'long enough pw',
+        captchaTokens: { invisibleRecaptchaToken: token },
+      });
+      expect(ok.loginState).toBe('SUCCESS');
+      const lm = await client.identity.login({ email: 'x@example.test', password: 'whatever pw' });
+      expect(lm.errorCode).toBe('missingCaptchaToken');
+      const li = await client.identity.login({
+        email: 'x@example.test',
+        password: 'whatever pw',
+        captchaTokens: { recaptchaToken: 'nope' },
+      });
+      expect(li.errorCode).toBe('invalidCaptchaToken');
+    } finally {
+      await settings({ captchaRequired: false });
+    }
+  });
+
+  it('maps every login error of spec 8, and never throws', async () => {
+    const client = member();
+    const e = email();
+    const reg = await client.identity.register({ email: e, password: 'the right password' });
+    const ok = await client.identity.login({ email: e, password: 'the right password' });
+    expect(ok.loginState).toBe('SUCCESS');
+    expect(ok.data?.sessionToken).toBeTruthy();
+    expect(await client.identity.login({ email: e, password: 'the wrong password' })).toMatchObject({
+      loginState: 'FAILURE',
+      errorCode: 'invalidPassword',
+    });
+    expect(
+      await client.identity.login({ email: 'nobody@example.test', password: 'whatever pw' }),
+    ).toMatchObject({
+      loginState: 'FAILURE',
+      errorCode: 'invalidEmail',
+    });
+    expect(await client.identity.login({ email: '', password: '' })).toMatchObject({
+      errorCode: 'invalidEmail',
+    });
+    await admin().call(
+      { method: 'POST', path: '/_api/emulator/v1/members/{id}/require-password-reset', args: ['id'] },
+      [reg.data!.identity!.id],
+    );
+    expect(await client.identity.login({ email: e, password: 'the right password' })).toMatchObject({
+      errorCode: 'resetPassword',
+    });
+    // Network failure and odd answers: a FAILURE result, not a TypeError.
+    const offline = createClient({
+      baseUrl: emu.url,
+      retry: { attempts: 1 },
+      fetch: async (input, init) => {
+        if (String(input).includes('/iam/')) throw new TypeError('fetch failed');
+        return fetch(input, init);
+      },
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules: { identity },
+    });
+    expect(await offline.identity.login({ email: e, password: 'x' })).toMatchObject({
+      loginState: 'FAILURE',
+      errorCode: 'network',
+    });
+    expect(await offline.identity.register({ email: e, password: 'x' })).toMatchObject({
+      loginState: 'FAILURE',
+    });
+    const odd = createClient({
+      baseUrl: emu.url,
+      fetch: async (input, init) =>
+        String(input).includes('/iam/') ? new Response('<html>', { status: 502 }) : fetch(input, init),
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules: { identity },
+    });
+    expect((await odd.identity.login({ email: e, password: 'x' })).loginState).toBe('FAILURE');
+    const weird = createClient({
+      baseUrl: emu.url,
+      fetch: async (input, init) =>
+        String(input).includes('/iam/')
+          ? new Response(JSON.stringify({ state: 'REQUIRE_MFA' }), { status: 200 })
+          : fetch(input, init),
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules: { identity },
+    });
+    expect(await weird.identity.login({ email: e, password: 'x' })).toEqual({
+      loginState: 'FAILURE',
+      error: 'Unknown _state',
+    });
+  });
+
+  it('throttles logins per account, and a reset still gets through', async () => {
+    const client = member();
+    const e = email();
+    await client.identity.register({ email: e, password: 'the right password' });
+    for (let i = 0; i < 5; i++) await client.identity.login({ email: e, password: 'wrong wrong' });
+    const locked = await client.identity.login({ email: e, password: 'the right password' });
+    expect(locked.loginState).toBe('FAILURE');
+    expect(locked.error).toMatch(/Too many failed logins/);
+    await client.identity.sendPasswordResetEmail(e);
+    const mail = (await mailbox(e))[0]!;
+    expect(mail.subject).toBe('Reset your password');
+    const token = new URL(mail.link!).searchParams.get('token')!;
+    const r = await client.identity.recover(token, 'a brand new password');
+    expect(r.loginState).toBe('SUCCESS');
+    expect((await client.identity.login({ email: e, password: 'a brand new password' })).loginState).toBe(
+      'SUCCESS',
+    );
+  });
+
+  it('e-mail verification: EMAIL_VERIFICATION_REQUIRED, code from the mailbox, attempt limit, resend', async () => {
+    await settings({ emailVerificationRequired: true });
+    try {
+      const client = member();
+      const e = email();
+      // No pending verification yet: FAILURE 'Unknown _state'.
+      expect(await client.identity.processVerification({ code: '000000' })).toEqual({
+        loginState: 'FAILURE',
+        error: 'Unknown _state',
+      });
+      const r = await client.identity.register({ email: e, password: 'long enough pw' });
+      expect(r.loginState).toBe('EMAIL_VERIFICATION_REQUIRED');
+      expect(r.data?.stateToken).toBeTruthy();
+      const code = (await mailbox(e))[0]!.code!;
+      expect(code).toMatch(/^\d{6}$/);
+      const wrong = code === '000000' ? '111111' : '000000';
+      expect((await client.identity.processVerification({ code: wrong })).loginState).toBe('FAILURE');
+      const ok = await client.identity.processVerification({ verificationCode: code });
+      expect(ok.loginState).toBe('SUCCESS');
+      expect(ok.data?.sessionToken).toBeTruthy();
+      // Once verified, the state is no longer pending.
+      expect((await client.identity.processVerification({ code })).error).toBe('Unknown _state');
+
+      // Five wrong codes end the code; resend replaces it.
+      const other = member();
+      const e2 = email();
+      const r2 = await other.identity.register({ email: e2, password: 'long enough pw' });
+      const first = (await mailbox(e2))[0]!.code!;
+      await other.identity.resendVerification(r2.data!.stateToken!);
+      const second = (await mailbox(e2))[0]!.code!;
+      if (first !== second)
+        expect((await other.identity.processVerification({ code: first })).loginState).toBe('FAILURE');
+      const wrong2 = second === '000000' ? '111111' : '000000';
+      for (let i = 0; i < 5; i++) await other.identity.processVerification({ code: wrong2 });
+      expect((await other.identity.processVerification({ code: second })).loginState).toBe('FAILURE');
+    } finally {
+      await settings({ emailVerificationRequired: false });
+    }
+  });
+
+  it('owner approval: OWNER_APPROVAL_REQUIRED until the owner approves', async () => {
+    await settings({ ownerApprovalRequired: true });
+    try {
+      const client = member();
+      const e = email();
+      const r = await client.identity.register({ email: e, password: 'long enough pw' });
+      expect(r.loginState).toBe('OWNER_APPROVAL_REQUIRED');
+      expect(r.data?.identity?.status).toEqual({
+        name: 'PENDING',
+        reasons: ['PENDING_ADMIN_APPROVAL_REQUIRED'],
+      });
+      expect((await client.identity.login({ email: e, password: 'long enough pw' })).loginState).toBe(
+        'OWNER_APPROVAL_REQUIRED',
+      );
+      await admin().call({ method: 'POST', path: '/_api/emulator/v1/members/{id}/approve', args: ['id'] }, [
+        r.data!.identity!.id,
+      ]);
+      expect((await client.identity.login({ email: e, password: 'long enough pw' })).loginState).toBe(
+        'SUCCESS',
+      );
+    } finally {
+      await settings({ ownerApprovalRequired: false });
+    }
+  });
+
+  it('recovery: same answer for unknown e-mails, single-use token, old refresh tokens revoked', async () => {
+    const client = member();
+    await client.identity.sendPasswordResetEmail('ghost@example.test');
+    expect(await mailbox('ghost@example.test')).toEqual([]);
+    const e = email();
+    await client.identity.register({ email: e, password: 'first password' });
+    const { location, data } = await codeFlow(client, { email: e, password: 'first password' });
+    const p = client.identity.parseFromUrl(location, 'query');
+    const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    await client.identity.sendPasswordResetEmail(e, `${SHOP}/after-reset`);
+    const link = (await mailbox(e))[0]!.link!;
+    expect(link.startsWith(`${emu.url}/reset-password?token=`)).toBe(true);
+    const token = new URL(link).searchParams.get('token')!;
+    const page = await fetch(link);
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const done = await fetch(`${emu.url}/reset-password`, {
+      method: 'POST',
+      body: new URLSearchParams({ token, password: 'second password' }),
+    });
+    expect(await done.text()).toContain(`href="${SHOP}/after-reset"`);
+    expect((await client.identity.recover(token, 'third password')).loginState).toBe('FAILURE');
+    // The member's refresh token died with the reset.
+    const refreshed = await fetch(`${emu.url}/oauth2/token`, {
+      method: 'POST',
+      body: JSON.stringify({ grantType: 'refresh_token', refreshToken: tokens.refreshToken.value }),
+    });
+    expect(refreshed.status).toBe(400);
+  });
+
+  it('the code flow gives member tokens whose visitor is the one that logged in', async () => {
+    const client = member();
+    await client.collections.getCollectionBySlug('summer-linen').catch(() => undefined);
+    const visitorToken = (await client.auth.getTokens()).accessToken.value;
+    const visitorInfo = await client.identity.getTokenInfo(visitorToken);
+    expect(visitorInfo.subjectType).toBe('VISITOR');
+    const e = email();
+    const reg = await client.identity.register({ email: e, password: 'long enough pw' });
+    const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
+    const p = client.identity.parseFromUrl(location, 'query');
+    expect(p.state).toBe(data.state);
+    const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    expect(tokens.refreshToken.role).toBe('member');
+    await client.auth.setTokens(tokens);
+    expect(await client.auth.loggedIn()).toBe(true);
+    const info = await client.identity.getTokenInfo(tokens.accessToken.value);
+    expect(info).toMatchObject({ active: true, subjectType: 'MEMBER', subjectId: reg.data!.identity!.id });
+    const rows = await emu.emu.db.query('SELECT visitor_id FROM access_tokens WHERE member_id = $1', [
+      reg.data!.identity!.id,
+    ]);
+    expect(rows[0]!.visitor_id).toBe(visitorInfo.subjectId);
+    // Single use of the state on the client side.
+    await expect(client.identity.getMemberTokens(p.code, p.state, data)).rejects.toThrow('Invalid _state');
+  });
+
+  it('getMemberTokens: the spec errors, and no token request on a bad state', async () => {
+    const client = member();
+    const data = await identity.generateOAuthData(member(), CALLBACK);
+    await expect(client.identity.getMemberTokens(undefined, data.state, data)).rejects.toThrow(
+      'Missing code or _state',
+    );
+    await expect(client.identity.getMemberTokens('c', undefined, data)).rejects.toThrow(
+      'Missing code or _state',
+    );
+    await expect(client.identity.getMemberTokens('c', 'other', data)).rejects.toThrow('Invalid _state');
+    await expect(client.identity.getMemberTokens('made-up-code', data.state, data)).rejects.toThrow(
+      'Failed to get member tokens',
+    );
+  });
+
+  it('parseFromUrl reads query or fragment, errors included', () => {
+    expect(identity.parseFromUrl(member(), 'https://x.test/cb#code=a&state=b', 'fragment')).toEqual({
+      code: 'a',
+      state: 'b',
+      error: undefined,
+      errorDescription: undefined,
+    });
+    expect(
+      identity.parseFromUrl(
+        member(),
+        'https://x.test/cb?error=access_denied&error_description=no&state=s',
+        'query',
+      ),
+    ).toEqual({
+      code: undefined,
+      state: 's',
+      error: 'access_denied',
+      errorDescription: 'no',
+    });
+  });
+
+  it('authorization codes: single use, replay revokes, bound to client, redirect URI and verifier, 10 minutes', async () => {
+    const client = member();
+    const e = email();
+    await client.identity.register({ email: e, password: 'long enough pw' });
+    const grant = (body: object) =>
+      fetch(`${emu.url}/oauth2/token`, {
+        method: 'POST',
+        body: JSON.stringify({ grantType: 'authorization_code', ...body }),
+      });
+    const flow = async () => {
+      const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
+      return { code: new URL(location).searchParams.get('code')!, data };
+    };
+    const a = await flow();
+    const base = { clientId: emu.demo.clientId, redirectUri: CALLBACK };
+    // Wrong verifier, wrong redirect URI, wrong client, short verifier: refused.
+    const wrongVerifier = a.data.codeVerifier.slice(0, -1) + (a.data.codeVerifier.endsWith('A') ? 'B' : 'A');
+    expect((await grant({ ...base, code: a.code, codeVerifier: wrongVerifier })).status).toBe(400);
+    const b = await flow();
+    expect(
+      (await grant({ ...base, redirectUri: `${CALLBACK}/`, code: b.code, codeVerifier: b.data.codeVerifier }))
+        .status,
+    ).toBe(400);
+    const c = await flow();
+    expect(
+      (await grant({ ...base, clientId: 'other', code: c.code, codeVerifier: c.data.codeVerifier })).status,
+    ).toBe(400);
+    expect((await grant({ ...base, code: c.code, codeVerifier: 'a'.repeat(42) })).status).toBe(400);
+    // Success with no-store, then replay: refused and the first tokens' family revoked.
+    const d = await flow();
+    const ok = await grant({ ...base, code: d.code, codeVerifier: d.data.codeVerifier });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('cache-control')).toBe('no-store');
+    expect(ok.headers.get('pragma')).toBe('no-cache');
+    const first = await ok.json();
+    const replay = await grant({ ...base, code: d.code, codeVerifier: d.data.codeVerifier });
+    expect(replay.status).toBe(400);
+    expect((await replay.json()).details.applicationError.code).toBe('invalid_grant');
+    const refresh = await fetch(`${emu.url}/oauth2/token`, {
+      method: 'POST',
+      body: JSON.stringify({ grantType: 'refresh_token', refreshToken: first.refresh_token }),
+    });
+    expect(refresh.status).toBe(400);
+    // Expired after 10 minutes (the clock moves).
+    let clock = new Date();
+    const later = await startTestEmulator(backend, { allowedOrigins: [SHOP], now: () => clock });
+    try {
+      const c2 = createClient({
+        baseUrl: later.url,
+        auth: OAuthStrategy({ clientId: later.demo.clientId }),
+        modules: { identity },
+      });
+      await c2.identity.register({ email: e, password: 'long enough pw' });
+      const data = await identity.generateOAuthData(member(), CALLBACK);
+      const { authUrl } = await c2.identity.getAuthUrl(data, { responseMode: 'query' });
+      const sid = new URL(authUrl).searchParams.get('redirect_session_id')!;
+      const res = await fetch(`${later.url}/oauth2/authorize/submit`, {
+        method: 'POST',
+        redirect: 'manual',
+        body: new URLSearchParams({
+          redirect_session_id: sid,
+          action: 'login',
+          email: e,
+          password: 'long enough pw',
+        }),
+      });
+      const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
+      clock = new Date(clock.getTime() + 10 * 60_000 + 1000);
+      const late = await fetch(`${later.url}/oauth2/token`, {
+        method: 'POST',
+        body: JSON.stringify({
+          grantType: 'authorization_code',
+          clientId: later.demo.clientId,
+          redirectUri: CALLBACK,
+          code,
+          codeVerifier: data.codeVerifier,
+        }),
+      });
+      expect(late.status).toBe(400);
+    } finally {
+      await later.stop();
+    }
+  });
+
+  it('refresh tokens rotate; reuse of an old one ends the family', async () => {
+    const anon = await (
+      await fetch(`${emu.url}/oauth2/token`, {
+        method: 'POST',
+        body: JSON.stringify({ grantType: 'anonymous', clientId: emu.demo.clientId }),
+      })
+    ).json();
+    const refresh = (rt: string) =>
+      fetch(`${emu.url}/oauth2/token`, {
+        method: 'POST',
+        body: JSON.stringify({ grantType: 'refresh_token', clientId: emu.demo.clientId, refreshToken: rt }),
+      });
+    const r2 = await (await refresh(anon.refresh_token)).json();
+    expect(r2.refresh_token).not.toBe(anon.refresh_token);
+    expect((await refresh(anon.refresh_token)).status).toBe(400);
+    expect((await refresh(r2.refresh_token)).status).toBe(400);
+  });
+
+  it('the authorize endpoint refuses redirect URIs that are not allowed, without redirecting', async () => {
+    const client = member();
+    await client.identity.register({ email: email(), password: 'long enough pw' }); // a visitor token
+    for (const bad of [
+      'https://evil.test/cb',
+      `${SHOP}.evil.test/cb`,
+      `http://user@shop.test:5173/cb`,
+      'http://SHOP.test:5173/cb',
+      'https://shop.test:5173/cb',
+      'javascript:alert(1)',
+    ]) {
+      const data = await identity.generateOAuthData(member(), bad);
+      const { authUrl } = await client.identity.getAuthUrl(data, { responseMode: 'query' });
+      const res = await fetch(authUrl, { redirect: 'manual' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+    }
+    // A plain OAuth request without a challenge is refused.
+    const res = await fetch(
+      `${emu.url}/oauth2/authorize?client_id=${emu.demo.clientId}&response_type=code&redirect_uri=${encodeURIComponent(CALLBACK)}&state=s`,
+      { redirect: 'manual' },
+    );
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('codeChallenge');
+  });
+
+  it('prompt=none with a session token answers at once (fragment); a used session token is refused', async () => {
+    const client = member();
+    const e = email();
+    const r = await client.identity.register({ email: e, password: 'long enough pw' });
+    const data = await identity.generateOAuthData(member(), CALLBACK);
+    const { authUrl } = await client.identity.getAuthUrl(data, {
+      prompt: 'none',
+      sessionToken: r.data!.sessionToken,
+    });
+    expect(authUrl).not.toContain(r.data!.sessionToken!);
+    const res = await fetch(authUrl, { redirect: 'manual' });
+    const loc = res.headers.get('location')!;
+    expect(loc.startsWith(`${CALLBACK}#code=`)).toBe(true);
+    const p = identity.parseFromUrl(member(), loc);
+    expect((await client.identity.getMemberTokens(p.code, p.state, data)).refreshToken.role).toBe('member');
+    const again = await identity.generateOAuthData(member(), CALLBACK);
+    const second = await client.identity.getAuthUrl(again, {
+      prompt: 'none',
+      sessionToken: r.data!.sessionToken,
+    });
+    const loc2 = (await fetch(second.authUrl, { redirect: 'manual' })).headers.get('location')!;
+    expect(identity.parseFromUrl(member(), loc2).error).toBe('login_required');
+  });
+
+  it('web_message answers go to the exact allowed origin only, and may be framed only by it', async () => {
+    const client = member();
+    const r = await client.identity.register({ email: email(), password: 'long enough pw' });
+    const create = async (origin: string) => {
+      const { accessToken } = await client.auth.getTokens();
+      const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+      const res = await fetch(`${emu.url}/_api/redirects-api/v1/redirect-session`, {
+        method: 'POST',
+        headers: { authorization: accessToken.value, origin, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          auth: {
+            authRequest: {
+              clientId: emu.demo.clientId,
+              responseType: 'code',
+              responseMode: 'web_message',
+              state: 'st',
+              codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+              codeChallengeMethod: 'S256',
+              sessionToken: r.data!.sessionToken,
+            },
+            prompt: 'none',
+          },
+        }),
+      });
+      return (await res.json()).redirectSession.fullUrl as string;
+    };
+    const evil = await fetch(await create('https://evil.test'));
+    const evilHtml = await evil.text();
+    expect(evilHtml).toContain('redirect_uri_not_allowed');
+    expect(evilHtml).not.toContain('"code"');
+    const good = await fetch(await create(SHOP));
+    const html = await good.text();
+    expect(html).toContain(`,"${SHOP}")`);
+    expect(html).not.toContain('"*"');
+    expect(html).toContain('"code"');
+    expect(good.headers.get('content-security-policy')).toBe(`frame-ancestors ${SHOP}`);
+  });
+
+  it('logout revokes the member refresh tokens and clears local tokens even offline', async () => {
+    const client = member();
+    const e = email();
+    await client.identity.register({ email: e, password: 'long enough pw' });
+    const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
+    const p = identity.parseFromUrl(member(), location, 'query');
+    const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    await client.auth.setTokens(tokens);
+    const { logoutUrl } = await client.identity.logout(`${SHOP}/bye`);
+    expect(await client.auth.loggedIn()).toBe(false);
+    expect((await client.auth.getTokens()).refreshToken.role).toBe('none');
+    const page = await fetch(logoutUrl!, { redirect: 'manual' });
+    expect(page.headers.get('location')).toBe(`${SHOP}/bye`);
+    const refreshed = await fetch(`${emu.url}/oauth2/token`, {
+      method: 'POST',
+      body: JSON.stringify({ grantType: 'refresh_token', refreshToken: tokens.refreshToken.value }),
+    });
+    expect(refreshed.status).toBe(400);
+    const offline = createClient({
+      baseUrl: emu.url,
+      fetch: async () => {
+        throw new TypeError('offline');
+      },
+      retry: { attempts: 1 },
+      auth: OAuthStrategy({ clientId: emu.demo.clientId, tokens }),
+      modules: { identity },
+    });
+    expect(await offline.identity.logout()).toEqual({ logoutUrl: undefined });
+    expect((await offline.auth.getTokens()).refreshToken.role).toBe('none');
+  });
+
+  it('a refused member refresh is a visible logout, not a silent new visitor', async () => {
+    const client = member();
+    const e = email();
+    await client.identity.register({ email: e, password: 'long enough pw' });
+    const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
+    const p = identity.parseFromUrl(member(), location, 'query');
+    const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    const other = member({ ...tokens, accessToken: { value: '', expiresAt: 0 } });
+    let expired = 0;
+    other.auth.on('sessionExpired', () => expired++);
+    await client.auth.setTokens(tokens);
+    await client.identity.changePassword('a different password');
+    await other.collections.getCollectionBySlug('summer-linen').catch(() => undefined);
+    expect(expired).toBe(1);
+    expect(await other.auth.loggedIn()).toBe(false);
+  });
+
+  it('authorized_client and sign-on for a trusted server; token info for each subject', async () => {
+    const client = member();
+    const e = email();
+    const signed = await client.identity.signOn(emu.demo.apiKey, { email: e, verifyEmail: true });
+    expect(signed.identity.email?.isVerified).toBe(true);
+    const tokens = await client.identity.getMemberTokensForExternalLogin(signed.identity.id, emu.demo.apiKey);
+    expect(tokens.refreshToken.role).toBe('member');
+    expect((await client.identity.getTokenInfo(tokens.accessToken.value)).subjectType).toBe('MEMBER');
+    expect((await client.identity.getTokenInfo(emu.demo.apiKey)).subjectType).toBe('USER');
+    expect((await client.identity.getTokenInfo('nonsense')).active).toBe(false);
+    // Without an API key next to the visitor token: refused.
+    const res = await fetch(`${emu.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: (await client.auth.getTokens()).accessToken.value },
+      body: JSON.stringify({ grant_type: 'authorized_client', member_id: signed.identity.id }),
+    });
+    expect(res.status).toBe(403);
+  });
+
+  it('the web-method guard: anyone, site-member, admin', async () => {
+    const server = createClient({ baseUrl: emu.url });
+    const visitor = member();
+    await visitor.auth.generateVisitorTokens();
+    const vt = (await visitor.auth.getTokens()).accessToken.value;
+    await expect(requireAccess(server, 'anyone', undefined)).rejects.toThrow(
+      'Request is missing authentication data',
+    );
+    expect((await requireAccess(server, 'anyone', vt)).subjectType).toBe('VISITOR');
+    await expect(requireAccess(server, 'site-member', vt)).rejects.toThrow('Insufficient permissions');
+    await expect(requireAccess(server, 'admin', vt)).rejects.toThrow('Insufficient permissions');
+    expect((await requireAccess(server, 'admin', emu.demo.apiKey)).subjectType).toBe('USER');
+    await expect(requireAccess(server, 'anyone', 'garbage')).rejects.toThrow('Insufficient permissions');
+  });
+
+  it('the app strategy gets an elevated token with client credentials', async () => {
+    const { appId, appSecret } = await admin().call<{ appId: string; appSecret: string }>(
+      { method: 'POST', path: '/_api/emulator/v1/apps', args: ['m:'] },
+      [{ name: 'Test app' }],
+    );
+    const app = createClient({ baseUrl: emu.url, auth: AppStrategy({ appId, appSecret }) });
+    const s = await app.call<{ settings: Record<string, boolean> }>(
+      { method: 'GET', path: '/_api/emulator/v1/settings', elevated: true },
+      [],
+    );
+    expect(s.settings.captchaRequired).toBe(false);
+    const bad = createClient({ baseUrl: emu.url, auth: AppStrategy({ appId, appSecret: 'wrong' }) });
+    await expect(bad.call({ method: 'GET', path: '/_api/emulator/v1/settings' }, [])).rejects.toThrow(
+      'something went wrong',
+    );
+    // A module that needs elevation fails clearly on a visitor client.
+    await expect(
+      member().call(
+        { method: 'GET', path: '/_api/emulator/v1/settings', elevated: true, name: 'settings.get' },
+        [],
+      ),
+    ).rejects.toThrow(/needs an elevated client/);
+  });
+
+  it('verification start, factor verify, activation e-mail', async () => {
+    const client = member();
+    const e = email();
+    const r = await client.identity.register({ email: e, password: 'long enough pw' });
+    const id = r.data!.identity!.id;
+    const { verificationId } = await admin().call<{ verificationId: string }>(
+      { method: 'POST', path: '/_api/iam/verification/v1/Start', args: ['m:'] },
+      [{ identityId: id, target: 'EMAIL' }],
+    );
+    const code = (await mailbox(e))[0]!.code!;
+    const v = await client.identity.verifyFactor('EMAIL', {
+      stateToken: verificationId,
+      emailData: { code },
+    });
+    expect(v.state).toBe('SUCCESS');
+    expect(v.identity?.email?.isVerified).toBe(true);
+    await client.identity.sendActivationEmail(id);
+    expect((await mailbox(e))[0]!.subject).toBe('Activate your account');
+  });
+});
