@@ -7,13 +7,18 @@
  *   --seed demo|none       seed the demo store on first start (default demo)
  *   --allowed-origin <url> an origin allowed for CORS and OAuth redirects (repeatable)
  *   --json                 print one JSON line {url, clientId, apiKey, siteId} when ready
+ *   --webhook <url>        POST every lifecycle event to this URL as a signed JWT (repeatable)
+ *   --webhook-retry-ms <n> first retry delay of a failed delivery, doubling each time (default 1000)
+ *   --webhook-attempts <n> attempts before a delivery is dead-lettered (default 8)
  * @module
  */
 import { parseArgs } from 'node:util';
+import { PUBLIC_KEY_PATH } from './domains/webhooks/index.ts';
 import { startEmulator } from './server.ts';
 
 const USAGE = `Usage: shopkit-emulator [--port 4000] [--host 127.0.0.1] [--db memory|<dir>|postgres://…]
-                        [--seed demo|none] [--allowed-origin <url>]… [--json]`;
+                        [--seed demo|none] [--allowed-origin <url>]… [--json]
+                        [--webhook <url>]… [--webhook-retry-ms 1000] [--webhook-attempts 8]`;
 
 function fail(message: string): never {
   process.stderr.write(`shopkit-emulator: ${message}\n${USAGE}\n`);
@@ -30,6 +35,9 @@ try {
       seed: { type: 'string', default: 'demo' },
       'allowed-origin': { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
+      webhook: { type: 'string', multiple: true, default: [] },
+      'webhook-retry-ms': { type: 'string', default: '1000' },
+      'webhook-attempts': { type: 'string', default: '8' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -53,6 +61,16 @@ for (const o of origins) {
     fail(`--allowed-origin must be an origin such as http://localhost:5173, got ${o}`);
   }
 }
+const hooks = values.webhook as string[];
+for (const h of hooks)
+  if (!URL.canParse(h) || !/^https?:$/.test(new URL(h).protocol))
+    fail(`--webhook must be an absolute http:// or https:// URL, got ${h}`);
+const retryMs = Number(values['webhook-retry-ms']);
+if (!Number.isInteger(retryMs) || retryMs < 1 || retryMs > 3_600_000)
+  fail(`--webhook-retry-ms must be 1 to 3600000, got ${values['webhook-retry-ms']}`);
+const attempts = Number(values['webhook-attempts']);
+if (!Number.isInteger(attempts) || attempts < 1 || attempts > 100)
+  fail(`--webhook-attempts must be 1 to 100, got ${values['webhook-attempts']}`);
 const db = (values.db as string | undefined) ?? process.env.DATABASE_URL ?? '.shopkit/data';
 
 const running = await startEmulator({
@@ -61,6 +79,8 @@ const running = await startEmulator({
   db,
   seed: values.seed as 'demo' | 'none',
   allowedOrigins: origins,
+  webhooks: hooks,
+  config: { webhookRetryBaseMs: retryMs, webhookMaxAttempts: attempts },
 }).catch((e: Error) => fail(`could not start: ${e.message}`));
 
 const { url, demo } = running;
@@ -68,6 +88,7 @@ if (values.json) {
   process.stdout.write(
     JSON.stringify({ url, clientId: demo.clientId, apiKey: demo.apiKey, siteId: demo.siteId }) + '\n',
   );
+  process.stderr.write(`webhooks: ${hooks.length} receiver(s); public key at ${url}${PUBLIC_KEY_PATH}\n`);
 } else {
   const where = /^postgres/.test(db) ? db.replace(/\/\/[^@/]*@/, '//***@') : db;
   process.stdout.write(
@@ -77,6 +98,8 @@ if (values.json) {
       `  client id: ${demo.clientId}   (visitor/member OAuth)`,
       `  site id:   ${demo.siteId}`,
       `  API key:   ${demo.apiKey}   (merchant calls; keep it on a server)`,
+      `  webhooks:  ${hooks.length ? hooks.join(', ') : 'none'}; state at ${url}/webhooks`,
+      `             signed RS256; public key (PEM and JWK) at ${url}${PUBLIC_KEY_PATH}`,
       '',
     ].join('\n'),
   );

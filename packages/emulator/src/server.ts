@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createEmulator, type EmulatorInstance, type EmulatorOptions } from './app.ts';
+import { startWebhooks } from './domains/webhooks/index.ts';
 
 export interface RunningEmulator extends EmulatorInstance {
   /** `http://host:port`, with the port actually bound. */
@@ -26,6 +27,11 @@ export async function startEmulator(
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   instance.setPublicUrl(url);
+  const webhookWorker = await startWebhooks(instance.emu, options.webhooks).catch(async (e: Error) => {
+    server.close();
+    await instance.close();
+    throw e;
+  });
   let stopping: Promise<void> | undefined;
   return {
     ...instance,
@@ -36,6 +42,7 @@ export async function startEmulator(
           server.close(() => resolve());
           (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
         });
+        await webhookWorker.stop();
         await instance.close();
       })();
       return stopping;

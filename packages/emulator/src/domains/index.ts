@@ -5,5 +5,6 @@ import { catalog } from './catalog/index.ts';
 import { identity } from './identity/index.ts';
 import { platform } from './platform/index.ts';
 import { redirects } from './redirects/index.ts';
+import { webhooks } from './webhooks/index.ts';
 
-export const DOMAINS: Domain[] = [platform, catalog, redirects, identity, cart];
+export const DOMAINS: Domain[] = [platform, catalog, redirects, identity, cart, webhooks];

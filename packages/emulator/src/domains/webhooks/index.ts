@@ -1,0 +1,363 @@
+/**
+ * Webhooks: subscriptions (from `--webhook <url>` or the elevated endpoint, optionally limited to
+ * some event types), the signing key's public half, delivery state as JSON and as a page, and the
+ * delivery worker (`worker.ts`) that the server starts and stops.
+ *
+ *   GET    /_api/emulator/v1/webhooks/public-key            public: `{alg, kid, pem, jwk}`
+ *   POST   /_api/emulator/v1/webhooks/subscriptions         elevated: `{url, eventTypes?}`
+ *   GET    /_api/emulator/v1/webhooks/subscriptions         elevated: with delivery counts
+ *   DELETE /_api/emulator/v1/webhooks/subscriptions/{id}    elevated
+ *   GET    /_api/emulator/v1/webhooks/deliveries            elevated: `?subscriptionId&state&limit`
+ *   POST   /_api/emulator/v1/webhooks/deliveries/redeliver  elevated: dead deliveries back to pending
+ *   GET    /webhooks                                        the same state as a page
+ * @module
+ */
+import type { Domain, Emulator } from '../../context.ts';
+import { newId } from '../../crypto.ts';
+import type { Sql } from '../../db/index.ts';
+import { invalid, notFound } from '../../http/errors.ts';
+import { FAMILY } from '../../http/router.ts';
+import { qs, z } from '../../http/validate.ts';
+import { escapeHtml, htmlPage } from '../redirects/intents.ts';
+import { signingKey } from './keys.ts';
+import { startWorker, type WebhookWorker } from './worker.ts';
+
+export { eventClaims, retryDelay, splitType, webhookSettings } from './worker.ts';
+
+export const webhookMigrations = [
+  {
+    id: '0400_webhooks',
+    sql: `
+      -- The writing transaction of every event, so the worker can tell when none can appear any more.
+      ALTER TABLE events ADD COLUMN txid bigint NOT NULL DEFAULT (pg_current_xact_id()::text::bigint);
+      CREATE INDEX events_txid ON events (txid);
+      CREATE INDEX events_entity ON events (entity_id, seq);
+      CREATE TABLE webhook_keys (
+        id text PRIMARY KEY,
+        private_pem text NOT NULL,
+        public_pem text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE webhook_subscriptions (
+        id text PRIMARY KEY,
+        url text NOT NULL,
+        event_types jsonb,
+        source text NOT NULL,
+        start_seq bigint NOT NULL,
+        cursor_txid bigint NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE UNIQUE INDEX webhook_subscriptions_cli ON webhook_subscriptions (url) WHERE source = 'cli';
+      CREATE TABLE webhook_deliveries (
+        subscription_id text NOT NULL REFERENCES webhook_subscriptions (id) ON DELETE CASCADE,
+        seq bigint NOT NULL,
+        entity_id text NOT NULL,
+        state text NOT NULL DEFAULT 'PENDING',
+        attempts int NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz NOT NULL,
+        last_attempt_at timestamptz,
+        last_status int,
+        last_error text,
+        delivered_at timestamptz,
+        PRIMARY KEY (subscription_id, seq)
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_at);
+      CREATE INDEX webhook_deliveries_entity ON webhook_deliveries (subscription_id, entity_id, seq);
+    `,
+  },
+];
+
+const MAX_SUBSCRIPTIONS = 100;
+
+const urlSchema = z
+  .string()
+  .max(2048)
+  .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
+    message: 'must be an absolute http:// or https:// URL',
+  });
+const eventTypes = z
+  .array(
+    z
+      .string()
+      .max(200)
+      .regex(/^[a-z][a-z0-9]*(\.[a-z0-9_]+)+$/, 'must be an event type such as wix.ecom.v1.cart_created'),
+  )
+  .min(1)
+  .max(50);
+
+interface SubscriptionRow {
+  id: string;
+  url: string;
+  event_types: string[] | null;
+  source: string;
+  created_at: Date | string;
+}
+
+const renderSubscription = (r: SubscriptionRow) => ({
+  id: r.id,
+  url: r.url,
+  ...(r.event_types ? { eventTypes: r.event_types } : {}),
+  source: r.source === 'cli' ? 'COMMAND_LINE' : 'API',
+  createdDate: new Date(r.created_at).toISOString(),
+});
+
+/** Adds a subscription that starts with the next event. `cli` ones are unique by URL and kept. */
+async function subscribe(emu: Emulator, sql: Sql, url: string, types: string[] | null, source: 'cli' | 'api') {
+  const [pos] = await sql.query<{ seq: string | number; xmin: string }>(
+    `SELECT COALESCE(MAX(seq), 0)::text AS seq, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin FROM events`,
+  );
+  const rows = await sql.query<SubscriptionRow>(
+    `INSERT INTO webhook_subscriptions (id, url, event_types, source, start_seq, cursor_txid, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (url) WHERE source = 'cli' DO NOTHING
+     RETURNING *`,
+    [
+      newId(),
+      url,
+      types ? JSON.stringify(types) : null,
+      source,
+      Number(pos!.seq),
+      Number(pos!.xmin),
+      emu.now(),
+    ],
+  );
+  return rows[0];
+}
+
+/** Registers the `--webhook` URLs (once per data directory; a restart keeps their progress). */
+export async function subscribeCommandLine(emu: Emulator, urls: string[]) {
+  for (const url of urls) {
+    const ok = urlSchema.safeParse(url);
+    if (!ok.success) throw new Error(`--webhook must be an absolute http(s) URL, got ${url}`);
+    await emu.db.tx((sql) => subscribe(emu, sql, url, null, 'cli'));
+  }
+}
+
+/** Registers the command-line subscriptions and starts the delivery worker. */
+export async function startWebhooks(emu: Emulator, urls: string[] = []): Promise<WebhookWorker> {
+  await subscribeCommandLine(emu, urls);
+  await signingKey(emu);
+  return startWorker(emu);
+}
+
+/** The public key's path on the emulator. */
+export const PUBLIC_KEY_PATH = '/_api/emulator/v1/webhooks/public-key';
+
+const STATES = ['PENDING', 'DELIVERED', 'DEAD'] as const;
+
+interface DeliveryRow {
+  subscription_id: string;
+  url: string;
+  seq: number;
+  event_id: string;
+  type: string;
+  entity_id: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: Date | string;
+  last_attempt_at: Date | string | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | string | null;
+}
+
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : undefined);
+
+async function listDeliveries(
+  emu: Emulator,
+  f: { subscriptionId?: string; state?: string; limit: number },
+): Promise<DeliveryRow[]> {
+  return emu.db.query<DeliveryRow>(
+    `SELECT d.*, s.url, e.event_id, e.type
+       FROM webhook_deliveries d
+       JOIN webhook_subscriptions s ON s.id = d.subscription_id
+       JOIN events e ON e.seq = d.seq
+      WHERE ($1::text IS NULL OR d.subscription_id = $1) AND ($2::text IS NULL OR d.state = $2)
+      ORDER BY d.seq DESC, s.created_at
+      LIMIT $3`,
+    [f.subscriptionId ?? null, f.state ?? null, f.limit],
+  );
+}
+
+async function listSubscriptions(emu: Emulator) {
+  const subs = await emu.db.query<SubscriptionRow & { pending: number; delivered: number; dead: number }>(
+    `SELECT s.*,
+            COUNT(*) FILTER (WHERE d.state = 'PENDING')::int AS pending,
+            COUNT(*) FILTER (WHERE d.state = 'DELIVERED')::int AS delivered,
+            COUNT(*) FILTER (WHERE d.state = 'DEAD')::int AS dead
+       FROM webhook_subscriptions s LEFT JOIN webhook_deliveries d ON d.subscription_id = s.id
+      GROUP BY s.id ORDER BY s.created_at, s.id`,
+  );
+  return subs.map((s) => ({
+    ...renderSubscription(s),
+    deliveries: { pending: s.pending, delivered: s.delivered, dead: s.dead },
+  }));
+}
+
+const renderDelivery = (d: DeliveryRow) => ({
+  subscriptionId: d.subscription_id,
+  url: d.url,
+  eventId: d.event_id,
+  eventType: d.type,
+  entityId: d.entity_id,
+  sequence: Number(d.seq),
+  state: d.state,
+  attempts: d.attempts,
+  ...(d.last_status != null ? { lastStatus: d.last_status } : {}),
+  ...(d.last_error ? { lastError: d.last_error } : {}),
+  ...(d.state === 'PENDING' ? { nextAttemptDate: iso(d.next_attempt_at) } : {}),
+  ...(d.last_attempt_at ? { lastAttemptDate: iso(d.last_attempt_at) } : {}),
+  ...(d.delivered_at ? { deliveredDate: iso(d.delivered_at) } : {}),
+});
+
+/** A URL without its query and fragment, for the public page (they may carry a receiver's secret). */
+function shortUrl(u: string) {
+  const url = new URL(u);
+  return url.origin + url.pathname + (url.search ? '?…' : '');
+}
+
+const E = FAMILY.none;
+const BASE = '/_api/emulator/v1/webhooks';
+
+export const webhooks: Domain = {
+  name: 'webhooks',
+  migrations: webhookMigrations,
+  routes(router, emu) {
+    router.route({
+      method: 'GET',
+      family: E,
+      path: PUBLIC_KEY_PATH,
+      access: 'public',
+      async handler() {
+        const key = await signingKey(emu);
+        return { alg: 'RS256', kid: key.kid, pem: key.publicPem, jwk: key.publicJwk };
+      },
+    });
+
+    router.route({
+      method: 'POST',
+      family: E,
+      path: `${BASE}/subscriptions`,
+      access: 'elevated',
+      schema: z.object({ url: urlSchema, eventTypes: eventTypes.optional() }).strict(),
+      async handler({ msg }) {
+        const types = msg.eventTypes ? [...new Set(msg.eventTypes)].sort() : null;
+        const sub = await emu.db.tx(async (sql) => {
+          const [n] = await sql.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM webhook_subscriptions');
+          if (n!.n >= MAX_SUBSCRIPTIONS)
+            throw invalid([
+              {
+                field: 'url',
+                description: `cannot be added: the emulator holds at most ${MAX_SUBSCRIPTIONS} subscriptions`,
+                violatedRule: 'MAX_SIZE',
+                data: { max: MAX_SUBSCRIPTIONS },
+              },
+            ]);
+          return subscribe(emu, sql, msg.url, types, 'api');
+        });
+        return { subscription: renderSubscription(sub!) };
+      },
+    });
+
+    router.route({
+      method: 'GET',
+      family: E,
+      path: `${BASE}/subscriptions`,
+      access: 'elevated',
+      handler: async () => ({ subscriptions: await listSubscriptions(emu) }),
+    });
+
+    router.route({
+      method: 'DELETE',
+      family: E,
+      path: `${BASE}/subscriptions/{id}`,
+      access: 'elevated',
+      schema: z.object({ id: z.string().min(1).max(200) }),
+      async handler({ msg }) {
+        const gone = await emu.db.query('DELETE FROM webhook_subscriptions WHERE id = $1 RETURNING id', [msg.id]);
+        if (!gone.length)
+          throw notFound('SUBSCRIPTION_NOT_FOUND', `Webhook subscription ${JSON.stringify(msg.id)} not found`, {
+            subscriptionId: msg.id,
+          });
+        return {};
+      },
+    });
+
+    router.route({
+      method: 'GET',
+      family: E,
+      path: `${BASE}/deliveries`,
+      access: 'elevated',
+      schema: z.object({
+        subscriptionId: z.string().min(1).max(200).optional(),
+        state: z.enum(STATES).optional(),
+        limit: qs.int().pipe(z.number().int().min(1).max(1000)).default(100),
+      }),
+      async handler({ msg }) {
+        return { deliveries: (await listDeliveries(emu, msg)).map(renderDelivery) };
+      },
+    });
+
+    router.route({
+      method: 'POST',
+      family: E,
+      path: `${BASE}/deliveries/redeliver`,
+      access: 'elevated',
+      schema: z.object({ subscriptionId: z.string().min(1).max(200) }).strict(),
+      async handler({ msg }) {
+        return emu.db.tx(async (sql) => {
+          const sub = await sql.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1', [msg.subscriptionId]);
+          if (!sub.length)
+            throw notFound(
+              'SUBSCRIPTION_NOT_FOUND',
+              `Webhook subscription ${JSON.stringify(msg.subscriptionId)} not found`,
+              { subscriptionId: msg.subscriptionId },
+            );
+          const rows = await sql.query(
+            `UPDATE webhook_deliveries SET state = 'PENDING', attempts = 0, next_attempt_at = $2
+              WHERE subscription_id = $1 AND state = 'DEAD' RETURNING seq`,
+            [msg.subscriptionId, emu.now()],
+          );
+          return { redelivering: rows.length };
+        });
+      },
+    });
+
+    router.route({
+      method: 'GET',
+      family: E,
+      path: '/webhooks',
+      access: 'public',
+      async handler({ c }) {
+        const subs = await listSubscriptions(emu);
+        const recent = await listDeliveries(emu, { limit: 200 });
+        const cell = (v: unknown) => `<td>${escapeHtml(v == null ? '' : String(v))}</td>`;
+        const subRows = subs
+          .map(
+            (s) =>
+              `<tr>${cell(shortUrl(s.url))}${cell(s.eventTypes?.join(', ') ?? 'every event')}${cell(s.source)}` +
+              `${cell(s.deliveries.pending)}${cell(s.deliveries.delivered)}${cell(s.deliveries.dead)}</tr>`,
+          )
+          .join('');
+        const deliveryRows = recent
+          .map(
+            (d) =>
+              `<tr class="${d.state.toLowerCase()}">${cell(d.seq)}${cell(d.type)}${cell(d.entity_id)}${cell(shortUrl(d.url))}` +
+              `${cell(d.state)}${cell(d.attempts)}${cell(d.last_error ?? (d.last_status ? `HTTP ${d.last_status}` : ''))}` +
+              `${cell(d.state === 'PENDING' ? iso(d.next_attempt_at) : iso(d.delivered_at))}</tr>`,
+          )
+          .join('');
+        return htmlPage(
+          c,
+          'Webhooks',
+          `<p>Events are POSTed as RS256 JWTs; the public key is at <a href="${PUBLIC_KEY_PATH}">${PUBLIC_KEY_PATH}</a>.</p>` +
+            '<h2>Subscriptions</h2><table><thead><tr><th>URL</th><th>Events</th><th>Source</th><th>Pending</th><th>Delivered</th><th>Dead</th></tr></thead>' +
+            `<tbody>${subRows || '<tr><td colspan="6">No subscriptions</td></tr>'}</tbody></table>` +
+            '<h2>Recent deliveries</h2><table><thead><tr><th>#</th><th>Event</th><th>Entity</th><th>URL</th><th>State</th><th>Attempts</th><th>Last error</th><th>Next attempt / delivered</th></tr></thead>' +
+            `<tbody>${deliveryRows || '<tr><td colspan="8">No deliveries</td></tr>'}</tbody></table>` +
+            '<style>body{max-width:72rem}table{border-collapse:collapse;font-size:14px}td,th{border:1px solid #ccc;padding:.2rem .4rem;text-align:left}.dead{background:#fdd}.pending{background:#ffd}</style>',
+        );
+      },
+    });
+  },
+};

@@ -1,0 +1,297 @@
+/**
+ * The delivery worker. The `events` table is the outbox: every tick queues the events each
+ * subscription has not seen yet into `webhook_deliveries`, claims the deliveries that are due
+ * (only the oldest pending one per entity, so an entity's events arrive in order), POSTs each as a
+ * signed JWT, and records the outcome: delivered on 2xx, otherwise retried with exponential
+ * backoff and jitter, dead after `maxAttempts`. All state is in the database, so a restart (or a
+ * crash) picks up where it stopped; a delivery cut short is sent again (at least once).
+ *
+ * Queuing is exact without locking event writers: every event row carries the id of the
+ * transaction that wrote it, and a subscription's cursor is the oldest transaction that was still
+ * running at the last tick. Events of later transactions are scanned again (and de-duplicated)
+ * until no running transaction can add one below the cursor.
+ * @module
+ */
+import type { Emulator } from '../../context.ts';
+import type { Sql } from '../../db/index.ts';
+import { type SigningKey, signingKey, signJwt } from './keys.ts';
+
+export interface WebhookSettings {
+  /** How often the worker looks for new events and due retries (ms). */
+  pollMs: number;
+  /** First retry delay (ms); doubles with each attempt, with jitter. */
+  retryBaseMs: number;
+  /** Longest retry delay (ms). */
+  retryMaxMs: number;
+  /** Attempts before a delivery is dead-lettered. */
+  maxAttempts: number;
+  /** How long a receiver has to answer (ms). */
+  timeoutMs: number;
+  /** Lifetime of a delivery's JWT (s). */
+  tokenTtl: number;
+}
+
+const num = (v: unknown, fallback: number) => (typeof v === 'number' && v >= 0 ? v : fallback);
+
+/** Settings from the emulator config (`webhookPollMs`, `webhookRetryBaseMs`, …), with defaults. */
+export function webhookSettings(emu: Emulator): WebhookSettings {
+  const c = emu.config;
+  return {
+    pollMs: num(c.webhookPollMs, 250),
+    retryBaseMs: num(c.webhookRetryBaseMs, 1000),
+    retryMaxMs: num(c.webhookRetryMaxMs, 5 * 60_000),
+    maxAttempts: Math.max(1, num(c.webhookMaxAttempts, 8)),
+    timeoutMs: num(c.webhookTimeoutMs, 10_000),
+    tokenTtl: num(c.webhookTokenTtl, 3600),
+  };
+}
+
+/** Exponential backoff with jitter: a random delay in [½, 1] × base × 2^(attempt−1), capped. */
+export function retryDelay(s: WebhookSettings, attempt: number, random = Math.random) {
+  const full = Math.min(s.retryMaxMs, s.retryBaseMs * 2 ** Math.min(attempt - 1, 30));
+  return Math.round(full / 2 + (random() * full) / 2);
+}
+
+/** `wix.stores.catalog.v1.product_variants_changed` → fqdn `…v1.product`, slug `variants_changed`. */
+export function splitType(type: string) {
+  const dot = type.lastIndexOf('.');
+  const last = type.slice(dot + 1);
+  const m = /^(.+?)_((?:variants_)?(?:created|changed|updated|deleted))$/.exec(last);
+  return m
+    ? { fqdn: `${type.slice(0, dot + 1)}${m[1]}`, slug: m[2]! }
+    : { fqdn: type.slice(0, dot), slug: last };
+}
+
+interface EventRow {
+  seq: number;
+  event_id: string;
+  type: string;
+  entity_id: string;
+  entity: unknown;
+  created_at: Date | string;
+}
+
+/** Top-level fields that differ between two versions of an entity. */
+function modifiedFields(before: unknown, after: unknown): string[] | undefined {
+  if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return undefined;
+  const a = before as Record<string, unknown>;
+  const b = after as Record<string, unknown>;
+  if (!('id' in a) || !('id' in b)) return undefined;
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
+    .sort();
+}
+
+/**
+ * The JWT claims of one event, in the platform's webhook envelope: `data` is a JSON string of
+ * `{eventType, instanceId, data}`, whose `data` is a JSON string of the domain event.
+ */
+export function eventClaims(emu: Emulator, e: EventRow, previous: unknown, ttl: number) {
+  const { fqdn, slug } = splitType(e.type);
+  const json = JSON.stringify(e.entity ?? {});
+  const body =
+    slug === 'created'
+      ? { createdEvent: { entityAsJson: json } }
+      : slug === 'changed' || slug === 'updated'
+        ? { updatedEvent: { currentEntityAsJson: json, modifiedFields: modifiedFields(previous, e.entity) } }
+        : slug === 'deleted'
+          ? { deletedEvent: { deletedEntityAsJson: json } }
+          : { actionEvent: { bodyAsJson: json } };
+  const domainEvent = {
+    id: e.event_id,
+    entityFqdn: fqdn,
+    slug,
+    entityId: e.entity_id,
+    eventTime: new Date(e.created_at).toISOString(),
+    triggeredByAnonymizeRequest: false,
+    entityEventSequence: String(e.seq),
+    ...body,
+  };
+  const iat = Math.floor(emu.now().getTime() / 1000);
+  return {
+    data: JSON.stringify({ eventType: e.type, instanceId: emu.siteId, data: JSON.stringify(domainEvent) }),
+    iat,
+    exp: iat + ttl,
+    iss: 'shopkit-emulator',
+  };
+}
+
+/** Queues, for every subscription, the events written since its cursor. Returns how many. */
+export async function enqueue(emu: Emulator): Promise<number> {
+  return emu.db.tx(async (sql) => {
+    // The oldest transaction still running: none below it can write an event any more.
+    const [snap] = await sql.query<{ xmin: string }>(
+      'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
+    );
+    const queued = await sql.query(
+      `INSERT INTO webhook_deliveries (subscription_id, seq, entity_id, next_attempt_at)
+       SELECT s.id, e.seq, e.entity_id, $1
+         FROM webhook_subscriptions s
+         JOIN events e ON e.seq > s.start_seq AND e.txid >= s.cursor_txid
+        WHERE s.event_types IS NULL OR s.event_types ? e.type
+       ON CONFLICT DO NOTHING
+       RETURNING seq`,
+      [emu.now()],
+    );
+    await sql.query('UPDATE webhook_subscriptions SET cursor_txid = $1 WHERE cursor_txid < $1', [
+      Number(snap!.xmin),
+    ]);
+    return queued.length;
+  });
+}
+
+interface Claimed {
+  subscription_id: string;
+  seq: number;
+  attempts: number;
+  url: string;
+}
+
+/** Claims up to `limit` due deliveries (the oldest pending one per entity) with a lease. */
+async function claim(emu: Emulator, s: WebhookSettings, limit: number): Promise<Claimed[]> {
+  const now = emu.now();
+  const lease = new Date(now.getTime() + s.timeoutMs + 1000);
+  return emu.db.tx((sql) =>
+    sql.query<Claimed>(
+      `WITH due AS (
+         SELECT d.subscription_id, d.seq FROM webhook_deliveries d
+          WHERE d.state = 'PENDING' AND d.next_attempt_at <= $1
+            AND NOT EXISTS (
+              SELECT 1 FROM webhook_deliveries p
+               WHERE p.subscription_id = d.subscription_id AND p.entity_id = d.entity_id
+                 AND p.state = 'PENDING' AND p.seq < d.seq)
+          ORDER BY d.seq
+          LIMIT $3
+          FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries d SET next_attempt_at = $2
+         FROM due, webhook_subscriptions s
+        WHERE d.subscription_id = due.subscription_id AND d.seq = due.seq AND s.id = d.subscription_id
+       RETURNING d.subscription_id, d.seq, d.attempts, s.url`,
+      [now, lease, limit],
+    ),
+  );
+}
+
+async function loadEvent(sql: Sql, seq: number) {
+  const [e] = await sql.query<EventRow>(
+    'SELECT seq, event_id, type, entity_id, entity, created_at FROM events WHERE seq = $1',
+    [seq],
+  );
+  if (!e) return undefined;
+  const { fqdn } = splitType(e.type);
+  // The entity as the previous event of the same entity left it, for `modifiedFields`.
+  const prev = await sql.query<{ entity: unknown; type: string }>(
+    'SELECT entity, type FROM events WHERE entity_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT 5',
+    [e.entity_id, seq],
+  );
+  return { e, previous: prev.find((p) => splitType(p.type).fqdn === fqdn)?.entity };
+}
+
+/** POSTs one claimed delivery and records the outcome. */
+async function deliver(
+  emu: Emulator,
+  s: WebhookSettings,
+  key: SigningKey,
+  d: Claimed,
+  stop: AbortSignal,
+): Promise<void> {
+  const found = await loadEvent(emu.db, d.seq);
+  let status: number | null = null;
+  let error: string | null = null;
+  if (!found) error = 'the event no longer exists';
+  else {
+    const jwt = signJwt(key, eventClaims(emu, found.e, found.previous, s.tokenTtl));
+    try {
+      const res = await fetch(d.url, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', 'user-agent': 'shopkit-emulator-webhooks' },
+        body: jwt,
+        redirect: 'manual',
+        signal: AbortSignal.any([stop, AbortSignal.timeout(s.timeoutMs)]),
+      });
+      status = res.status;
+      await res.body?.cancel().catch(() => {});
+      if (status < 200 || status > 299) error = `the receiver answered HTTP ${status}`;
+    } catch (e) {
+      // Stopping: leave the delivery pending; its lease runs out and it is sent again.
+      if (stop.aborted) return;
+      const err = e as Error & { cause?: { code?: string } };
+      error =
+        err.name === 'TimeoutError'
+          ? `no answer within ${s.timeoutMs} ms`
+          : `could not reach the receiver (${err.cause?.code ?? err.name})`;
+    }
+  }
+  const attempts = d.attempts + 1;
+  const now = emu.now();
+  const state = !error ? 'DELIVERED' : attempts >= s.maxAttempts || !found ? 'DEAD' : 'PENDING';
+  const next = new Date(now.getTime() + (state === 'PENDING' ? retryDelay(s, attempts) : 0));
+  await emu.db.query(
+    `UPDATE webhook_deliveries
+        SET state = $3, attempts = $4, next_attempt_at = $5, last_status = $6, last_error = $7,
+            last_attempt_at = $8, delivered_at = CASE WHEN $3 = 'DELIVERED' THEN $8 ELSE delivered_at END
+      WHERE subscription_id = $1 AND seq = $2 AND state = 'PENDING'`,
+    [d.subscription_id, d.seq, state, attempts, next, status, error, now],
+  );
+  if (state === 'DEAD') emu.log(`[webhooks] gave up on event ${d.seq} for ${d.url}: ${error}`);
+}
+
+export interface WebhookWorker {
+  /** Runs one pass now (queue, claim, deliver); resolves when it is done. */
+  tick(): Promise<void>;
+  /** Stops polling, abandons in-flight posts (they stay pending) and waits for the pass to end. */
+  stop(): Promise<void>;
+}
+
+const BATCH = 16;
+
+/** Starts delivering in the background. */
+export function startWorker(emu: Emulator): WebhookWorker {
+  const s = webhookSettings(emu);
+  const halt = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<boolean> | undefined;
+
+  async function pass(): Promise<boolean> {
+    await enqueue(emu);
+    const due = await claim(emu, s, BATCH);
+    if (!due.length) return false;
+    const key = await signingKey(emu);
+    await Promise.all(due.map((d) => deliver(emu, s, key, d, halt.signal)));
+    return due.length === BATCH;
+  }
+
+  function run(): Promise<boolean> {
+    running ??= pass()
+      .catch((e: Error) => {
+        if (!halt.signal.aborted) emu.log(`[webhooks] delivery pass failed: ${e.message}`);
+        return false;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  function schedule(delay: number) {
+    if (halt.signal.aborted) return;
+    timer = setTimeout(async () => {
+      const more = await run();
+      schedule(more ? 0 : s.pollMs);
+    }, delay);
+    timer.unref?.();
+  }
+  schedule(0);
+
+  return {
+    async tick() {
+      await running;
+      await run();
+    },
+    async stop() {
+      halt.abort();
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
