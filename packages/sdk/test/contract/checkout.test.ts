@@ -1,0 +1,296 @@
+/**
+ * Checkout through the SDK and the emulator's hosted pages: create a checkout from the current
+ * cart, open a redirect session for it, place the order on the hosted page, land on the post-flow
+ * URL with the cart emptied. Also the other intents' pages, the open-redirect guard, cross-site
+ * posts, and bad input that stores nothing.
+ */
+import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiKeyStrategy,
+  ApplicationError,
+  cart,
+  ChannelType,
+  createClient,
+  OAuthStrategy,
+  op,
+  redirects,
+  type ShopkitError,
+  ValidationError,
+} from '../../src/index.ts';
+
+const SHOP = 'https://shop.example';
+
+const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug: string }> }>({
+  method: 'POST',
+  path: '/stores-reader/v1/products/query-platformized',
+  args: ['query'],
+});
+
+const updateProduct = op<[id: string, product: Record<string, unknown>], unknown>({
+  method: 'PATCH',
+  path: '/stores/v1/products/{product.id}',
+  args: ['id:product.id', 'product:product'],
+});
+
+async function failure(p: Promise<unknown>): Promise<ShopkitError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as ShopkitError;
+  }
+  throw new Error('expected the call to fail');
+}
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const GOOD = {
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  addressLine: '1 Main St',
+  city: 'Albany',
+  postalCode: '12207',
+  country: 'US',
+  subdivision: 'US-NY',
+};
+
+describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
+  let emu: TestEmulator;
+  const ids = new Map<string, string>();
+  beforeAll(async () => {
+    emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
+    const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
+    for (const p of (await queryProducts(admin, { paging: { limit: 100 } })).products) ids.set(p.slug, p.id);
+  });
+  afterAll(() => emu?.stop());
+
+  const visitor = () =>
+    createClient({
+      baseUrl: emu.url,
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules: { cart, redirects },
+    });
+  const item = (slug: string, quantity = 1) => ({
+    catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: ids.get(slug)! },
+    quantity,
+  });
+  const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+      body,
+    });
+  const count = async (sql: string, params: unknown[]) =>
+    Number((await emu.emu.db.query<{ n: number }>(sql, params))[0]!.n);
+
+  async function checkoutFor(c: ReturnType<typeof visitor>, postFlowUrl: string, extra = {}) {
+    await c.cart.addToCurrentCart({ lineItems: [item('dinner-plate', 2), item('gift-card')] });
+    const { checkoutId } = await c.cart.createCheckoutFromCurrentCart({
+      channelType: ChannelType.WEB,
+      email: 'ada@example.com',
+      shippingAddress: { country: 'US', subdivision: 'US-NY', city: 'Albany', postalCode: '12207', addressLine1: '1 Main St' },
+    });
+    const { redirectSession } = await c.redirects.createRedirectSession({
+      ecomCheckout: { checkoutId },
+      callbacks: { postFlowUrl, cartPageUrl: `${SHOP}/cart`, ...extra },
+    });
+    return { checkoutId, redirectSession };
+  }
+
+  it('creates a checkout from the cart and refuses bad input, storing nothing', async () => {
+    const c = visitor();
+    const { cart: got } = await c.cart.addToCurrentCart({ lineItems: [item('linen-tea-towels')] });
+    const before = await count('SELECT count(*)::int AS n FROM checkouts', []);
+    const cases: Array<[Parameters<typeof c.cart.createCheckoutFromCurrentCart>[0], string]> = [
+      [{ email: 'not-an-email' }, 'options.email'],
+      [{ channelType: 'FAX' as ChannelType }, 'options.channelType'],
+      [{ selectedShippingOption: { code: 'teleport' } }, 'options.selectedShippingOption.code'],
+      [{ shippingAddress: { country: 'USA' } }, 'options.shippingAddress.country'],
+    ];
+    for (const [input, field] of cases) {
+      const e = await failure(c.cart.createCheckoutFromCurrentCart(input));
+      expect(e, field).toBeInstanceOf(ValidationError);
+      expect((e as ValidationError).violations.map((v) => v.field)).toEqual([field]);
+    }
+    expect(await count('SELECT count(*)::int AS n FROM checkouts', [])).toBe(before);
+    expect((await c.cart.getCurrentCart()).checkoutId).toBeUndefined();
+
+    const { checkoutId } = await c.cart.createCheckoutFromCurrentCart({
+      channelType: ChannelType.WEB,
+      email: 'ada@example.com',
+      selectedShippingOption: { code: 'express' },
+    });
+    const after = await c.cart.getCurrentCart();
+    expect(after.checkoutId).toBe(checkoutId);
+    const [row] = await emu.emu.db.query('SELECT status, doc FROM checkouts WHERE id = $1', [checkoutId]);
+    expect(row).toMatchObject({
+      status: 'CREATED',
+      doc: { cartId: got.id, channelType: 'WEB', email: 'ada@example.com', selectedShippingOption: { code: 'express' } },
+    });
+    expect(await count('SELECT count(*)::int AS n FROM events WHERE entity_id = $1 AND type = $2', [checkoutId, 'wix.ecom.v1.checkout_created'])).toBe(1);
+
+    // An empty cart has nothing to check out.
+    await c.cart.removeLineItemsFromCurrentCart([after.lineItems[0]!.id]);
+    const empty = await failure(c.cart.createCheckoutFromCurrentCart());
+    expect(empty).toBeInstanceOf(ApplicationError);
+    expect(empty).toMatchObject({ status: 400, code: 'CART_IS_EMPTY' });
+  });
+
+  it('serves the hosted checkout page, places the order, empties the cart and returns to postFlowUrl', async () => {
+    const c = visitor();
+    const { checkoutId, redirectSession } = await checkoutFor(c, `${SHOP}/thanks?from=checkout`);
+    expect(redirectSession.fullUrl).toBe(`${emu.url}/redirect/${redirectSession.id}`);
+    const page = await fetch(redirectSession.fullUrl);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toBe(`frame-ancestors 'none'; form-action 'self' ${SHOP}`);
+    const html = await page.text();
+    expect(html).toContain('Stoneware Dinner Plate');
+    expect(html).toContain('<label for="f-email">E-mail</label>');
+    expect(html).toContain(`<form method="post" action="/redirect/${redirectSession.id}">`);
+    expect(html).toContain('value="ada@example.com"');
+    // 54.00 + 50.00, shipping 5.00; NY tax 8.875 % of 104.00 = 9.23, of shipping 0.44 → 118.67.
+    expect(html).toContain('$118.67');
+    expect(html).toContain(`href="${SHOP}/cart"`);
+
+    // Bad form: the page again with the reasons, nothing placed.
+    const bad = await post(redirectSession.fullUrl, form({ ...GOOD, email: 'nope', country: 'USA' }));
+    expect(bad.status).toBe(400);
+    const badHtml = await bad.text();
+    expect(badHtml).toContain('role="alert"');
+    expect(badHtml).toContain('Enter a valid e-mail address.');
+    expect(badHtml).toContain('Enter the country as a two-letter code, such as US.');
+    expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(0);
+    // A post from another site is refused.
+    const forged = await post(redirectSession.fullUrl, form(GOOD), { Origin: 'https://evil.example' });
+    expect(forged.status).toBe(403);
+    expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(0);
+    expect((await c.cart.getCurrentCart()).lineItems).toHaveLength(2);
+
+    const placed = await post(redirectSession.fullUrl, form(GOOD), { Origin: emu.url });
+    expect(placed.status).toBe(303);
+    expect(placed.headers.get('location')).toBe(`${SHOP}/thanks?from=checkout`);
+    expect((await failure(c.cart.getCurrentCart())).code).toBe('OWNED_CART_NOT_FOUND');
+    const [order] = await emu.emu.db.query('SELECT id, number, doc FROM orders WHERE checkout_id = $1', [checkoutId]);
+    expect(order!.doc).toMatchObject({
+      buyerInfo: { email: 'ada@example.com' },
+      priceSummary: { total: { amount: '118.67' } },
+      recipientInfo: { contactDetails: { firstName: 'Ada', lastName: 'Lovelace' }, address: { city: 'Albany' } },
+    });
+    const types = (
+      await emu.emu.db.query<{ type: string }>('SELECT type FROM events WHERE entity_id IN ($1, $2) ORDER BY seq', [
+        order!.id,
+        redirectSession.id,
+      ])
+    ).map((r) => r.type);
+    expect(types).toEqual(['wix.headless.v1.redirect_session_created', 'wix.ecom.v1.order_created']);
+    // Placing twice places one order; the page now says it is placed.
+    const again = await post(redirectSession.fullUrl, form(GOOD));
+    expect(again.status).toBe(303);
+    expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(1);
+    const done = await (await fetch(redirectSession.fullUrl)).text();
+    expect(done).toContain(`Order #${order!.number} has been placed.`);
+  });
+
+  it('never redirects to a post-flow URL outside the allowed origins (no open redirect)', async () => {
+    for (const target of ['https://evil.example/x', '//evil.example', 'javascript:alert(1)', `${SHOP}.evil.example/x`]) {
+      const c = visitor();
+      const { checkoutId, redirectSession } = await checkoutFor(c, target, { cartPageUrl: undefined });
+      const page = await fetch(redirectSession.fullUrl);
+      expect(page.headers.get('content-security-policy')).toBe("frame-ancestors 'none'; form-action 'self'");
+      const res = await post(redirectSession.fullUrl, form(GOOD));
+      expect(res.status, target).toBe(200);
+      expect(res.headers.get('location')).toBeNull();
+      const html = await res.text();
+      expect(html).toMatch(/Order #\d+ has been placed\./);
+      expect(html).not.toContain('evil');
+      expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(1);
+    }
+    // A URL on the emulator itself is fine.
+    const c = visitor();
+    const own = `${emu.url}/product-page/gift-card`;
+    const { redirectSession } = await checkoutFor(c, own);
+    const res = await post(redirectSession.fullUrl, form(GOOD));
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(own);
+  });
+
+  it("shows a checkout only to its buyer's sessions", async () => {
+    const buyer = visitor();
+    const { checkoutId } = await checkoutFor(buyer, `${SHOP}/thanks`);
+    const other = visitor();
+    const { redirectSession } = await other.redirects.createRedirectSession({ ecomCheckout: { checkoutId } });
+    const page = await fetch(redirectSession.fullUrl);
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain('This checkout does not exist.');
+    const res = await post(redirectSession.fullUrl, form(GOOD));
+    expect(res.status).toBe(404);
+    expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(0);
+  });
+
+  it('refuses to place an order for items that sold out in the meantime', async () => {
+    const c = visitor();
+    await c.cart.addToCurrentCart({ lineItems: [item('dinner-plate', 3)] });
+    const { checkoutId } = await c.cart.createCheckoutFromCurrentCart();
+    const { redirectSession } = await c.redirects.createRedirectSession({ ecomCheckout: { checkoutId } });
+    // The merchant sets the stock to 1 through the catalog's write API.
+    const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
+    const setStock = (quantity: number) => updateProduct(admin, ids.get('dinner-plate')!, { stock: { quantity } });
+    await setStock(1);
+    try {
+      const res = await post(redirectSession.fullUrl, form(GOOD));
+      expect(res.status).toBe(409);
+      expect(await res.text()).toContain('Only 1 of Stoneware Dinner Plate are in stock; the cart has 3.');
+      expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(0);
+      expect((await c.cart.getCurrentCart()).lineItems).toHaveLength(1);
+    } finally {
+      await setStock(40);
+    }
+  });
+
+  it('serves a product page for storesProduct, and a clear page for intents the emulator lacks', async () => {
+    const c = visitor();
+    const { redirectSession: product } = await c.redirects.createRedirectSession({
+      storesProduct: { productSlug: 'dinner-plate' },
+      callbacks: { postFlowUrl: `${SHOP}/shop` },
+    });
+    const page = await fetch(product.fullUrl);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<h1>Stoneware Dinner Plate</h1>');
+    expect(html).toContain('$27.00 <s>$32.00</s>');
+    expect(html).toContain(`<a href="${SHOP}/shop">Back to the site</a>`);
+    const { redirectSession: missing } = await c.redirects.createRedirectSession({
+      storesProduct: { productSlug: 'no-such-thing' },
+    });
+    expect((await fetch(missing.fullUrl)).status).toBe(404);
+    const { redirectSession: hidden } = await c.redirects.createRedirectSession({
+      storesProduct: { productSlug: 'enamel-pitcher' },
+    });
+    expect((await fetch(hidden.fullUrl)).status).toBe(404);
+
+    const intents = [
+      [{ bookingsCheckout: { timezone: 'UTC' } }, 'Bookings checkout'],
+      [{ bookingsBook: { resourceId: 'r1' } }, 'Bookings'],
+      [{ eventsCheckout: { reservationId: 'res-1', eventSlug: 'gala' } }, 'Events checkout'],
+      [{ paidPlansCheckout: { planId: 'plan-1' } }, 'Paid plans checkout'],
+    ] as const;
+    for (const [intent, label] of intents) {
+      const { redirectSession } = await c.redirects.createRedirectSession({
+        ...intent,
+        callbacks: { planListUrl: `${SHOP}/plans`, postFlowUrl: 'https://evil.example/' },
+      } as Parameters<typeof c.redirects.createRedirectSession>[0]);
+      const res = await fetch(redirectSession.fullUrl);
+      expect(res.status).toBe(501);
+      const body = await res.text();
+      expect(body).toContain('<h1>Not available in the emulator</h1>');
+      expect(body).toContain(`${label} is not available in the emulator`);
+      expect(body).toContain(`<a href="${SHOP}/plans">Back to the site</a>`);
+      expect(body).not.toContain('evil');
+    }
+    // Without any usable callback the page still has a way back.
+    const { redirectSession: bare } = await c.redirects.createRedirectSession({ bookingsBook: { resourceId: 'r2' } });
+    expect(await (await fetch(bare.fullUrl)).text()).toContain('onclick="history.back()"');
+  });
+});
