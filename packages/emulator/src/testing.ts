@@ -16,6 +16,8 @@ export function testBackends(): Backend[] {
 
 export interface TestEmulator extends RunningEmulator {
   backend: Backend;
+  /** The PostgreSQL schema of this emulator (postgres backend only). */
+  schema?: string;
 }
 
 /** Starts an emulator for tests (cheap password hashing, demo seed unless told otherwise). */
@@ -37,6 +39,7 @@ export async function startTestEmulator(
   return {
     ...running,
     backend,
+    schema,
     async stop() {
       await running.stop();
       if (schema && pgUrl) {

@@ -65,6 +65,8 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // Names the connections, so operators (and the fault tests) can tell which emulator they serve.
+    application_name: `shopkit-emulator${schema ? `:${schema}` : ''}`,
     options: schema ? `-c search_path="${schema.replace(/"/g, '')}"` : undefined,
   });
   // A dropped connection must not crash the process; the pool reconnects on the next query.

@@ -1,0 +1,146 @@
+/**
+ * Faults: the emulator killed with SIGKILL during a stream of writes keeps every acknowledged
+ * write (embedded data directory and PostgreSQL); PostgreSQL dropping every connection under a
+ * running emulator is survived.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, testBackends } from '../src/testing.ts';
+
+const bin = fileURLToPath(new URL('../bin/shopkit-emulator.mjs', import.meta.url));
+const PG = process.env.SHOPKIT_TEST_DATABASE_URL;
+
+function startCli(db: string) {
+  const child = spawn(process.execPath, [bin, '--port', '0', '--db', db, '--json'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const ready = new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+  });
+  return { child, ready };
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));
+
+async function createCollection(url: string, apiKey: string, name: string) {
+  const res = await fetch(`${url}/stores/v1/collections`, {
+    method: 'POST',
+    headers: { authorization: apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ collection: { name } }),
+  });
+  if (res.status !== 200) throw new Error(`create failed with ${res.status}`);
+  return (await res.json()).collection.id as string;
+}
+
+async function getCollection(url: string, apiKey: string, id: string) {
+  return fetch(`${url}/v2/collections/${encodeURIComponent(id)}`, { headers: { authorization: apiKey } });
+}
+
+const targets: Array<{ name: string; db: () => string; cleanup: () => Promise<void> }> = [];
+const dir = mkdtempSync(join(tmpdir(), 'shopkit-faults-'));
+targets.push({
+  name: 'embedded data directory',
+  db: () => join(dir, 'data'),
+  cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+});
+if (PG) {
+  const schema = `f_${randomBytes(5).toString('hex')}`;
+  const url = new URL(PG);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  targets.push({
+    name: 'PostgreSQL',
+    db: () => url.toString(),
+    cleanup: async () => {
+      const c = new pg.Client({ connectionString: PG });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await c.end();
+    },
+  });
+  // The schema must exist before the emulator connects with that search_path.
+  const c = new pg.Client({ connectionString: PG });
+  await c.connect();
+  await c.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  await c.end();
+}
+
+afterAll(async () => {
+  for (const t of targets) await t.cleanup();
+});
+
+describe.each(targets)('SIGKILL during writes ($name)', ({ db }) => {
+  it('keeps every acknowledged write after a restart, and nothing half-written', async () => {
+    const first = startCli(db());
+    const info = await first.ready;
+    const acknowledged: string[] = [];
+    let stop = false;
+    const writer = (async () => {
+      for (let i = 0; !stop; i++) {
+        try {
+          acknowledged.push(await createCollection(info.url, info.apiKey, `Fault collection ${i}`));
+        } catch {
+          return; // the process died under us: unacknowledged writes are allowed to be lost
+        }
+      }
+    })();
+    while (acknowledged.length < 15) await new Promise((r) => setTimeout(r, 20));
+    first.child.kill('SIGKILL');
+    stop = true;
+    await writer;
+    await exited(first.child);
+
+    const second = startCli(db());
+    const again = await second.ready;
+    try {
+      for (const id of acknowledged)
+        expect((await getCollection(again.url, again.apiKey, id)).status, id).toBe(200);
+      // Every collection that exists is whole: it has its name and slug, and its creation event.
+      const res = await fetch(`${again.url}/v2/collections/query`, {
+        method: 'POST',
+        headers: { authorization: again.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: { filter: { name: { $startsWith: 'Fault collection' } }, paging: { limit: 100 } },
+        }),
+      });
+      const { collections } = await res.json();
+      expect(collections.length).toBeGreaterThanOrEqual(acknowledged.length);
+      for (const c of collections) expect(c.slug && c.name).toBeTruthy();
+    } finally {
+      second.child.kill('SIGTERM');
+      await exited(second.child);
+    }
+  }, 120_000);
+});
+
+describe.runIf(testBackends().includes('postgres'))('PostgreSQL dropping every connection', () => {
+  it('is survived: the pool reconnects and the next calls succeed', async () => {
+    const emu = await startTestEmulator('postgres');
+    try {
+      const call = () => getCollection(emu.url, emu.demo.apiKey, 'col-sale');
+      expect((await call()).status).toBe(200);
+      const admin = new pg.Client({ connectionString: PG });
+      await admin.connect();
+      const killed = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle'",
+        [`shopkit-emulator:${emu.schema}`],
+      );
+      await admin.end();
+      expect(killed.rowCount).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 100));
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await call()).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200]);
+    } finally {
+      await emu.stop();
+    }
+  }, 60_000);
+});
