@@ -1,0 +1,191 @@
+/**
+ * Silent login in a real Chromium: the SDK's hidden frame with `web_message` against the emulator,
+ * from a page on another origin. Success, a forged message from a foreign origin ignored, a server
+ * error answered at once, the timeout, and nothing (frames, listeners) left behind.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './browser.ts';
+
+let browser: Browser;
+let emu: TestEmulator;
+let server: Server;
+let origin: string;
+
+/** The SDK bundled for the browser. */
+async function bundleSdk(): Promise<string> {
+  const entry = fileURLToPath(new URL('../../../packages/sdk/src/index.ts', import.meta.url));
+  const out = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: { write: false, minify: false, lib: { entry, formats: ['es'], fileName: 'sdk' } },
+  })) as { output: { code?: string }[] }[] | { output: { code?: string }[] };
+  const first = Array.isArray(out) ? out[0]! : out;
+  return first.output[0]!.code!;
+}
+
+beforeAll(async () => {
+  const sdk = await bundleSdk();
+  server = createServer((req, res) => {
+    if (req.url === '/sdk.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(sdk);
+    } else {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        '<!doctype html><html><body><h1>Shop</h1><script type="module">' +
+          "import * as sdk from '/sdk.js'; window.sdk = sdk;</script></body></html>",
+      );
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  [browser, emu] = await Promise.all([
+    launchChromium(),
+    startTestEmulator('pglite', { allowedOrigins: [origin] }),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await emu?.stop();
+  await new Promise((r) => server?.close(r));
+});
+
+/** A page on the shop origin with the SDK loaded and `message` listeners counted. */
+async function shopPage(): Promise<Page> {
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    const w = window as any;
+    w.__listeners = 0;
+    const add = window.addEventListener.bind(window);
+    const remove = window.removeEventListener.bind(window);
+    window.addEventListener = ((type: string, ...rest: any[]) => {
+      if (type === 'message') w.__listeners++;
+      return (add as any)(type, ...rest);
+    }) as typeof window.addEventListener;
+    window.removeEventListener = ((type: string, ...rest: any[]) => {
+      if (type === 'message') w.__listeners--;
+      return (remove as any)(type, ...rest);
+    }) as typeof window.removeEventListener;
+  });
+  await page.goto(origin);
+  await page.waitForFunction(() => !!(window as any).sdk);
+  await page.evaluate(
+    ({ baseUrl, clientId }) => {
+      const sdk = (window as any).sdk;
+      (window as any).client = sdk.createClient({
+        baseUrl,
+        auth: sdk.OAuthStrategy({ clientId }),
+        modules: { identity: sdk.identity },
+      });
+    },
+    { baseUrl: emu.url, clientId: emu.demo.clientId },
+  );
+  return page;
+}
+
+const leftovers = (page: Page) =>
+  page.evaluate(() => ({
+    frames: document.querySelectorAll('iframe').length,
+    listeners: (window as any).__listeners,
+  }));
+
+let n = 0;
+const register = (page: Page) =>
+  page.evaluate(async (email) => {
+    const r = await (window as any).client.identity.register({ email, password: 'long enough pw' });
+    return r.data.sessionToken as string;
+  }, `silent${++n}@example.test`);
+
+describe('silent login in Chromium', () => {
+  it('gets member tokens through the hidden frame and leaves nothing behind', async () => {
+    const page = await shopPage();
+    const sessionToken = await register(page);
+    const role = await page.evaluate(async (t) => {
+      const tokens = await (window as any).client.identity.getMemberTokensForDirectLogin(t);
+      return tokens.refreshToken.role;
+    }, sessionToken);
+    expect(role).toBe('member');
+    expect(await leftovers(page)).toEqual({ frames: 0, listeners: 0 });
+    await page.close();
+  });
+
+  it('ignores a message with the right state from a foreign origin or another window', async () => {
+    const page = await shopPage();
+    const sessionToken = await register(page);
+    // Hold the authorize answer until the forged messages have been posted.
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route('**/oauth2/authorize**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const result = page.evaluate(async (t) => {
+      const client = (window as any).client;
+      const seen = new Promise<string>((resolve) => {
+        const obs = new MutationObserver(() => {
+          const f = document.querySelector('iframe');
+          if (f?.src) {
+            obs.disconnect();
+            resolve(new URL(f.src).searchParams.get('state')!);
+          }
+        });
+        obs.observe(document.body, { childList: true });
+      });
+      const login = client.identity.getMemberTokensForDirectLogin(t);
+      const state = await seen;
+      // Same state, wrong origin (this page) and wrong source: both must be ignored.
+      window.postMessage({ code: 'forged', state }, '*');
+      (window as any).__forged = true;
+      const tokens = await login;
+      return tokens.refreshToken.role as string;
+    }, sessionToken);
+    await page.waitForFunction(() => (window as any).__forged === true);
+    release();
+    expect(await result).toBe('member');
+    expect(await leftovers(page)).toEqual({ frames: 0, listeners: 0 });
+    await page.close();
+  });
+
+  it('a server error arrives as a message and fails at once', async () => {
+    const page = await shopPage();
+    const error = await page.evaluate(async () => {
+      try {
+        // Default 120 s timeout: only the server's answer can end this within the test timeout.
+        await (window as any).client.identity.getMemberTokensForDirectLogin('not-a-session-token');
+        return 'resolved';
+      } catch (e) {
+        return `${(e as Error).message}|${(e as { code?: string }).code}`;
+      }
+    });
+    expect(error).toBe('Silent login failed: login_required|login_required');
+    expect(await leftovers(page)).toEqual({ frames: 0, listeners: 0 });
+    await page.close();
+  });
+
+  it('times out with "OAuth flow timed out" when no answer comes', async () => {
+    const page = await shopPage();
+    const sessionToken = await register(page);
+    await page.route('**/oauth2/authorize**', () => {
+      // Never answered.
+    });
+    const error = await page.evaluate(async (t) => {
+      try {
+        await (window as any).client.identity.getMemberTokensForDirectLogin(t, { timeoutMs: 500 });
+        return 'resolved';
+      } catch (e) {
+        return (e as Error).message;
+      }
+    }, sessionToken);
+    expect(error).toBe('OAuth flow timed out');
+    expect(await leftovers(page)).toEqual({ frames: 0, listeners: 0 });
+    await page.close();
+  });
+});
