@@ -106,3 +106,4 @@ export type { Paging, PagingMetadata, PlatformQuery, QueryPage, Sorting, SortOrd
 export { DEFAULT_LIMIT, QueryBuilder } from './query.ts';
 export type { TransformSpec, WireImage } from './transforms.ts';
 export { imageFromWire, imageToWire, videoFromWire, videoToWire } from './transforms.ts';
+export * as webhooks from './webhooks.ts';

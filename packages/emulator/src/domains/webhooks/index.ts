@@ -102,7 +102,13 @@ const renderSubscription = (r: SubscriptionRow) => ({
 });
 
 /** Adds a subscription that starts with the next event. `cli` ones are unique by URL and kept. */
-async function subscribe(emu: Emulator, sql: Sql, url: string, types: string[] | null, source: 'cli' | 'api') {
+async function subscribe(
+  emu: Emulator,
+  sql: Sql,
+  url: string,
+  types: string[] | null,
+  source: 'cli' | 'api',
+) {
   const [pos] = await sql.query<{ seq: string | number; xmin: string }>(
     `SELECT COALESCE(MAX(seq), 0)::text AS seq, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin FROM events`,
   );
@@ -274,11 +280,17 @@ export const webhooks: Domain = {
       access: 'elevated',
       schema: z.object({ id: z.string().min(1).max(200) }),
       async handler({ msg }) {
-        const gone = await emu.db.query('DELETE FROM webhook_subscriptions WHERE id = $1 RETURNING id', [msg.id]);
+        const gone = await emu.db.query('DELETE FROM webhook_subscriptions WHERE id = $1 RETURNING id', [
+          msg.id,
+        ]);
         if (!gone.length)
-          throw notFound('SUBSCRIPTION_NOT_FOUND', `Webhook subscription ${JSON.stringify(msg.id)} not found`, {
-            subscriptionId: msg.id,
-          });
+          throw notFound(
+            'SUBSCRIPTION_NOT_FOUND',
+            `Webhook subscription ${JSON.stringify(msg.id)} not found`,
+            {
+              subscriptionId: msg.id,
+            },
+          );
         return {};
       },
     });
@@ -306,7 +318,9 @@ export const webhooks: Domain = {
       schema: z.object({ subscriptionId: z.string().min(1).max(200) }).strict(),
       async handler({ msg }) {
         return emu.db.tx(async (sql) => {
-          const sub = await sql.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1', [msg.subscriptionId]);
+          const sub = await sql.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1', [
+            msg.subscriptionId,
+          ]);
           if (!sub.length)
             throw notFound(
               'SUBSCRIPTION_NOT_FOUND',

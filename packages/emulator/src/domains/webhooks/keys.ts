@@ -3,7 +3,14 @@
  * `webhook_keys`, so receivers keep verifying across restarts. Deliveries are RS256 JWTs.
  * @module
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  sign,
+} from 'node:crypto';
 import type { Emulator } from '../../context.ts';
 
 export interface SigningKey {
@@ -54,7 +61,6 @@ async function load(emu: Emulator): Promise<SigningKey> {
     privateKey: createPrivateKey(private_pem),
   };
 }
-
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 

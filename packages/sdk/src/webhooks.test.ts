@@ -1,0 +1,192 @@
+import { describe, expect, it, vi } from 'vitest';
+import { process as processWebhook, type WebhookError } from './webhooks.ts';
+
+const ALG = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+const pair = (await crypto.subtle.generateKey(
+  { ...ALG, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) },
+  true,
+  ['sign', 'verify'],
+)) as CryptoKeyPair;
+const other = (await crypto.subtle.generateKey(
+  { ...ALG, modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]) },
+  true,
+  ['sign', 'verify'],
+)) as CryptoKeyPair;
+const spki = Buffer.from(await crypto.subtle.exportKey('spki', pair.publicKey)).toString('base64');
+const pem = `-----BEGIN PUBLIC KEY-----\n${spki.replace(/.{64}/g, '$&\n')}\n-----END PUBLIC KEY-----\n`;
+const jwk = await crypto.subtle.exportKey('jwk', pair.publicKey);
+
+const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+async function sign(claims: unknown, header: unknown = { alg: 'RS256', typ: 'JWT' }, key = pair.privateKey) {
+  const input = `${b64(header)}.${b64(claims)}`;
+  const sig = await crypto.subtle.sign(ALG, key, new TextEncoder().encode(input));
+  return `${input}.${Buffer.from(sig).toString('base64url')}`;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+function claims(
+  eventType: string,
+  domainEvent: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    data: JSON.stringify({ eventType, instanceId: 'site-1', data: JSON.stringify(domainEvent) }),
+    iat: now(),
+    exp: now() + 3600,
+    ...extra,
+  };
+}
+const productChanged = claims('wix.stores.catalog.v1.product_changed', {
+  id: 'evt-1',
+  entityFqdn: 'wix.stores.catalog.v1.product',
+  slug: 'changed',
+  entityId: 'p-1',
+  eventTime: '2025-01-02T03:04:05.000Z',
+  entityEventSequence: '7',
+  updatedEvent: {
+    currentEntityAsJson: JSON.stringify({ id: 'p-1', name: 'Linen shirt' }),
+    modifiedFields: ['name'],
+  },
+});
+
+async function rejection(p: Promise<unknown>) {
+  const e = (await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  )) as WebhookError | undefined;
+  if (!e) throw new Error('expected a rejection');
+  return e;
+}
+
+describe('webhooks.process', () => {
+  it('verifies the signature and calls the handler of the event type with the unwrapped event', async () => {
+    const onProductChanged = vi.fn();
+    const onCartCreated = vi.fn();
+    const event = await processWebhook(await sign(productChanged), {
+      publicKey: pem,
+      onProductChanged,
+      onCartCreated,
+    });
+    expect(onCartCreated).not.toHaveBeenCalled();
+    expect(onProductChanged).toHaveBeenCalledWith(event);
+    expect(event).toEqual({
+      id: 'evt-1',
+      type: 'wix.stores.catalog.v1.product_changed',
+      entityId: 'p-1',
+      time: new Date('2025-01-02T03:04:05.000Z'),
+      instanceId: 'site-1',
+      sequence: 7,
+      entity: { id: 'p-1', name: 'Linen shirt' },
+      modifiedFields: ['name'],
+    });
+  });
+
+  it('takes the public key as PEM, JWK or CryptoKey', async () => {
+    const token = await sign(productChanged);
+    for (const publicKey of [pem, jwk, pair.publicKey])
+      expect((await processWebhook(token, { publicKey })).id).toBe('evt-1');
+  });
+
+  it('unwraps created, deleted and action events, and sends unknown types to onOther', async () => {
+    const created = await processWebhook(
+      await sign(
+        claims('wix.ecom.v1.cart_created', {
+          id: 'e',
+          entityId: 'c',
+          createdEvent: { entityAsJson: '{"id":"c"}' },
+        }),
+      ),
+      { publicKey: pem },
+    );
+    expect(created.entity).toEqual({ id: 'c' });
+    const deleted = await processWebhook(
+      await sign(claims('wix.ecom.v1.cart_deleted', { id: 'e', entityId: 'c', deletedEvent: {} })),
+      { publicKey: pem },
+    );
+    expect(deleted.entity).toEqual({});
+    const onOther = vi.fn();
+    const action = await processWebhook(
+      await sign(
+        claims('wix.example.v1.thing_happened', { id: 'e', entityId: 'x', actionEvent: { body: { n: 1 } } }),
+      ),
+      { publicKey: pem, onOther },
+    );
+    expect(action.entity).toEqual({ n: 1 });
+    expect(onOther).toHaveBeenCalledWith(action);
+  });
+
+  it('rejects a tampered payload, a signature by another key and a stripped signature', async () => {
+    const token = await sign(productChanged);
+    const [h, p, s] = token.split('.');
+    const forged = b64({ ...productChanged, data: productChanged.data.replace('Linen shirt', 'Free shirt') });
+    const handler = vi.fn();
+    for (const bad of [`${h}.${forged}.${s}`, await sign(productChanged, undefined, other.privateKey)]) {
+      const e = await rejection(processWebhook(bad, { publicKey: pem, onProductChanged: handler }));
+      expect(e.code).toBe('INVALID_SIGNATURE');
+      expect(e.message).toBe('The webhook signature does not match the public key');
+    }
+    expect((await rejection(processWebhook(`${h}.${p}.`, { publicKey: pem }))).code).toBe('MALFORMED_TOKEN');
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('rejects other algorithms, including none and HS256 keyed with the public key', async () => {
+    const token = await sign(productChanged);
+    const [, p, s] = token.split('.');
+    for (const alg of ['none', 'HS256', 'RS512', 'PS256']) {
+      const e = await rejection(processWebhook(`${b64({ alg, typ: 'JWT' })}.${p}.${s}`, { publicKey: pem }));
+      expect(e.code).toBe('UNSUPPORTED_ALGORITHM');
+      expect(e.message).toBe(`The webhook token uses "${alg}"; only RS256 is accepted`);
+    }
+    const noAlg = await rejection(processWebhook(`${b64({ typ: 'JWT' })}.${p}.${s}`, { publicKey: pem }));
+    expect(noAlg.message).toBe('The webhook token uses no algorithm; only RS256 is accepted');
+  });
+
+  it('rejects expired and not-yet-valid tokens, within a clock tolerance', async () => {
+    const expired = await sign({ ...productChanged, exp: now() - 120 });
+    expect((await rejection(processWebhook(expired, { publicKey: pem }))).code).toBe('TOKEN_EXPIRED');
+    expect((await processWebhook(expired, { publicKey: pem, clockToleranceSeconds: 300 })).id).toBe('evt-1');
+    const early = await sign({ ...productChanged, nbf: now() + 600 });
+    expect((await rejection(processWebhook(early, { publicKey: pem }))).code).toBe('TOKEN_NOT_YET_VALID');
+    const odd = await sign({ ...productChanged, exp: 'tomorrow' });
+    expect((await rejection(processWebhook(odd, { publicKey: pem }))).message).toBe(
+      'The webhook token\'s "exp" claim is not a number',
+    );
+  });
+
+  it('rejects malformed bodies and tokens without an event, with sentences that quote nothing secret', async () => {
+    for (const body of ['', 'not a token', 'a.b', 'a.b.c.d', '{"eventType":"x"}', 42 as unknown as string]) {
+      const e = await rejection(processWebhook(body, { publicKey: pem }));
+      expect(['MALFORMED_TOKEN']).toContain(e.code);
+      expect(e.name).toBe('WebhookError');
+    }
+    const notJson = `${b64('{')}.${b64('{}')}.${b64('x')}`;
+    expect((await rejection(processWebhook(notJson, { publicKey: pem }))).code).toBe('MALFORMED_TOKEN');
+    for (const c of [{ iat: now() }, { data: '{"eventType":"x"}' }, { data: 'nope' }]) {
+      const e = await rejection(processWebhook(await sign(c), { publicKey: pem }));
+      expect(e.code).toBe('MALFORMED_EVENT');
+    }
+  });
+
+  it('rejects a key that is not an RSA public key', async () => {
+    const token = await sign(productChanged);
+    for (const publicKey of [
+      'secret',
+      '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----',
+      { kty: 'oct', k: 'AAAA' },
+    ]) {
+      const e = await rejection(processWebhook(token, { publicKey }));
+      expect(e.code).toBe('INVALID_KEY');
+      expect(e.message).not.toContain('AAAA');
+    }
+  });
+
+  it("passes a failing handler's error through, so the receiver answers an error and gets it again", async () => {
+    const boom = new Error('database down');
+    await expect(
+      processWebhook(await sign(productChanged), {
+        publicKey: pem,
+        onProductChanged: () => Promise.reject(boom),
+      }),
+    ).rejects.toBe(boom);
+  });
+});
