@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite (unit, contract over HTTP, React, real-browser e2e) with Vitest.
-// `npm run test:long`: the long suites (soak, fault injection), marked by SHOPKIT_LONG=1.
+// `npm run test:long`: the long suites: the fuzzer with ten times the cases, and every
+// `*.long.test.ts` (soak), with SHOPKIT_LONG=1.
 import { spawnSync } from 'node:child_process';
 
 const long = process.argv.includes('--long');
@@ -19,6 +20,6 @@ if (!process.env.SHOPKIT_TEST_DATABASE_URL)
     '[shopkit] SHOPKIT_TEST_DATABASE_URL is not set: contract suites run on embedded storage only (.ci/run sets it).',
   );
 const status = long
-  ? run('npx', ['vitest', 'run', '--dir', '.', '--project', '*', 'long'], { SHOPKIT_LONG: '1' })
+  ? run('npx', ['vitest', 'run', 'fuzz', '.long.'], { SHOPKIT_LONG: '1' })
   : run('npx', ['vitest', 'run']);
 process.exit(status);
