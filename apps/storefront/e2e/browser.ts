@@ -62,3 +62,25 @@ export async function startStorefront(): Promise<Storefront> {
     },
   };
 }
+
+/** Runs axe-core in the page; returns the serious and critical violations (id, help, targets). */
+export async function axeViolations(page: import('playwright-core').Page) {
+  const { createRequire } = await import('node:module');
+  const { readFileSync } = await import('node:fs');
+  const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: source });
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(o?: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return axe.run({ resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+interface AxeViolation {
+  id: string;
+  impact?: string;
+  help: string;
+  nodes: { target: string[] }[];
+}

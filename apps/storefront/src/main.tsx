@@ -1,23 +1,17 @@
 import { ShopkitProvider } from '@shopkit/react';
-import { collections, createClient, OAuthStrategy, webStorage } from '@shopkit/sdk';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
-import { config } from './config.ts';
-
-const client = createClient({
-  baseUrl: config.baseUrl,
-  auth: OAuthStrategy({ clientId: config.clientId, storage: webStorage(localStorage, config.clientId) }),
-  modules: { collections },
-});
-const queryClient = new QueryClient();
+import { RouterProvider } from 'react-router';
+import { router } from './routes.tsx';
+import { client, queryClient } from './shop.ts';
+import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <ShopkitProvider client={client}>
-        <App />
+        <RouterProvider router={router} />
       </ShopkitProvider>
     </QueryClientProvider>
   </StrictMode>,

@@ -1,0 +1,60 @@
+import { useCart, useCheckout } from '@shopkit/react';
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+import { CartLines } from './CartLines.tsx';
+import { ErrorState, Skeleton } from './States.tsx';
+
+/** Thank-you page address handed to the hosted checkout. */
+export const checkoutCallbacks = (checkoutId: string) => ({
+  postFlowUrl: `${location.origin}/thank-you?checkoutId=${encodeURIComponent(checkoutId)}`,
+  cartPageUrl: `${location.origin}/cart`,
+});
+
+/** A modal cart drawer (native `<dialog>`: focus kept inside, Escape closes, focus returns). */
+export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const { data, isPending, error, refetch } = useCart();
+  const checkout = useCheckout();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  const empty = !data || data.lineItems.length === 0;
+  return (
+    <dialog ref={ref} className="drawer" aria-labelledby="drawer-title" onClose={onClose}>
+      <div className="drawer-head">
+        <h2 id="drawer-title">Your cart</h2>
+        <button type="button" className="icon-button" onClick={onClose} aria-label="Close cart">
+          ×
+        </button>
+      </div>
+      {isPending && <Skeleton lines={3} label="Loading your cart" />}
+      {error && <ErrorState error={error} retry={() => refetch()} />}
+      {!isPending && !error && empty && <p className="muted">Your cart is empty.</p>}
+      {!empty && (
+        <>
+          <CartLines compact />
+          <p className="subtotal">
+            <span>Subtotal</span> <strong>{data.subtotal?.formattedAmount}</strong>
+          </p>
+          {checkout.error && <ErrorState error={checkout.error} title="Checkout could not start" />}
+          <div className="drawer-actions">
+            <Link to="/cart" className="button" onClick={onClose}>
+              View cart
+            </Link>
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={checkout.isPending}
+              onClick={() => checkout.mutate({ callbacks: checkoutCallbacks })}
+            >
+              {checkout.isPending ? 'Starting checkout…' : 'Check out'}
+            </button>
+          </div>
+        </>
+      )}
+    </dialog>
+  );
+}

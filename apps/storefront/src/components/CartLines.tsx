@@ -1,0 +1,76 @@
+import { type LineItem, useCart, useRemoveLineItems, useUpdateLineItemQuantity } from '@shopkit/react';
+import { Link } from 'react-router';
+
+function describe(l: LineItem) {
+  return (l.descriptionLines ?? [])
+    .map((d) => `${d.name.original}: ${d.colorInfo?.original ?? d.plainText?.original ?? ''}`)
+    .join(', ');
+}
+
+/** The cart's lines with quantity steppers and removal (optimistic; rolled back on failure). */
+export function CartLines({ compact = false }: { compact?: boolean }) {
+  const { data } = useCart();
+  const qty = useUpdateLineItemQuantity();
+  const remove = useRemoveLineItems();
+  const lines = data?.lineItems ?? [];
+  const error = qty.error ?? remove.error;
+  return (
+    <>
+      {error && (
+        <p className="notice notice-error" role="alert">
+          The cart was not changed: {error.message}
+        </p>
+      )}
+      <ul className={`lines ${compact ? 'compact' : ''}`} aria-label="Cart items">
+        {lines.map((l) => {
+          const name = l.productName?.original ?? 'Item';
+          const pending = l.id.startsWith('pending-');
+          const slug = l.url ? new URL(l.url, location.origin).pathname.split('/').pop() : undefined;
+          const unavailable = l.availability?.status === 'NOT_AVAILABLE' || l.availability?.status === 'NOT_FOUND';
+          return (
+            <li key={l.id} className="line" aria-busy={pending}>
+              {l.image ? <img src={l.image} alt="" width={72} height={72} /> : <span className="line-img" />}
+              <div className="line-body">
+                <p className="line-name">{slug ? <Link to={`/products/${slug}`}>{name}</Link> : name}</p>
+                {describe(l) && <p className="muted">{describe(l)}</p>}
+                {unavailable && <p className="stock out">No longer available</p>}
+                <div className="line-actions">
+                  <div className="stepper" role="group" aria-label={`Quantity of ${name}`}>
+                    <button
+                      type="button"
+                      aria-label={`One fewer ${name}`}
+                      disabled={pending}
+                      onClick={() => qty.mutate({ id: l.id, quantity: l.quantity - 1 })}
+                    >
+                      −
+                    </button>
+                    <output aria-live="polite" aria-label={`${name} quantity`}>
+                      {l.quantity}
+                    </output>
+                    <button
+                      type="button"
+                      aria-label={`One more ${name}`}
+                      disabled={pending}
+                      onClick={() => qty.mutate({ id: l.id, quantity: l.quantity + 1 })}
+                    >
+                      +
+                    </button>
+                  </div>
+                  <button
+                    type="button"
+                    className="link-button"
+                    disabled={pending}
+                    onClick={() => remove.mutate([l.id])}
+                  >
+                    Remove<span className="visually-hidden"> {name}</span>
+                  </button>
+                </div>
+              </div>
+              <p className="line-price">{l.lineItemPrice?.formattedAmount ?? l.price?.formattedAmount ?? ''}</p>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+import { useCartCount } from '@shopkit/react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { useSession } from '../session.ts';
+import { CartDrawer } from './CartDrawer.tsx';
+
+export function Layout() {
+  const count = useCartCount();
+  const session = useSession();
+  const [drawer, setDrawer] = useState(false);
+  const location = useLocation();
+  const main = useRef<HTMLElement>(null);
+  // A new page closes the drawer.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation
+  useEffect(() => setDrawer(false), [location.pathname]);
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <div className="header-inner">
+          <Link to="/" className="brand">
+            <span aria-hidden="true">◐</span> Loom &amp; Kiln
+          </Link>
+          <nav aria-label="Main">
+            <ul>
+              <li>
+                <NavLink to="/products">Shop all</NavLink>
+              </li>
+              <li>
+                <NavLink to="/collections/summer-linen">Summer Linen</NavLink>
+              </li>
+              <li>
+                <NavLink to="/collections/kitchen">Kitchen &amp; Table</NavLink>
+              </li>
+            </ul>
+          </nav>
+          <div className="header-actions">
+            <NavLink to={session.member ? '/account' : '/login'} className="header-link">
+              {session.member ? 'Account' : 'Log in'}
+            </NavLink>
+            <button
+              type="button"
+              className="cart-button"
+              onClick={() => setDrawer(true)}
+              aria-haspopup="dialog"
+              aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}
+            >
+              <span aria-hidden="true">Cart</span>
+              <span className="badge" aria-hidden="true">
+                {count}
+              </span>
+            </button>
+          </div>
+        </div>
+      </header>
+      {session.expired && (
+        <p className="banner" role="alert">
+          Your session has ended. <Link to="/login">Log in again</Link> to see your account.
+        </p>
+      )}
+      <main id="main" ref={main} tabIndex={-1}>
+        <Outlet />
+      </main>
+      <footer className="site-footer">
+        <p>Loom &amp; Kiln, a Shopkit demo store. Prices in US dollars.</p>
+        <p>
+          <Link to="/merchant">Merchant console</Link>
+        </p>
+      </footer>
+      <CartDrawer open={drawer} onClose={() => setDrawer(false)} />
+      <ScrollRestoration />
+    </>
+  );
+}

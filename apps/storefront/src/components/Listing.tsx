@@ -1,0 +1,169 @@
+import { useProducts, useShopkit } from '@shopkit/react';
+import { type PlatformQuery, products } from '@shopkit/sdk';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useId } from 'react';
+import { useSearchParams } from 'react-router';
+import { ProductCard } from './ProductCard.tsx';
+import { Empty, ErrorState, GridSkeleton } from './States.tsx';
+
+const PAGE = 8;
+const SORTS: Record<string, { label: string; sort?: PlatformQuery['sort'] }> = {
+  featured: { label: 'Featured' },
+  'price-asc': { label: 'Price, low to high', sort: [{ fieldName: 'price', order: 'ASC' }] },
+  'price-desc': { label: 'Price, high to low', sort: [{ fieldName: 'price', order: 'DESC' }] },
+  name: { label: 'Name, A to Z', sort: [{ fieldName: 'name', order: 'ASC' }] },
+  newest: { label: 'Newest', sort: [{ fieldName: 'lastUpdated', order: 'DESC' }] },
+};
+
+/** Ids of products with at least one variant in stock (store variants, cursor paged). */
+function useInStockIds(enabled: boolean) {
+  const client = useShopkit();
+  return useQuery({
+    queryKey: ['shopkit', 'in-stock-product-ids'],
+    enabled,
+    queryFn: async () => {
+      const ids = new Set<string>();
+      let cursor: string | undefined;
+      do {
+        const r = await products.queryStoreVariants(client, {
+          filter: { 'stock.inStock': { $eq: true } },
+          cursorPaging: { limit: 100, ...(cursor ? { cursor } : {}) },
+        });
+        for (const v of r.variants) ids.add(v.productId);
+        cursor = r.metadata.cursors?.next ?? undefined;
+      } while (cursor);
+      return [...ids];
+    },
+  });
+}
+
+/** The product listing: sort, price range, in-stock filter and paging, all kept in the URL. */
+export function Listing({ collectionId, label }: { collectionId?: string; label: string }) {
+  const [params, setParams] = useSearchParams();
+  const sort = SORTS[params.get('sort') ?? ''] ? params.get('sort')! : 'featured';
+  const min = params.get('min') ?? '';
+  const max = params.get('max') ?? '';
+  const inStock = params.get('stock') === 'in';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const stockIds = useInStockIds(inStock);
+  const filter: Record<string, unknown>[] = [];
+  if (collectionId) filter.push({ collectionIds: { $hasSome: [collectionId] } });
+  if (min !== '' && Number.isFinite(Number(min))) filter.push({ price: { $gte: Number(min) } });
+  if (max !== '' && Number.isFinite(Number(max))) filter.push({ price: { $lte: Number(max) } });
+  if (inStock) filter.push({ id: { $in: stockIds.data ?? [] } });
+  const query: PlatformQuery = {
+    ...(filter.length ? { filter: filter.length === 1 ? filter[0] : { $and: filter } } : {}),
+    ...(SORTS[sort]!.sort ? { sort: SORTS[sort]!.sort } : {}),
+    paging: { limit: PAGE, offset: (page - 1) * PAGE },
+  };
+  const list = useProducts(query);
+  const ready = !inStock || stockIds.isSuccess;
+  const id = useId();
+
+  const update = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) v ? next.set(k, v) : next.delete(k);
+    if (!('page' in changes)) next.delete('page');
+    setParams(next);
+  };
+  const applyPrice = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    update({ min: String(f.get('min') ?? ''), max: String(f.get('max') ?? '') });
+  };
+
+  const total = list.data?.metadata.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE));
+  return (
+    <div className="listing">
+      <aside className="filters" aria-label="Filters">
+        <div className="field">
+          <label htmlFor={`${id}-sort`}>Sort by</label>
+          <select id={`${id}-sort`} value={sort} onChange={(e) => update({ sort: e.target.value })}>
+            {Object.entries(SORTS).map(([k, s]) => (
+              <option key={k} value={k}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <form onSubmit={applyPrice} className="price-filter" key={`${min}-${max}`}>
+          <fieldset>
+            <legend>Price (USD)</legend>
+            <div className="row">
+              <div className="field">
+                <label htmlFor={`${id}-min`}>Min</label>
+                <input id={`${id}-min`} name="min" type="number" min="0" inputMode="decimal" defaultValue={min} />
+              </div>
+              <div className="field">
+                <label htmlFor={`${id}-max`}>Max</label>
+                <input id={`${id}-max`} name="max" type="number" min="0" inputMode="decimal" defaultValue={max} />
+              </div>
+            </div>
+            <button type="submit" className="button">
+              Apply price
+            </button>
+          </fieldset>
+        </form>
+        <div className="field checkbox">
+          <input
+            id={`${id}-stock`}
+            type="checkbox"
+            checked={inStock}
+            onChange={(e) => update({ stock: e.target.checked ? 'in' : null })}
+          />
+          <label htmlFor={`${id}-stock`}>In stock only</label>
+        </div>
+      </aside>
+      <section className="results" aria-label={label} aria-busy={list.isFetching || !ready}>
+        {stockIds.error && <ErrorState error={stockIds.error} retry={() => stockIds.refetch()} />}
+        {list.error && <ErrorState error={list.error} retry={() => list.refetch()} />}
+        {(list.isPending || !ready) && !list.error && <GridSkeleton count={PAGE} />}
+        {list.data && ready && (
+          <>
+            <p className="muted" role="status">
+              {total === 1 ? '1 product' : `${total} products`}
+            </p>
+            {list.data.products.length === 0 ? (
+              <Empty>
+                <p>No products match these filters.</p>
+                <button type="button" className="button" onClick={() => setParams(new URLSearchParams())}>
+                  Clear filters
+                </button>
+              </Empty>
+            ) : (
+              <ul className="grid" aria-label="Products">
+                {list.data.products.map((p) => (
+                  <ProductCard key={p.id} product={p} />
+                ))}
+              </ul>
+            )}
+            {pages > 1 && (
+              <nav className="pager" aria-label="Pages">
+                <button
+                  type="button"
+                  className="button"
+                  disabled={page <= 1}
+                  onClick={() => update({ page: String(page - 1) })}
+                >
+                  Previous
+                </button>
+                <span aria-current="page">
+                  Page {page} of {pages}
+                </span>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={page >= pages}
+                  onClick={() => update({ page: String(page + 1) })}
+                >
+                  Next
+                </button>
+              </nav>
+            )}
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

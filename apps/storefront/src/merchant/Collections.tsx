@@ -1,0 +1,102 @@
+import { collections, products } from '@shopkit/sdk';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useId } from 'react';
+import { ErrorState, Skeleton } from '../components/States.tsx';
+import { useMerchant, useRefresh } from './context.ts';
+import { useAllProducts } from './Products.tsx';
+
+export function Collections() {
+  const client = useMerchant();
+  const refresh = useRefresh();
+  const id = useId();
+  const list = useQuery({
+    queryKey: ['merchant', 'collections'],
+    queryFn: async () => (await collections.queryCollections(client, { paging: { limit: 100 } })).collections,
+  });
+  const all = useAllProducts();
+  const act = useMutation({ mutationFn: (f: () => Promise<unknown>) => f(), onSuccess: refresh });
+  const create = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const name = String(f.get('name') ?? '').trim();
+    const description = String(f.get('description') ?? '').trim();
+    act.mutate(() => products.createCollection(client, { name, ...(description ? { description } : {}) }));
+    e.currentTarget.reset();
+  };
+  const rename = (e: FormEvent<HTMLFormElement>, cid: string) => {
+    e.preventDefault();
+    const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
+    act.mutate(() => products.updateCollection(client, cid, { name }));
+  };
+  const addProduct = (e: FormEvent<HTMLFormElement>, cid: string) => {
+    e.preventDefault();
+    const pid = String(new FormData(e.currentTarget).get('product') ?? '');
+    if (pid) act.mutate(() => products.addProductsToCollection(client, cid, [pid]));
+  };
+  if (list.isPending) return <Skeleton lines={6} label="Loading collections" />;
+  if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
+  return (
+    <div className="editor">
+      <form onSubmit={create} className="panel" aria-labelledby={`${id}-new`}>
+        <h2 id={`${id}-new`}>New collection</h2>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input id={`${id}-name`} name="name" required />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-desc`}>Description</label>
+          <input id={`${id}-desc`} name="description" />
+        </div>
+        <button type="submit" className="button button-primary" disabled={act.isPending}>
+          Create collection
+        </button>
+      </form>
+      <div className="panel">
+        {act.error && <ErrorState error={act.error} title="The change was not saved" />}
+        <h2>Collections</h2>
+        <ul className="collection-admin">
+          {list.data.map((c) => (
+            <li key={c.id}>
+              <form className="row" onSubmit={(e) => rename(e, c.id)}>
+                <div className="field grow">
+                  <label htmlFor={`${id}-${c.id}`}>Name of {c.name}</label>
+                  <input id={`${id}-${c.id}`} name="name" defaultValue={c.name} required />
+                </div>
+                <button type="submit" className="button small">
+                  Rename
+                </button>
+                <button
+                  type="button"
+                  className="button small danger"
+                  disabled={c.id === 'col-all-products'}
+                  onClick={() => confirm(`Delete the collection “${c.name}”?`) && act.mutate(() => products.deleteCollection(client, c.id))}
+                >
+                  Delete<span className="visually-hidden"> {c.name}</span>
+                </button>
+              </form>
+              <p className="muted">{c.numberOfProducts ?? 0} products</p>
+              <form className="row" onSubmit={(e) => addProduct(e, c.id)}>
+                <div className="field grow">
+                  <label htmlFor={`${id}-${c.id}-p`}>Add a product to {c.name}</label>
+                  <select id={`${id}-${c.id}-p`} name="product" defaultValue="">
+                    <option value="" disabled>
+                      Choose a product
+                    </option>
+                    {all.data?.map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {p.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <button type="submit" className="button small">
+                  Add
+                </button>
+              </form>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}

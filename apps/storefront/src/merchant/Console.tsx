@@ -1,0 +1,93 @@
+import { products } from '@shopkit/sdk';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { NavLink, Route, Routes } from 'react-router';
+import { useTitle } from '../title.ts';
+import { Bulk } from './Bulk.tsx';
+import { forgetKey, merchantClient, readKey, saveKey } from './client.ts';
+import { Collections } from './Collections.tsx';
+import { MerchantContext } from './context.ts';
+import { ProductEditor, ProductList } from './Products.tsx';
+
+function SignIn({ onKey }: { onKey: (key: string) => void }) {
+  const id = useId();
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const key = String(new FormData(e.currentTarget).get('key') ?? '').trim();
+    setBusy(true);
+    setError('');
+    try {
+      // Check the key with an elevated read before keeping it.
+      await products.queryProducts(merchantClient(key), { paging: { limit: 1 } }, { includeHiddenProducts: true });
+      saveKey(key);
+      onKey(key);
+    } catch (err) {
+      setError(`The key was not accepted: ${(err as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="auth-card">
+      <h1>Merchant console</h1>
+      <p>
+        Paste the shop’s API key (<code>npm start</code> prints it). It stays in this tab only and is
+        sent to the platform with each request.
+      </p>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={id}>API key</label>
+          <input id={id} name="key" type="password" autoComplete="off" required />
+        </div>
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+        <button type="submit" className="button button-primary wide" disabled={busy}>
+          {busy ? 'Checking…' : 'Open the console'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export default function Console() {
+  useTitle('Merchant console');
+  const [key, setKey] = useState(readKey);
+  const qc = useQueryClient();
+  if (!key) return <SignIn onKey={setKey} />;
+  const client = merchantClient(key);
+  const signOut = () => {
+    forgetKey();
+    qc.removeQueries({ queryKey: ['merchant'] });
+    setKey(null);
+  };
+  return (
+    <MerchantContext.Provider value={client}>
+      <div className="console">
+        <div className="console-head">
+          <h1>Merchant console</h1>
+          <button type="button" className="button" onClick={signOut}>
+            Forget the key
+          </button>
+        </div>
+        <nav aria-label="Console" className="tabs">
+          <NavLink to="/merchant" end>
+            Products
+          </NavLink>
+          <NavLink to="/merchant/new">New product</NavLink>
+          <NavLink to="/merchant/collections">Collections</NavLink>
+          <NavLink to="/merchant/bulk">Bulk edit</NavLink>
+        </nav>
+        <Routes>
+          <Route index element={<ProductList />} />
+          <Route path="new" element={<ProductEditor />} />
+          <Route path="products/:id" element={<ProductEditor />} />
+          <Route path="collections" element={<Collections />} />
+          <Route path="bulk" element={<Bulk />} />
+        </Routes>
+      </div>
+    </MerchantContext.Provider>
+  );
+}

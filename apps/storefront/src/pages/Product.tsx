@@ -1,0 +1,203 @@
+import { useAddToCart, useOptionsAvailability, useProductBySlug } from '@shopkit/react';
+import { cart, type Product } from '@shopkit/sdk';
+import { useId, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { PriceTag } from '../components/ProductCard.tsx';
+import { ErrorState, Skeleton } from '../components/States.tsx';
+import { useTitle } from '../title.ts';
+
+function Gallery({ product, focus }: { product: Product; focus?: string }) {
+  const items = (product.media?.items ?? []).filter((m) => m.image);
+  const [picked, setPicked] = useState<string | undefined>();
+  const current = items.find((m) => m.id === (picked ?? focus)) ?? items[0];
+  if (!current?.image) return <div className="gallery-main placeholder" />;
+  return (
+    <div className="gallery">
+      <img
+        className="gallery-main"
+        src={current.image.url}
+        alt={current.image.altText ?? product.name}
+        width={800}
+        height={800}
+      />
+      {items.length > 1 && (
+        <ul className="thumbs" aria-label="Product images">
+          {items.map((m) => (
+            <li key={m.id}>
+              <button
+                type="button"
+                aria-pressed={m.id === current.id}
+                aria-label={`Show ${m.image?.altText ?? m.title ?? 'image'}`}
+                onClick={() => setPicked(m.id)}
+              >
+                <img src={m.image!.url} alt="" width={72} height={72} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function ProductPage() {
+  const { slug = '' } = useParams();
+  const q = useProductBySlug(slug);
+  useTitle(q.data?.name);
+  if (q.isPending)
+    return (
+      <div className="product">
+        <div className="gallery-main skeleton-block" />
+        <Skeleton lines={5} label="Loading the product" />
+      </div>
+    );
+  if (q.error) return <ErrorState error={q.error} retry={() => q.refetch()} />;
+  if (!q.data)
+    return (
+      <div className="notice">
+        <h1>Product not found</h1>
+        <p>
+          There is no product “{slug}”. <Link to="/products">Browse all products</Link>.
+        </p>
+      </div>
+    );
+  return <ProductDetail key={q.data.id} product={q.data} />;
+}
+
+function ProductDetail({ product }: { product: Product }) {
+  const options = product.productOptions ?? [];
+  const [choices, setChoices] = useState<Record<string, string>>({});
+  const [quantity, setQuantity] = useState(1);
+  const [added, setAdded] = useState(false);
+  const complete = options.every((o) => choices[o.name ?? '']);
+  const avail = useOptionsAvailability(product.id, choices);
+  const add = useAddToCart();
+  const id = useId();
+  const variant = avail.data?.selectedVariant;
+  const focus = options
+    .flatMap((o) => o.choices?.filter((c) => c.description === choices[o.name ?? '']) ?? [])
+    .find((c) => c.media?.mainMedia)?.media?.mainMedia?.id;
+  const canBuy = complete && !!avail.data?.availableForPurchase && !avail.isFetching;
+
+  const onAdd = () => {
+    setAdded(false);
+    add.mutate(
+      {
+        lineItems: [
+          {
+            catalogReference: {
+              appId: cart.STORES_APP_ID,
+              catalogItemId: product.id,
+              ...(options.length ? { options: { variantId: variant?.id } } : {}),
+            },
+            quantity,
+          },
+        ],
+        preview: { productName: { original: product.name }, image: product.media?.mainMedia?.image?.url },
+      },
+      { onSuccess: () => setAdded(true) },
+    );
+  };
+
+  let status = '';
+  if (!complete) status = `Choose ${options.filter((o) => !choices[o.name ?? '']).map((o) => o.name?.toLowerCase()).join(' and ')}`;
+  else if (avail.data && !avail.data.availableForPurchase) status = 'Out of stock';
+  else if (variant?.inStock)
+    status = variant.quantity !== undefined && variant.quantity < 5 ? `Only ${variant.quantity} left` : 'In stock';
+
+  return (
+    <article className="product">
+      <Gallery product={product} focus={focus} />
+      <div className="product-info">
+        {(product.ribbon || product.ribbons?.[0]?.text) && (
+          <span className="ribbon static">{product.ribbon || product.ribbons?.[0]?.text}</span>
+        )}
+        <h1>{product.name}</h1>
+        {product.brand && <p className="muted">{product.brand}</p>}
+        <div className="variant-price" aria-live="polite">
+          {variant?.price?.formatted ? (
+            <p className="price">
+              {variant.price.discountedPrice !== undefined && variant.price.discountedPrice < (variant.price.price ?? 0) ? (
+                <>
+                  <span className="sale">{variant.price.formatted.discountedPrice}</span>{' '}
+                  <s>{variant.price.formatted.price}</s>
+                </>
+              ) : (
+                <span>{variant.price.formatted.price}</span>
+              )}
+            </p>
+          ) : (
+            <PriceTag product={product} />
+          )}
+          <p className={`stock ${status === 'Out of stock' ? 'out' : ''}`} data-testid="availability">
+            {status}
+          </p>
+        </div>
+        {options.map((o) => (
+          <fieldset key={o.name} className="option">
+            <legend>
+              {o.name}
+              {choices[o.name ?? ''] && <span className="muted">: {choices[o.name ?? '']}</span>}
+            </legend>
+            <div className={o.optionType === 'color' ? 'swatches' : 'choices'}>
+              {o.choices?.map((c) => {
+                const inputId = `${id}-${o.name}-${c.description}`;
+                return (
+                  <span key={c.description} className="choice">
+                    <input
+                      type="radio"
+                      id={inputId}
+                      name={`${id}-${o.name}`}
+                      value={c.description}
+                      checked={choices[o.name ?? ''] === c.description}
+                      onChange={() => setChoices((s) => ({ ...s, [o.name ?? '']: c.description ?? '' }))}
+                    />
+                    <label
+                      htmlFor={inputId}
+                      className={c.inStock === false ? 'unavailable' : ''}
+                      style={o.optionType === 'color' ? { ['--swatch' as string]: c.value } : undefined}
+                    >
+                      {o.optionType === 'color' ? <span className="visually-hidden">{c.description}</span> : c.description}
+                      {c.inStock === false && <span className="visually-hidden"> (sold out)</span>}
+                    </label>
+                  </span>
+                );
+              })}
+            </div>
+          </fieldset>
+        ))}
+        <div className="buy">
+          <div className="field qty">
+            <label htmlFor={`${id}-qty`}>Quantity</label>
+            <input
+              id={`${id}-qty`}
+              type="number"
+              min={1}
+              max={99}
+              value={quantity}
+              onChange={(e) => setQuantity(Math.min(99, Math.max(1, Number(e.target.value) || 1)))}
+            />
+          </div>
+          <button type="button" className="button button-primary" disabled={!canBuy || add.isPending} onClick={onAdd}>
+            {add.isPending ? 'Adding…' : 'Add to cart'}
+          </button>
+        </div>
+        <div aria-live="polite">
+          {added && (
+            <p className="notice notice-ok">
+              Added to your cart. <Link to="/cart">View cart</Link>
+            </p>
+          )}
+          {add.error && <ErrorState error={add.error} title="Could not add to the cart" />}
+        </div>
+        {product.description && <p className="description">{product.description}</p>}
+        {product.additionalInfoSections?.map((s) => (
+          <details key={s.title}>
+            <summary>{s.title}</summary>
+            <p>{s.description}</p>
+          </details>
+        ))}
+      </div>
+    </article>
+  );
+}
