@@ -72,6 +72,7 @@ export {
   RuleType,
   Severity,
   SubscriptionFrequency,
+  STORES_APP_ID,
   SuggestedFix,
   TaxableAddressType,
   VatType,

@@ -26,7 +26,13 @@ export const ItemAvailabilityStatus = /* @__PURE__ */ e(
 export type ItemAvailabilityStatus = Of<typeof ItemAvailabilityStatus>;
 
 /** The preset kind of a line item. */
-export const ItemTypePreset = /* @__PURE__ */ e('UNRECOGNISED', 'PHYSICAL', 'DIGITAL', 'GIFT_CARD', 'SERVICE');
+export const ItemTypePreset = /* @__PURE__ */ e(
+  'UNRECOGNISED',
+  'PHYSICAL',
+  'DIGITAL',
+  'GIFT_CARD',
+  'SERVICE',
+);
 export type ItemTypePreset = Of<typeof ItemTypePreset>;
 
 /** How often a subscription line item renews. */
@@ -55,7 +61,12 @@ export const PaymentOptionType = /* @__PURE__ */ e(
 export type PaymentOptionType = Of<typeof PaymentOptionType>;
 
 /** Which address tax was calculated for. */
-export const TaxableAddressType = /* @__PURE__ */ e('UNKNOWN_TAXABLE_ADDRESS', 'BUSINESS', 'BILLING', 'SHIPPING');
+export const TaxableAddressType = /* @__PURE__ */ e(
+  'UNKNOWN_TAXABLE_ADDRESS',
+  'BUSINESS',
+  'BILLING',
+  'SHIPPING',
+);
 export type TaxableAddressType = Of<typeof TaxableAddressType>;
 
 /** The unit of line-item weights. */
@@ -67,7 +78,14 @@ export const VatType = /* @__PURE__ */ e('UNSPECIFIED', 'CPF', 'CNPJ');
 export type VatType = Of<typeof VatType>;
 
 /** The level of a tax jurisdiction. */
-export const JurisdictionType = /* @__PURE__ */ e('UNDEFINED', 'COUNTRY', 'STATE', 'COUNTY', 'CITY', 'SPECIAL');
+export const JurisdictionType = /* @__PURE__ */ e(
+  'UNDEFINED',
+  'COUNTRY',
+  'STATE',
+  'COUNTY',
+  'CITY',
+  'SPECIAL',
+);
 export type JurisdictionType = Of<typeof JurisdictionType>;
 
 /** How the tax rate was found. */
@@ -75,7 +93,10 @@ export const RateType = /* @__PURE__ */ e('NO_TAX_COLLECTED', 'MANUAL_RATE', 'AU
 export type RateType = Of<typeof RateType>;
 
 /** Why tax was calculated from manual rates. */
-export const ManualCalculationReason = /* @__PURE__ */ e('GLOBAL_SETTING_TO_MANUAL', 'REGION_SETTING_TO_MANUAL');
+export const ManualCalculationReason = /* @__PURE__ */ e(
+  'GLOBAL_SETTING_TO_MANUAL',
+  'REGION_SETTING_TO_MANUAL',
+);
 export type ManualCalculationReason = Of<typeof ManualCalculationReason>;
 
 /** Why tax fell back from automatic to manual rates. */
@@ -151,3 +172,6 @@ export type ChannelType = Of<typeof ChannelType>;
 /** Who a caller or buyer is. */
 export const IdentityType = /* @__PURE__ */ e('UNKNOWN', 'ANONYMOUS_VISITOR', 'MEMBER', 'WIX_USER', 'APP');
 export type IdentityType = Of<typeof IdentityType>;
+
+/** The app id of the stores catalog: `catalogReference.appId` of every store product in a cart. */
+export const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';

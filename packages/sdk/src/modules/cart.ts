@@ -9,7 +9,7 @@
  * });
  * @module
  */
-import { op } from '../client.ts';
+import { type AnyClient, op } from '../client.ts';
 import type {
   ChannelType,
   DescriptionLineType,
@@ -25,10 +25,8 @@ import type {
   TaxableAddressType,
   WeightUnit,
 } from '../enums/commerce.ts';
+import type { CallOptions } from '../http/op.ts';
 import type { TransformSpec } from '../transforms.ts';
-
-/** The app id of the stores catalog: `catalogReference.appId` of every store product. */
-export const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 
 /** A money amount: decimal strings, formatted in the store currency. */
 export interface Price {
@@ -59,7 +57,7 @@ export interface Address {
 }
 
 export interface CatalogReference {
-  /** The catalog's app id ({@link STORES_APP_ID} for store products). */
+  /** The catalog's app id (`STORES_APP_ID` for store products). */
   appId: string;
   /** The product id. */
   catalogItemId: string;
@@ -290,7 +288,10 @@ export interface Membership {
 
 export interface Violation {
   severity: Severity;
-  target?: { other?: { name: string }; lineItem?: { id: string; name?: string; suggestedFix?: SuggestedFix } };
+  target?: {
+    other?: { name: string };
+    lineItem?: { id: string; name?: string; suggestedFix?: SuggestedFix };
+  };
   description: string;
 }
 
@@ -382,23 +383,31 @@ export const getCurrentCart = op<[], Cart>({
   unwrap: 'cart',
 });
 
-/**
- * Updates the current cart: contact info, buyer note, shipping option (`cartInfo`, limited by
- * `cartFieldmask`), applies a coupon, adds line items. Coupon failures are `ApplicationError`s
- * with code `ERROR_COUPON_DOES_NOT_EXIST`, `ERROR_COUPON_EXPIRED` or `ERROR_COUPON_NOT_APPLICABLE`.
- */
-export const updateCurrentCart = op<[options?: UpdateCurrentCartOptions], Cart>({
+const updateOp = op<
+  [options?: Omit<UpdateCurrentCartOptions, 'cartFieldmask'> & { cartFieldmask?: string }],
+  Cart
+>({
   name: 'cart.updateCurrentCart',
   method: 'PATCH',
   path: CART,
   args: ['options:'],
   req: merge(inputs, item('cartInfo.lineItems.'), addr('cartInfo.contactInfo.address'), {
-    mask: ['cartFieldmask'],
     float: ['merchantDiscounts.percentage'],
   }),
   res: RES,
   unwrap: 'cart',
 });
+
+/**
+ * Updates the current cart: contact info, buyer note, shipping option (`cartInfo`, limited by
+ * `cartFieldmask`), applies a coupon, adds line items. Coupon failures are `ApplicationError`s
+ * with code `ERROR_COUPON_DOES_NOT_EXIST`, `ERROR_COUPON_EXPIRED` or `ERROR_COUPON_NOT_APPLICABLE`.
+ */
+export function updateCurrentCart(client: AnyClient, options?: UpdateCurrentCartOptions, call?: CallOptions) {
+  const { cartFieldmask: mask, ...rest } = options ?? {};
+  // The field mask travels as one comma-joined string (wire §2).
+  return updateOp(client, options && (mask ? { ...rest, cartFieldmask: mask.join(',') } : rest), call);
+}
 
 /** Deletes the current cart. */
 export const deleteCurrentCart = op<[], Record<string, never>>({

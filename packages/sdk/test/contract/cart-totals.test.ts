@@ -18,6 +18,7 @@ import {
   PickupMethod,
   RateType,
   type ShopkitError,
+  STORES_APP_ID,
   TaxableAddressType,
   ValidationError,
 } from '../../src/index.ts';
@@ -39,7 +40,13 @@ async function failure(p: Promise<unknown>): Promise<ShopkitError> {
   throw new Error('expected the call to fail');
 }
 
-const NY: Address = { country: 'US', subdivision: 'US-NY', city: 'Albany', postalCode: '12207', addressLine1: '1 Main St' };
+const NY: Address = {
+  country: 'US',
+  subdivision: 'US-NY',
+  city: 'Albany',
+  postalCode: '12207',
+  addressLine1: '1 Main St',
+};
 const CA: Address = { country: 'US', subdivision: 'US-CA', city: 'Oakland', postalCode: '94607' };
 const GB: Address = { country: 'GB', city: 'London', postalCode: 'N1 9GU' };
 const JP: Address = { country: 'JP', city: 'Tokyo' };
@@ -55,10 +62,14 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
   afterAll(() => emu?.stop());
 
   const visitor = () =>
-    createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }), modules: { cart } });
+    createClient({
+      baseUrl: emu.url,
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules: { cart },
+    });
   const item = (slug: string, quantity = 1, options?: Record<string, string>) => ({
     catalogReference: {
-      appId: cart.STORES_APP_ID,
+      appId: STORES_APP_ID,
       catalogItemId: ids.get(slug)!,
       ...(options ? { options: { options } } : {}),
     },
@@ -89,7 +100,10 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
     expect(est.appliedDiscounts).toEqual([
       expect.objectContaining({
         discountType: DiscountType.GLOBAL,
-        coupon: expect.objectContaining({ code: 'SAVE10', amount: expect.objectContaining({ amount: '5.88' }) }),
+        coupon: expect.objectContaining({
+          code: 'SAVE10',
+          amount: expect.objectContaining({ amount: '5.88' }),
+        }),
       }),
     ]);
     const line = est.calculatedLineItems[0]!;
@@ -99,7 +113,12 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
       taxRate: '0.08875',
       totalTax: expect.objectContaining({ amount: '4.70' }),
       rateBreakdown: [
-        { name: 'New York', rate: '0.08875', tax: expect.objectContaining({ amount: '4.70' }), jurisdictionType: JurisdictionType.STATE },
+        {
+          name: 'New York',
+          rate: '0.08875',
+          tax: expect.objectContaining({ amount: '4.70' }),
+          jurisdictionType: JurisdictionType.STATE,
+        },
       ],
     });
     expect(amounts(line.pricesBreakdown as any)).toMatchObject({
@@ -129,7 +148,12 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
       selectedShippingOption: { code: 'express' },
     });
     // 5.00 split 36:50 → 2.09 + 2.91 (largest remainder); tax 7.25 % of 33.91 → 2.46, of 47.09 → 3.41.
-    expect(est.calculatedLineItems.map((l) => [l.pricesBreakdown.totalDiscount.amount, l.pricesBreakdown.taxDetails?.totalTax.amount])).toEqual([
+    expect(
+      est.calculatedLineItems.map((l) => [
+        l.pricesBreakdown.totalDiscount.amount,
+        l.pricesBreakdown.taxDetails?.totalTax.amount,
+      ]),
+    ).toEqual([
       ['2.09', '2.46'],
       ['2.91', '3.41'],
     ]);
@@ -147,7 +171,11 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
       requestedShippingOption: true,
       otherCharges: [{ type: 'HANDLING_FEE', price: expect.objectContaining({ amount: '2.00' }) }],
     });
-    expect(amounts(sel.cost as any)).toMatchObject({ price: '17.00', totalPriceBeforeTax: '17.00', totalPriceAfterTax: '17.00' });
+    expect(amounts(sel.cost as any)).toMatchObject({
+      price: '17.00',
+      totalPriceBeforeTax: '17.00',
+      totalPriceAfterTax: '17.00',
+    });
   });
 
   it('free-shipping coupon, international rates and country VAT', async () => {
@@ -165,7 +193,10 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
     expect(est.appliedDiscounts).toEqual([
       expect.objectContaining({
         discountType: DiscountType.SHIPPING,
-        coupon: expect.objectContaining({ code: 'FREESHIP', amount: expect.objectContaining({ amount: '20.00' }) }),
+        coupon: expect.objectContaining({
+          code: 'FREESHIP',
+          amount: expect.objectContaining({ amount: '20.00' }),
+        }),
       }),
     ]);
     expect(est.shippingInfo!.selectedCarrierServiceOption!.cost.totalDiscount.amount).toBe('20.00');
@@ -182,7 +213,11 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
     const pickup = { selectedShippingOption: { code: 'store-pickup' }, shippingAddress: NY };
     const est = await c.cart.estimateCurrentCartTotals(pickup);
     // 15 % of 108 = 16.20; 91.80 × 8.875 % = 8.14725 → 8.15.
-    expect(amounts(est.priceSummary as any)).toMatchObject({ discount: '16.20', tax: '8.15', total: '99.95' });
+    expect(amounts(est.priceSummary as any)).toMatchObject({
+      discount: '16.20',
+      tax: '8.15',
+      total: '99.95',
+    });
     await c.cart.updateCurrentCartLineItemQuantity([{ id: got.lineItems[0]!.id, quantity: 2 }]);
     const after = await c.cart.estimateCurrentCartTotals(pickup);
     expect(after.appliedDiscounts).toEqual([]);
@@ -201,12 +236,21 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
   it('rounds exactly: half a cent goes up, never a binary floating point error', async () => {
     const c = visitor();
     await c.cart.addToCurrentCart({ lineItems: [item('linen-tea-towels', 6)] }); // 108.00
-    const est = await c.cart.estimateCurrentCartTotals({ shippingAddress: NY, selectedShippingOption: { code: 'store-pickup' } });
+    const est = await c.cart.estimateCurrentCartTotals({
+      shippingAddress: NY,
+      selectedShippingOption: { code: 'store-pickup' },
+    });
     // 108.00 × 8.875 % = 9.585 exactly: half away from zero gives 9.59 (108 * 0.08875 in floats is 9.584999…).
-    expect(amounts(est.priceSummary as any)).toMatchObject({ subtotal: '108.00', tax: '9.59', total: '117.59' });
+    expect(amounts(est.priceSummary as any)).toMatchObject({
+      subtotal: '108.00',
+      tax: '9.59',
+      total: '117.59',
+    });
     // Merchant discounts of 33⅓ % over three equal lines: the cents add up to the whole.
     const m = visitor();
-    await m.cart.addToCurrentCart({ lineItems: [item('linen-tea-towels'), item('gift-card'), item('dinner-plate')] }); // 18 + 50 + 27 = 95
+    await m.cart.addToCurrentCart({
+      lineItems: [item('linen-tea-towels'), item('gift-card'), item('dinner-plate')],
+    }); // 18 + 50 + 27 = 95
     const merchant = createClient({
       baseUrl: emu.url,
       auth: {
@@ -257,8 +301,13 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
       pickupMethod: PickupMethod.STORE_PICKUP,
     });
     // The default choice is the first option, not one the buyer requested.
-    expect(est.shippingInfo!.selectedCarrierServiceOption).toMatchObject({ code: 'standard', requestedShippingOption: false });
-    expect(est.shippingInfo!.selectedCarrierServiceOption!.logistics!.deliveryTimeSlot!.from).toBeInstanceOf(Date);
+    expect(est.shippingInfo!.selectedCarrierServiceOption).toMatchObject({
+      code: 'standard',
+      requestedShippingOption: false,
+    });
+    expect(est.shippingInfo!.selectedCarrierServiceOption!.logistics!.deliveryTimeSlot!.from).toBeInstanceOf(
+      Date,
+    );
     // The cart's own selected option is used when the request names none.
     await c.cart.updateCurrentCart({ cartInfo: { selectedShippingOption: { code: 'store-pickup' } } });
     const withPickup = await c.cart.estimateCurrentCartTotals({ shippingAddress: NY });
@@ -269,7 +318,11 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
   it('switches tax and shipping off on request, uses the business address without one, collects none elsewhere', async () => {
     const c = visitor();
     await c.cart.addToCurrentCart({ lineItems: [item('linen-tea-towels')] });
-    const off = await c.cart.estimateCurrentCartTotals({ calculateTax: false, calculateShipping: false, shippingAddress: NY });
+    const off = await c.cart.estimateCurrentCartTotals({
+      calculateTax: false,
+      calculateShipping: false,
+      shippingAddress: NY,
+    });
     expect(amounts(off.priceSummary as any)).toMatchObject({ shipping: '0.00', tax: '0.00', total: '18.00' });
     expect(off.shippingInfo!.carrierServiceOptions).toEqual([]);
     expect(off.taxSummary!.calculationDetails).toEqual({ rateType: RateType.NO_TAX_COLLECTED });
@@ -294,7 +347,9 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
     const c = visitor();
     const { cart: got } = await c.cart.addToCurrentCart({ lineItems: [item('gift-card')] });
     const est = await c.cart.estimateCurrentCartTotals({
-      selectedMemberships: { memberships: [{ id: 'plan-1', appId: 'plans-app', lineItemIds: [got.lineItems[0]!.id] }] },
+      selectedMemberships: {
+        memberships: [{ id: 'plan-1', appId: 'plans-app', lineItemIds: [got.lineItems[0]!.id] }],
+      },
     });
     expect(est.membershipOptions).toEqual({
       eligibleMemberships: [],
@@ -316,9 +371,15 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
     const cases: Array<[Parameters<typeof c.cart.estimateCurrentCartTotals>[0], string]> = [
       [{ selectedShippingOption: { code: 'teleport' } }, 'options.selectedShippingOption.code'],
       [{ shippingAddress: { country: 'X1' } }, 'options.shippingAddress.country'],
-      [{ billingAddress: { location: { latitude: Number.POSITIVE_INFINITY } } }, 'options.billingAddress.geocode.latitude'],
+      [
+        { billingAddress: { location: { latitude: Number.POSITIVE_INFINITY } } },
+        'options.billingAddress.geocode.latitude',
+      ],
       [{ calculateTax: 'yes' as unknown as boolean }, 'options.calculateTax'],
-      [{ selectedMemberships: { memberships: [{ id: '', appId: 'a', lineItemIds: [] }] } }, 'options.selectedMemberships.memberships[0].id'],
+      [
+        { selectedMemberships: { memberships: [{ id: '', appId: 'a', lineItemIds: [] }] } },
+        'options.selectedMemberships.memberships[0].id',
+      ],
     ];
     for (const [input, field] of cases) {
       const e = await failure(c.cart.estimateCurrentCartTotals(input));

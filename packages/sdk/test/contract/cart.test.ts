@@ -17,11 +17,12 @@ import {
   OAuthStrategy,
   op,
   type ShopkitError,
+  STORES_APP_ID,
   type Tokens,
   ValidationError,
 } from '../../src/index.ts';
 
-const APP = cart.STORES_APP_ID;
+const APP = STORES_APP_ID;
 
 /** Reads product ids by slug over the catalog's wire API (no catalog internals). */
 const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug: string }> }>({
@@ -119,7 +120,11 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       catalogReference: { appId: APP, catalogItemId: ids.get('linen-shirt') },
     });
     expect(line.descriptionLines).toEqual([
-      { name: { original: 'Size', translated: 'Size' }, plainText: { original: 'M', translated: 'M' }, lineType: 'PLAIN_TEXT' },
+      {
+        name: { original: 'Size', translated: 'Size' },
+        plainText: { original: 'M', translated: 'M' },
+        lineType: 'PLAIN_TEXT',
+      },
       {
         name: { original: 'Color', translated: 'Color' },
         colorInfo: { original: 'Sand', translated: 'Sand', code: '#d8c3a5' },
@@ -128,7 +133,9 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
     ]);
     // Transforms: url object → string, image object → wix:image reference, dates → Date.
     expect(line.url).toBe(`${emu.url}/product-page/linen-shirt`);
-    expect(line.image).toMatch(/^wix:image:\/\/v1\/linen-shirt-sand\.svg\/.+#originWidth=800&originHeight=800$/);
+    expect(line.image).toMatch(
+      /^wix:image:\/\/v1\/linen-shirt-sand\.svg\/.+#originWidth=800&originHeight=800$/,
+    );
     expect(got.createdDate).toBeInstanceOf(Date);
     expect(got.updatedDate).toBeInstanceOf(Date);
     expect(got.subtotal).toMatchObject({ amount: '136.00', formattedAmount: '$136.00' });
@@ -144,16 +151,22 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
 
   it('merges the same item added again (by choices or by variant id) and keeps other variants apart', async () => {
     const c = visitor();
-    const first = (await c.cart.addToCurrentCart({ lineItems: [item('linen-shirt', 1, { Size: 'S', Color: 'White' })] }))
-      .cart;
+    const first = (
+      await c.cart.addToCurrentCart({ lineItems: [item('linen-shirt', 1, { Size: 'S', Color: 'White' })] })
+    ).cart;
     const variantId = (first.lineItems[0]!.catalogReference!.options as { variantId?: string }).variantId;
     expect(variantId).toBeUndefined(); // echoed as sent: choices
     const { cart: again } = await c.cart.addToCurrentCart({
-      lineItems: [item('linen-shirt', 2, { Color: 'White', Size: 'S' }), item('linen-shirt', 1, { Size: 'M', Color: 'White' })],
+      lineItems: [
+        item('linen-shirt', 2, { Color: 'White', Size: 'S' }),
+        item('linen-shirt', 1, { Size: 'M', Color: 'White' }),
+      ],
     });
     expect(again.lineItems.map((l) => l.quantity)).toEqual([3, 1]);
     expect(again.lineItems[0]!.id).toBe(first.lineItems[0]!.id);
-    const { cart: third } = await c.cart.addToCurrentCart({ lineItems: [item('dinner-plate'), item('dinner-plate', 4)] });
+    const { cart: third } = await c.cart.addToCurrentCart({
+      lineItems: [item('dinner-plate'), item('dinner-plate', 4)],
+    });
     expect(third.lineItems.map((l) => [l.productName?.original, l.quantity])).toEqual([
       ['Linen Shirt', 3],
       ['Linen Shirt', 1],
@@ -181,17 +194,24 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       [1, { status: 'NOT_AVAILABLE', quantityAvailable: 0 }],
       [2, { status: 'AVAILABLE' }],
     ]);
-    expect(got.lineItems[2]).toMatchObject({ itemType: { preset: 'DIGITAL' }, physicalProperties: { shippable: false } });
+    expect(got.lineItems[2]).toMatchObject({
+      itemType: { preset: 'DIGITAL' },
+      physicalProperties: { shippable: false },
+    });
     const est = await c.cart.estimateCurrentCartTotals();
     expect(est.violations).toEqual([
       {
         severity: 'ERROR',
-        target: { lineItem: { id: got.lineItems[0]!.id, name: 'Linen Shirt', suggestedFix: 'UNKNOWN_SUGGESTED_FIX' } },
+        target: {
+          lineItem: { id: got.lineItems[0]!.id, name: 'Linen Shirt', suggestedFix: 'UNKNOWN_SUGGESTED_FIX' },
+        },
         description: 'Only 8 of Linen Shirt are in stock; the cart has 9',
       },
       {
         severity: 'ERROR',
-        target: { lineItem: { id: got.lineItems[1]!.id, name: 'Olive Wood Spoon', suggestedFix: 'REMOVE_LINE_ITEM' } },
+        target: {
+          lineItem: { id: got.lineItems[1]!.id, name: 'Olive Wood Spoon', suggestedFix: 'REMOVE_LINE_ITEM' },
+        },
         description: 'Olive Wood Spoon is out of stock',
       },
     ]);
@@ -218,14 +238,34 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
     const { cart: before } = await c.cart.addToCurrentCart({ lineItems: [item('linen-tea-towels')] });
     const cases: Array<[Parameters<typeof c.cart.addToCurrentCart>[0], string, string]> = [
       [
-        { lineItems: [{ catalogReference: { appId: 'other-app', catalogItemId: ids.get('gift-card')! }, quantity: 1 }] },
+        {
+          lineItems: [
+            { catalogReference: { appId: 'other-app', catalogItemId: ids.get('gift-card')! }, quantity: 1 },
+          ],
+        },
         'options.lineItems[0].catalogReference.appId',
         'VALIDATION',
       ],
-      [{ lineItems: [{ catalogReference: { appId: APP, catalogItemId: 'no-such-product' }, quantity: 1 }] }, 'options.lineItems[0].catalogReference.catalogItemId', 'VALIDATION'],
-      [{ lineItems: [item('enamel-pitcher')] }, 'options.lineItems[0].catalogReference.catalogItemId', 'VALIDATION'], // hidden
-      [{ lineItems: [item('linen-shirt', 1, { Size: 'XXL', Color: 'White' })] }, 'options.lineItems[0].catalogReference.options', 'VALIDATION'],
-      [{ lineItems: [item('linen-shirt')] }, 'options.lineItems[0].catalogReference.catalogItemId', 'VALIDATION'], // options missing
+      [
+        { lineItems: [{ catalogReference: { appId: APP, catalogItemId: 'no-such-product' }, quantity: 1 }] },
+        'options.lineItems[0].catalogReference.catalogItemId',
+        'VALIDATION',
+      ],
+      [
+        { lineItems: [item('enamel-pitcher')] },
+        'options.lineItems[0].catalogReference.catalogItemId',
+        'VALIDATION',
+      ], // hidden
+      [
+        { lineItems: [item('linen-shirt', 1, { Size: 'XXL', Color: 'White' })] },
+        'options.lineItems[0].catalogReference.options',
+        'VALIDATION',
+      ],
+      [
+        { lineItems: [item('linen-shirt')] },
+        'options.lineItems[0].catalogReference.catalogItemId',
+        'VALIDATION',
+      ], // options missing
       [{ lineItems: [item('gift-card', 0)] }, 'options.lineItems[0].quantity', 'MIN'],
       [{ lineItems: [item('gift-card', 1.5)] }, 'options.lineItems[0].quantity', 'FORMAT'],
       [{ lineItems: [item('gift-card', 10_000)] }, 'options.lineItems[0].quantity', 'MAX'],
@@ -235,7 +275,9 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
     for (const [input, field, rule] of cases) {
       const e = await failure(c.cart.addToCurrentCart(input));
       expect(e, field).toBeInstanceOf(ValidationError);
-      expect((e as ValidationError).violations.map((v) => [v.field, v.violatedRule])).toEqual([[field, rule]]);
+      expect((e as ValidationError).violations.map((v) => [v.field, v.violatedRule])).toEqual([
+        [field, rule],
+      ]);
       expect(e.message).toMatch(/^INVALID_ARGUMENT: "options\./);
     }
     expect(await c.cart.getCurrentCart()).toEqual(before);
@@ -306,9 +348,18 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
     expect(masked.contactInfo?.address?.city).toBe('Albany');
     // Bad input: nothing changes.
     const bad: Array<[Parameters<typeof c.cart.updateCurrentCart>[0], string]> = [
-      [{ cartInfo: { contactInfo: { address: { country: 'USA' } } } }, 'options.cartInfo.contactInfo.address.country'],
-      [{ cartInfo: { contactInfo: { address: { location: { latitude: Number.NaN } } } } }, 'options.cartInfo.contactInfo.address.geocode.latitude'],
-      [{ cartInfo: { contactInfo: { address: { location: { latitude: 91 } } } } }, 'options.cartInfo.contactInfo.address.geocode.latitude'],
+      [
+        { cartInfo: { contactInfo: { address: { country: 'USA' } } } },
+        'options.cartInfo.contactInfo.address.country',
+      ],
+      [
+        { cartInfo: { contactInfo: { address: { location: { latitude: Number.NaN } } } } },
+        'options.cartInfo.contactInfo.address.geocode.latitude',
+      ],
+      [
+        { cartInfo: { contactInfo: { address: { location: { latitude: 91 } } } } },
+        'options.cartInfo.contactInfo.address.geocode.latitude',
+      ],
       [{ cartFieldmask: ['lineItems'] }, 'options.cartFieldmask[0]'],
       [{ cartInfo: { buyerNote: 'x'.repeat(1001) } }, 'options.cartInfo.buyerNote'],
     ];
@@ -342,7 +393,12 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
           id: expect.any(String),
           code: 'SAVE10',
           name: '10% off everything',
-          amount: { amount: '3.60', convertedAmount: '3.60', formattedAmount: '$3.60', formattedConvertedAmount: '$3.60' },
+          amount: {
+            amount: '3.60',
+            convertedAmount: '3.60',
+            formattedAmount: '$3.60',
+            formattedConvertedAmount: '$3.60',
+          },
         },
       },
     ]);
@@ -351,11 +407,17 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
     const empty = visitor();
     await empty.cart.addToCurrentCart({ lineItems: [item('gift-card')] });
     await empty.cart.removeLineItemsFromCurrentCart([(await empty.cart.getCurrentCart()).lineItems[0]!.id]);
-    expect((await failure(empty.cart.updateCurrentCart({ couponCode: 'TAKE5' }))).code).toBe('ERROR_COUPON_NOT_APPLICABLE');
-    // Free shipping needs something that ships.
-    expect((await failure(empty.cart.updateCurrentCart({ couponCode: 'FREESHIP', lineItems: [item('gift-card')] }))).code).toBe(
+    expect((await failure(empty.cart.updateCurrentCart({ couponCode: 'TAKE5' }))).code).toBe(
       'ERROR_COUPON_NOT_APPLICABLE',
     );
+    // Free shipping needs something that ships.
+    expect(
+      (
+        await failure(
+          empty.cart.updateCurrentCart({ couponCode: 'FREESHIP', lineItems: [item('gift-card')] }),
+        )
+      ).code,
+    ).toBe('ERROR_COUPON_NOT_APPLICABLE');
     expect((await empty.cart.getCurrentCart()).lineItems).toEqual([]); // the failed update added nothing
   });
 
@@ -374,9 +436,9 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
     const denied = await failure(buyer.cart.addToCurrentCart({ customLineItems: [custom] }));
     expect(denied).toMatchObject({ status: 403, code: 'PERMISSION_DENIED' });
     expect(denied.message).toMatch(/Custom line items need an elevated caller/);
-    expect((await failure(buyer.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00' }] }))).code).toBe(
-      'PERMISSION_DENIED',
-    );
+    expect(
+      (await failure(buyer.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00' }] }))).code,
+    ).toBe('PERMISSION_DENIED');
 
     const merchant = withMerchant(buyer);
     const { cart: got } = await merchant.cart.addToCurrentCart({ customLineItems: [custom] });
@@ -395,8 +457,19 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       merchantDiscounts: [{ percentage: 12.5, lineItemIds: [towels] }, { amount: '2.00' }],
     });
     expect(discounted.appliedDiscounts).toEqual([
-      { discountType: 'SPECIFIC_ITEMS', lineItemIds: [towels], merchantDiscount: expect.objectContaining({ amount: expect.objectContaining({ amount: '4.50' }), percentage: 12.5 }) },
-      { discountType: 'GLOBAL', lineItemIds: [towels, wrap.id], merchantDiscount: { amount: expect.objectContaining({ amount: '2.00' }) } },
+      {
+        discountType: 'SPECIFIC_ITEMS',
+        lineItemIds: [towels],
+        merchantDiscount: expect.objectContaining({
+          amount: expect.objectContaining({ amount: '4.50' }),
+          percentage: 12.5,
+        }),
+      },
+      {
+        discountType: 'GLOBAL',
+        lineItemIds: [towels, wrap.id],
+        merchantDiscount: { amount: expect.objectContaining({ amount: '2.00' }) },
+      },
     ]);
     const est = await buyer.cart.estimateCurrentCartTotals({ calculateTax: false, calculateShipping: false });
     expect(est.priceSummary).toMatchObject({
@@ -405,12 +478,24 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       total: { amount: '49.48' },
     });
     expect(est.appliedDiscounts[0]!.merchantDiscount!.percentage).toBe(12.5);
-    const bad = await failure(merchant.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00', lineItemIds: ['nope'] }] }));
-    expect((bad as ValidationError).violations.map((v) => v.field)).toEqual(['options.merchantDiscounts[0].lineItemIds[0]']);
-    const both = await failure(merchant.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00', percentage: 5 }] }));
-    expect((both as ValidationError).violations.map((v) => v.field)).toEqual(['options.merchantDiscounts[0]']);
-    const price = await failure(merchant.cart.addToCurrentCart({ customLineItems: [{ ...custom, price: '1.999' }] }));
-    expect((price as ValidationError).violations.map((v) => v.field)).toEqual(['options.customLineItems[0].price']);
+    const bad = await failure(
+      merchant.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00', lineItemIds: ['nope'] }] }),
+    );
+    expect((bad as ValidationError).violations.map((v) => v.field)).toEqual([
+      'options.merchantDiscounts[0].lineItemIds[0]',
+    ]);
+    const both = await failure(
+      merchant.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00', percentage: 5 }] }),
+    );
+    expect((both as ValidationError).violations.map((v) => v.field)).toEqual([
+      'options.merchantDiscounts[0]',
+    ]);
+    const price = await failure(
+      merchant.cart.addToCurrentCart({ customLineItems: [{ ...custom, price: '1.999' }] }),
+    );
+    expect((price as ValidationError).violations.map((v) => v.field)).toEqual([
+      'options.customLineItems[0].price',
+    ]);
   });
 
   it('has no current cart for an API key alone', async () => {
@@ -437,7 +522,10 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       'wix.ecom.v1.cart_deleted',
     ]);
     const entity = (
-      await emu.emu.db.query("SELECT entity FROM events WHERE entity_id = $1 AND type = 'wix.ecom.v1.cart_updated'", [got.id])
+      await emu.emu.db.query(
+        "SELECT entity FROM events WHERE entity_id = $1 AND type = 'wix.ecom.v1.cart_updated'",
+        [got.id],
+      )
     )[0]!.entity;
     expect(entity).toMatchObject({ id: got.id, buyerNote: 'hi' });
     // A new add starts a new cart.
@@ -447,14 +535,21 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
 
   it("takes a visitor's cart into the member's cart at login, merging quantities (nothing lost)", async () => {
     const v = visitor();
-    const { cart: vc } = await v.cart.addToCurrentCart({ lineItems: [item('linen-tea-towels', 2), item('gift-card')] });
+    const { cart: vc } = await v.cart.addToCurrentCart({
+      lineItems: [item('linen-tea-towels', 2), item('gift-card')],
+    });
     await v.cart.updateCurrentCart({ couponCode: 'SAVE10' });
     const visitorId = vc.buyerInfo!.visitorId!;
     const memberId = crypto.randomUUID();
     // A member who already has a cart with one of the same items.
     const memberTokens = async (vid: string | null) => {
       const t = await emu.emu.db.tx((sql) =>
-        issueTokens(emu.emu, sql, { clientId: emu.demo.clientId, subjectType: 'MEMBER', visitorId: vid, memberId }),
+        issueTokens(emu.emu, sql, {
+          clientId: emu.demo.clientId,
+          subjectType: 'MEMBER',
+          visitorId: vid,
+          memberId,
+        }),
       );
       return {
         accessToken: { value: t.access_token, expiresAt: Math.floor(Date.now() / 1000) + t.expires_in },

@@ -9,13 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiKeyStrategy,
   ApplicationError,
-  cart,
   ChannelType,
+  cart,
   createClient,
   OAuthStrategy,
   op,
   redirects,
   type ShopkitError,
+  STORES_APP_ID,
   ValidationError,
 } from '../../src/index.ts';
 
@@ -71,7 +72,7 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
       modules: { cart, redirects },
     });
   const item = (slug: string, quantity = 1) => ({
-    catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: ids.get(slug)! },
+    catalogReference: { appId: STORES_APP_ID, catalogItemId: ids.get(slug)! },
     quantity,
   });
   const post = (url: string, body: string, headers: Record<string, string> = {}) =>
@@ -89,7 +90,13 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
     const { checkoutId } = await c.cart.createCheckoutFromCurrentCart({
       channelType: ChannelType.WEB,
       email: 'ada@example.com',
-      shippingAddress: { country: 'US', subdivision: 'US-NY', city: 'Albany', postalCode: '12207', addressLine1: '1 Main St' },
+      shippingAddress: {
+        country: 'US',
+        subdivision: 'US-NY',
+        city: 'Albany',
+        postalCode: '12207',
+        addressLine1: '1 Main St',
+      },
     });
     const { redirectSession } = await c.redirects.createRedirectSession({
       ecomCheckout: { checkoutId },
@@ -126,9 +133,19 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
     const [row] = await emu.emu.db.query('SELECT status, doc FROM checkouts WHERE id = $1', [checkoutId]);
     expect(row).toMatchObject({
       status: 'CREATED',
-      doc: { cartId: got.id, channelType: 'WEB', email: 'ada@example.com', selectedShippingOption: { code: 'express' } },
+      doc: {
+        cartId: got.id,
+        channelType: 'WEB',
+        email: 'ada@example.com',
+        selectedShippingOption: { code: 'express' },
+      },
     });
-    expect(await count('SELECT count(*)::int AS n FROM events WHERE entity_id = $1 AND type = $2', [checkoutId, 'wix.ecom.v1.checkout_created'])).toBe(1);
+    expect(
+      await count('SELECT count(*)::int AS n FROM events WHERE entity_id = $1 AND type = $2', [
+        checkoutId,
+        'wix.ecom.v1.checkout_created',
+      ]),
+    ).toBe(1);
 
     // An empty cart has nothing to check out.
     await c.cart.removeLineItemsFromCurrentCart([after.lineItems[0]!.id]);
@@ -144,7 +161,9 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
     const page = await fetch(redirectSession.fullUrl);
     expect(page.status).toBe(200);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
-    expect(page.headers.get('content-security-policy')).toBe(`frame-ancestors 'none'; form-action 'self' ${SHOP}`);
+    expect(page.headers.get('content-security-policy')).toBe(
+      `frame-ancestors 'none'; form-action 'self' ${SHOP}`,
+    );
     const html = await page.text();
     expect(html).toContain('Stoneware Dinner Plate');
     expect(html).toContain('<label for="f-email">E-mail</label>');
@@ -172,17 +191,22 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
     expect(placed.status).toBe(303);
     expect(placed.headers.get('location')).toBe(`${SHOP}/thanks?from=checkout`);
     expect((await failure(c.cart.getCurrentCart())).code).toBe('OWNED_CART_NOT_FOUND');
-    const [order] = await emu.emu.db.query('SELECT id, number, doc FROM orders WHERE checkout_id = $1', [checkoutId]);
+    const [order] = await emu.emu.db.query('SELECT id, number, doc FROM orders WHERE checkout_id = $1', [
+      checkoutId,
+    ]);
     expect(order!.doc).toMatchObject({
       buyerInfo: { email: 'ada@example.com' },
       priceSummary: { total: { amount: '118.67' } },
-      recipientInfo: { contactDetails: { firstName: 'Ada', lastName: 'Lovelace' }, address: { city: 'Albany' } },
+      recipientInfo: {
+        contactDetails: { firstName: 'Ada', lastName: 'Lovelace' },
+        address: { city: 'Albany' },
+      },
     });
     const types = (
-      await emu.emu.db.query<{ type: string }>('SELECT type FROM events WHERE entity_id IN ($1, $2) ORDER BY seq', [
-        order!.id,
-        redirectSession.id,
-      ])
+      await emu.emu.db.query<{ type: string }>(
+        'SELECT type FROM events WHERE entity_id IN ($1, $2) ORDER BY seq',
+        [order!.id, redirectSession.id],
+      )
     ).map((r) => r.type);
     expect(types).toEqual(['wix.headless.v1.redirect_session_created', 'wix.ecom.v1.order_created']);
     // Placing twice places one order; the page now says it is placed.
@@ -194,7 +218,12 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
   });
 
   it('never redirects to a post-flow URL outside the allowed origins (no open redirect)', async () => {
-    for (const target of ['https://evil.example/x', '//evil.example', 'javascript:alert(1)', `${SHOP}.evil.example/x`]) {
+    for (const target of [
+      'https://evil.example/x',
+      '//evil.example',
+      'javascript:alert(1)',
+      `${SHOP}.evil.example/x`,
+    ]) {
       const c = visitor();
       const { checkoutId, redirectSession } = await checkoutFor(c, target, { cartPageUrl: undefined });
       const page = await fetch(redirectSession.fullUrl);
@@ -205,7 +234,9 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
       const html = await res.text();
       expect(html).toMatch(/Order #\d+ has been placed\./);
       expect(html).not.toContain('evil');
-      expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(1);
+      expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(
+        1,
+      );
     }
     // A URL on the emulator itself is fine.
     const c = visitor();
@@ -236,13 +267,16 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
     const { redirectSession } = await c.redirects.createRedirectSession({ ecomCheckout: { checkoutId } });
     // The merchant sets the stock to 1 through the catalog's write API.
     const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
-    const setStock = (quantity: number) => updateProduct(admin, ids.get('dinner-plate')!, { stock: { quantity } });
+    const setStock = (quantity: number) =>
+      updateProduct(admin, ids.get('dinner-plate')!, { stock: { quantity } });
     await setStock(1);
     try {
       const res = await post(redirectSession.fullUrl, form(GOOD));
       expect(res.status).toBe(409);
       expect(await res.text()).toContain('Only 1 of Stoneware Dinner Plate are in stock; the cart has 3.');
-      expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(0);
+      expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(
+        0,
+      );
       expect((await c.cart.getCurrentCart()).lineItems).toHaveLength(1);
     } finally {
       await setStock(40);
@@ -290,7 +324,9 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
       expect(body).not.toContain('evil');
     }
     // Without any usable callback the page still has a way back.
-    const { redirectSession: bare } = await c.redirects.createRedirectSession({ bookingsBook: { resourceId: 'r2' } });
+    const { redirectSession: bare } = await c.redirects.createRedirectSession({
+      bookingsBook: { resourceId: 'r2' },
+    });
     expect(await (await fetch(bare.fullUrl)).text()).toContain('onclick="history.back()"');
   });
 });

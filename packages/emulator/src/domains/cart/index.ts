@@ -91,7 +91,9 @@ const ITEM_TYPES = ['UNRECOGNISED', 'PHYSICAL', 'DIGITAL', 'GIFT_CARD', 'SERVICE
 const customLineItem = z.object({
   id: id().optional(),
   quantity: z.number().int().min(1).max(MAX_QUANTITY),
-  price: z.string().refine(isAmount, 'must be a decimal amount with at most two decimal places, like "12.50"'),
+  price: z
+    .string()
+    .refine(isAmount, 'must be a decimal amount with at most two decimal places, like "12.50"'),
   productName: translatable,
   itemType: z.object({ preset: z.enum(ITEM_TYPES).optional(), custom: text().optional() }).optional(),
   descriptionLines: z
@@ -117,7 +119,11 @@ const customLineItem = z.object({
     .optional(),
   url: z.object({ relativePath: text(2048).optional(), url: text(2048).optional() }).optional(),
   physicalProperties: z
-    .object({ weight: finite().pipe(z.number().min(0)).optional(), sku: text().optional(), shippable: z.boolean().optional() })
+    .object({
+      weight: finite().pipe(z.number().min(0)).optional(),
+      sku: text().optional(),
+      shippable: z.boolean().optional(),
+    })
     .optional(),
   catalogReference: catalogReference.optional(),
 });
@@ -131,7 +137,10 @@ const merchantDiscount = z
     percentage: finite().pipe(z.number().gt(0).max(100)).optional(),
     lineItemIds: z.array(id()).max(MAX_LINES).optional(),
   })
-  .refine((m) => (m.amount === undefined) !== (m.percentage === undefined), 'must set exactly one of amount and percentage');
+  .refine(
+    (m) => (m.amount === undefined) !== (m.percentage === undefined),
+    'must set exactly one of amount and percentage',
+  );
 
 const contactInfo = z.object({
   address: address.optional(),
@@ -141,7 +150,9 @@ const contactInfo = z.object({
       lastName: text().optional(),
       phone: text(50).optional(),
       company: text().optional(),
-      vatId: z.object({ id: text(50).optional(), type: z.enum(['UNSPECIFIED', 'CPF', 'CNPJ']).optional() }).optional(),
+      vatId: z
+        .object({ id: text(50).optional(), type: z.enum(['UNSPECIFIED', 'CPF', 'CNPJ']).optional() })
+        .optional(),
     })
     .optional(),
 });
@@ -169,7 +180,12 @@ const updateSchema = z.object({
   customLineItems: z.array(customLineItem).max(MAX_LINES).optional(),
   cartFieldmask: z
     .union([
-      z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+      z.string().transform((s) =>
+        s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      ),
       z.array(z.string()),
       z.object({ paths: z.array(z.string()) }).transform((o) => o.paths),
     ])
@@ -302,7 +318,7 @@ async function addLines(
       variantId: ref.options?.variantId,
       choices: ref.options?.options,
     });
-    if (!found || !found.visible)
+    if (!found?.visible)
       throw invalid([
         chosen
           ? {
@@ -343,7 +359,9 @@ async function addLines(
   }
   for (const [i, c] of customs.entries()) {
     if (c.id && doc.lineItems.some((l) => l.id === c.id))
-      throw invalid([{ field: `customLineItems[${i}].id`, description: 'is already a line item of this cart' }]);
+      throw invalid([
+        { field: `customLineItems[${i}].id`, description: 'is already a line item of this cart' },
+      ]);
     const { id: given, quantity, ...custom } = c;
     doc.lineItems.push({ id: given ?? newId(), quantity, custom });
   }
@@ -384,7 +402,8 @@ export const cart: Domain = {
       ...base,
       method: 'GET',
       path,
-      handler: async ({ identity }) => cartOnly(await withCart(emu, identity, { create: false, write: false })),
+      handler: async ({ identity }) =>
+        cartOnly(await withCart(emu, identity, { create: false, write: false })),
     });
 
     router.route({
@@ -408,11 +427,9 @@ export const cart: Domain = {
             await addLines(emu, sql, row, msg.lineItems, msg.customLineItems);
             if (msg.merchantDiscounts) {
               const ids = new Set(row.doc.lineItems.map((l) => l.id));
-              msg.merchantDiscounts.forEach((m, i) =>
-                m.lineItemIds?.forEach((lid, j) => {
+              for (const [i, m] of msg.merchantDiscounts.entries())
+                for (const [j, lid] of (m.lineItemIds ?? []).entries())
                   if (!ids.has(lid)) throw unknownLine(`merchantDiscounts[${i}].lineItemIds[${j}]`);
-                }),
-              );
               row.doc.merchantDiscounts = msg.merchantDiscounts;
             }
             if (msg.couponCode !== undefined) {
@@ -449,7 +466,11 @@ export const cart: Domain = {
       async handler({ msg, identity, c }) {
         if (!msg.lineItems?.length && !msg.customLineItems?.length)
           throw invalid([
-            { field: 'lineItems', description: 'must hold at least one item to add', violatedRule: 'MIN_SIZE' },
+            {
+              field: 'lineItems',
+              description: 'must hold at least one item to add',
+              violatedRule: 'MIN_SIZE',
+            },
           ]);
         if (msg.customLineItems?.length && !(await elevatedToo(emu, c)))
           throw needsElevation('Custom line items');
@@ -540,7 +561,8 @@ export const cart: Domain = {
             onVisitorCartDeleted: visitorCartDeleted(emu, sql),
           });
           const state = await cartState(emu, sql, row);
-          if (!state.lines.length) throw appError(400, 'CART_IS_EMPTY', 'The cart has no line items to check out');
+          if (!state.lines.length)
+            throw appError(400, 'CART_IS_EMPTY', 'The cart has no line items to check out');
           const est = estimate(state, msg as EstimateInput, emu.now());
           if (est.wire.violations.length)
             throw appError(
@@ -560,7 +582,9 @@ export const cart: Domain = {
             email: msg.email,
             shippingAddress: msg.shippingAddress ?? row.doc.contactInfo?.address,
             billingAddress: msg.billingAddress,
-            selectedShippingOption: est.chosen ? { code: est.chosen.code, carrierId: est.chosen.carrierId } : undefined,
+            selectedShippingOption: est.chosen
+              ? { code: est.chosen.code, carrierId: est.chosen.carrierId }
+              : undefined,
             lineItems: row.doc.lineItems,
             couponCode: row.doc.couponCode,
             merchantDiscounts: row.doc.merchantDiscounts,

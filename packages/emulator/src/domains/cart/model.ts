@@ -13,10 +13,9 @@ import {
   type Coupon,
   couponProblem,
   itemDiscounts,
-  type MerchantDiscount,
   type RestAddress,
-  STORE_ADDRESS,
   type ShippingChoice,
+  STORE_ADDRESS,
   shippingChoices,
   taxOf,
   taxRule,
@@ -83,7 +82,7 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
     catalogItemId: ref.catalogItemId,
     options: ref.options ?? { variantId: ref.variantId },
   };
-  if (!item || !item.visible) {
+  if (!item?.visible) {
     const unit = toCents(ref.price) ?? 0;
     return {
       id: l.id,
@@ -149,7 +148,11 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
       ...(item.image ? { image: item.image } : {}),
       availability: {
         status,
-        ...(status === 'NOT_AVAILABLE' ? { quantityAvailable: 0 } : qa === null ? {} : { quantityAvailable: qa }),
+        ...(status === 'NOT_AVAILABLE'
+          ? { quantityAvailable: 0 }
+          : qa === null
+            ? {}
+            : { quantityAvailable: qa }),
       },
       physicalProperties: {
         ...(item.weight !== undefined ? { weight: item.weight } : {}),
@@ -229,19 +232,19 @@ function discountsOf(state: CartState, now: Date) {
   return { coupon, problem, ...itemDiscounts(priced, coupon, state.row.doc.merchantDiscounts ?? []) };
 }
 
-function appliedDiscounts(
-  state: CartState,
-  d: ReturnType<typeof discountsOf>,
-  currency: string,
-  shippingDiscount?: number,
-) {
+function appliedDiscounts(d: ReturnType<typeof discountsOf>, currency: string, shippingDiscount?: number) {
   const out: Record<string, unknown>[] = [];
   for (const x of d.discounts) {
     if (x.kind === 'coupon')
       out.push({
         discountType: x.discountType,
         lineItemIds: x.lineItemIds,
-        coupon: { id: d.coupon!.id, code: d.coupon!.code, name: d.coupon!.name, amount: price(x.cents, currency) },
+        coupon: {
+          id: d.coupon!.id,
+          code: d.coupon!.code,
+          name: d.coupon!.name,
+          amount: price(x.cents, currency),
+        },
       });
     else
       out.push({
@@ -290,7 +293,7 @@ export function renderCart(state: CartState, now: Date): Record<string, any> {
     subtotal: price(subtotal, currency),
     subtotalAfterDiscounts: price(subtotal - discount, currency),
     ...(doc.checkoutId ? { checkoutId: doc.checkoutId } : {}),
-    appliedDiscounts: appliedDiscounts(state, d, currency),
+    appliedDiscounts: appliedDiscounts(d, currency),
     ...(doc.contactInfo ? { contactInfo: doc.contactInfo } : {}),
     ...(doc.selectedShippingOption ? { selectedShippingOption: doc.selectedShippingOption } : {}),
     ...(doc.businessLocationId ? { businessLocationId: doc.businessLocationId } : {}),
@@ -472,8 +475,9 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
     priceSummary: summary,
     taxSummary: {
       taxableAmount: p(
-        sum(calculatedLineItems.map((c) => toCents(c.wire.pricesBreakdown.taxDetails.taxableAmount.amount)!)) +
-          (toCents(shippingTax.wire.taxableAmount.amount) ?? 0),
+        sum(
+          calculatedLineItems.map((c) => toCents(c.wire.pricesBreakdown.taxDetails.taxableAmount.amount)!),
+        ) + (toCents(shippingTax.wire.taxableAmount.amount) ?? 0),
       ),
       totalTax: p(tax),
       calculationDetails: rule
@@ -503,12 +507,19 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
         : {}),
       carrierServiceOptions: carriers,
     },
-    appliedDiscounts: appliedDiscounts(state, d, currency, shippingDiscount),
+    appliedDiscounts: appliedDiscounts(d, currency, shippingDiscount),
     calculationErrors,
     weightUnit: 'KG',
     currency,
     payNow: summary,
-    payLater: { subtotal: zero, shipping: zero, tax: zero, discount: zero, total: zero, additionalFees: zero },
+    payLater: {
+      subtotal: zero,
+      shipping: zero,
+      tax: zero,
+      discount: zero,
+      total: zero,
+      additionalFees: zero,
+    },
     membershipOptions: {
       eligibleMemberships: [],
       invalidMemberships: memberships.map((m) => ({

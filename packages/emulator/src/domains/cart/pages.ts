@@ -11,6 +11,7 @@ import { newId } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { lookupCatalogItem } from '../catalog/lookup.ts';
+import { loadRedirectSession } from '../redirects/index.ts';
 import {
   callbackUrl,
   escapeHtml as h,
@@ -20,7 +21,6 @@ import {
   type RedirectCallbacks,
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
-import { loadRedirectSession } from '../redirects/index.ts';
 import { type CartState, estimate, findCoupon, resolveLines } from './model.ts';
 import { CURRENCY, price, toCents } from './money.ts';
 import type { RestAddress } from './pricing.ts';
@@ -101,7 +101,11 @@ async function backUrl(emu: Emulator, session: StoredRedirectSession, key: keyof
 }
 
 /** The first of these callbacks that may be followed. */
-async function firstBack(emu: Emulator, session: StoredRedirectSession, keys: Array<keyof RedirectCallbacks>) {
+async function firstBack(
+  emu: Emulator,
+  session: StoredRedirectSession,
+  keys: Array<keyof RedirectCallbacks>,
+) {
   for (const k of keys) {
     const url = await backUrl(emu, session, k);
     if (url) return url;
@@ -115,9 +119,10 @@ const backLink = (url: string | undefined, label: string) =>
     : `<p><button type="button" onclick="history.back()">Go back</button></p>`;
 
 async function loadCheckout(sql: Sql, id: string, lock = false) {
-  const rows = await sql.query<CheckoutRow>(`SELECT * FROM checkouts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [
-    id,
-  ]);
+  const rows = await sql.query<CheckoutRow>(
+    `SELECT * FROM checkouts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
   return rows[0];
 }
 
@@ -243,7 +248,12 @@ async function checkoutPage(
   const co = await loadCheckout(emu.db, checkoutId);
   const cartBack = await firstBack(emu, session, ['cartPageUrl', 'postFlowUrl']);
   if (!co || !sameBuyer(session, co))
-    return htmlPage(c, 'Checkout not found', `<p>This checkout does not exist.</p>${backLink(cartBack, 'Back to the site')}`, 404);
+    return htmlPage(
+      c,
+      'Checkout not found',
+      `<p>This checkout does not exist.</p>${backLink(cartBack, 'Back to the site')}`,
+      404,
+    );
   if (co.status === 'COMPLETED') return placedPage(emu, c, session, co);
   const est = await priceCheckout(emu, emu.db, co);
   const next = await backUrl(emu, session, 'postFlowUrl');
@@ -261,7 +271,9 @@ async function checkoutPage(
 }
 
 async function placedPage(emu: Emulator, c: Context, session: StoredRedirectSession, co: CheckoutRow) {
-  const rows = await emu.db.query<{ number: number }>('SELECT number FROM orders WHERE checkout_id = $1', [co.id]);
+  const rows = await emu.db.query<{ number: number }>('SELECT number FROM orders WHERE checkout_id = $1', [
+    co.id,
+  ]);
   const back = await firstBack(emu, session, ['postFlowUrl', 'thankYouPageUrl']);
   return htmlPage(
     c,
@@ -271,7 +283,8 @@ async function placedPage(emu: Emulator, c: Context, session: StoredRedirectSess
 }
 
 function readForm(body: Record<string, unknown>): CheckoutForm {
-  const get = (k: keyof CheckoutForm) => (typeof body[k] === 'string' ? (body[k] as string).trim().slice(0, 200) : '');
+  const get = (k: keyof CheckoutForm) =>
+    typeof body[k] === 'string' ? (body[k] as string).trim().slice(0, 200) : '';
   return {
     email: get('email'),
     firstName: get('firstName'),
@@ -296,7 +309,7 @@ function formErrors(f: CheckoutForm): string[] {
 /** `POST /redirect/{id}` of an `ecomCheckout` session: places the order. */
 async function placeOrder(emu: Emulator, c: Context) {
   const session = await loadRedirectSession(emu.db, c.req.param('id') ?? '');
-  if (!session || session.intent !== 'ecomCheckout')
+  if (session?.intent !== 'ecomCheckout')
     return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
   // The form posts back to this same page; a post from another site is refused.
   const origin = c.req.header('origin');
@@ -446,7 +459,12 @@ const notAvailable: IntentPage = async ({ session, emu, c }) => {
 export function cartPages(router: Router, emu: Emulator) {
   intentPages.set('ecomCheckout', ({ session, emu, c }) => checkoutPage(emu, c, session));
   intentPages.set('storesProduct', async ({ session, emu, c }) =>
-    productPage(emu, c, String(session.request.productSlug ?? ''), await firstBack(emu, session, ['postFlowUrl'])),
+    productPage(
+      emu,
+      c,
+      String(session.request.productSlug ?? ''),
+      await firstBack(emu, session, ['postFlowUrl']),
+    ),
   );
   for (const intent of ['bookingsCheckout', 'bookingsBook', 'eventsCheckout', 'paidPlansCheckout'])
     intentPages.set(intent, notAvailable);

@@ -122,7 +122,9 @@ export function itemDiscounts(lines: PricedLine[], coupon: Coupon | null, mercha
   for (const m of merchant) {
     const ids = m.lineItemIds?.length ? m.lineItemIds : all;
     const cents = take(ids, (base) =>
-      m.percentage !== undefined ? percentOf(base, rateMicros(m.percentage) ?? 0) : (toCents(m.amount ?? '0') ?? 0),
+      m.percentage !== undefined
+        ? percentOf(base, rateMicros(m.percentage) ?? 0)
+        : (toCents(m.amount ?? '0') ?? 0),
     );
     out.push({
       kind: 'merchant',
@@ -222,10 +224,38 @@ export interface TaxRule {
 
 /** The emulator's manual tax rates. Anything else collects no tax. */
 export const TAX_RULES: TaxRule[] = [
-  { country: 'US', subdivision: 'CA', name: 'California', rate: '7.25', jurisdictionType: 'STATE', shipping: false },
-  { country: 'US', subdivision: 'NY', name: 'New York', rate: '8.875', jurisdictionType: 'STATE', shipping: true },
-  { country: 'US', subdivision: 'WA', name: 'Washington', rate: '6.5', jurisdictionType: 'STATE', shipping: true },
-  { country: 'CA', subdivision: 'ON', name: 'Ontario HST', rate: '13', jurisdictionType: 'STATE', shipping: true },
+  {
+    country: 'US',
+    subdivision: 'CA',
+    name: 'California',
+    rate: '7.25',
+    jurisdictionType: 'STATE',
+    shipping: false,
+  },
+  {
+    country: 'US',
+    subdivision: 'NY',
+    name: 'New York',
+    rate: '8.875',
+    jurisdictionType: 'STATE',
+    shipping: true,
+  },
+  {
+    country: 'US',
+    subdivision: 'WA',
+    name: 'Washington',
+    rate: '6.5',
+    jurisdictionType: 'STATE',
+    shipping: true,
+  },
+  {
+    country: 'CA',
+    subdivision: 'ON',
+    name: 'Ontario HST',
+    rate: '13',
+    jurisdictionType: 'STATE',
+    shipping: true,
+  },
   { country: 'GB', name: 'United Kingdom VAT', rate: '20', jurisdictionType: 'COUNTRY', shipping: true },
   { country: 'DE', name: 'Germany VAT', rate: '19', jurisdictionType: 'COUNTRY', shipping: true },
   { country: 'FR', name: 'France VAT', rate: '20', jurisdictionType: 'COUNTRY', shipping: true },
