@@ -80,7 +80,9 @@ const eventTypes = z
     z
       .string()
       .max(200)
-      .regex(/^[a-z][a-z0-9]*(\.[a-z0-9_]+)+$/, 'must be an event type such as wix.ecom.v1.cart_created'),
+      .refine((t) => /^[a-z][a-z0-9]*(\.[a-z0-9_]+)+$/.test(t), {
+        message: 'must be an event type such as wix.ecom.v1.cart_created',
+      }),
   )
   .min(1)
   .max(50);

@@ -1,0 +1,514 @@
+/**
+ * Lifecycle events end to end: every event type of spec point 4 produced by a real SDK call
+ * against the emulator, delivered to a test receiver as a signed JWT, verified and dispatched by
+ * `webhooks.process`; subscriptions with event types; the receiver down and back up (delivered
+ * later, in order); duplicates recognisable by event id; dead letters and redelivery; the state
+ * endpoint and page; a tampered body rejected.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ApiKeyStrategy,
+  ApplicationError,
+  cart,
+  createClient,
+  OAuthStrategy,
+  op,
+  products,
+  redirects,
+  type ShopkitError,
+  STORES_APP_ID,
+  ValidationError,
+  webhooks,
+} from '../../src/index.ts';
+
+interface Hit {
+  body: string;
+  status: number;
+}
+
+/** A webhook receiver on a port of its own; `answer` picks the status for each request. */
+async function receiver(port = 0) {
+  const hits: Hit[] = [];
+  let answer = (_n: number) => 200;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => {
+      body += c;
+    });
+    req.on('end', () => {
+      const status = answer(hits.length);
+      hits.push({ body, status });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    hits,
+    url: `http://127.0.0.1:${bound}/hook`,
+    port: bound,
+    set answer(fn: (n: number) => number) {
+      answer = fn;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+type Receiver = Awaited<ReturnType<typeof receiver>>;
+
+/** Waits (polling) until `check` returns a value; the test's own timeout bounds it. */
+async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const fail = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e) => e as ShopkitError,
+  );
+
+// The emulator's webhook endpoints, declared like any domain call.
+interface Subscription {
+  id: string;
+  url: string;
+  eventTypes?: string[];
+  source: string;
+  deliveries?: { pending: number; delivered: number; dead: number };
+}
+interface Delivery {
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  entityId: string;
+  sequence: number;
+  state: 'PENDING' | 'DELIVERED' | 'DEAD';
+  attempts: number;
+  lastStatus?: number;
+  lastError?: string;
+}
+const W = '/_api/emulator/v1/webhooks';
+const subscribe = op<[url: string, eventTypes?: string[]], Subscription>({
+  method: 'POST',
+  path: `${W}/subscriptions`,
+  args: ['url', 'eventTypes'],
+  unwrap: 'subscription',
+});
+const listSubscriptions = op<[], { subscriptions: Subscription[] }>({
+  method: 'GET',
+  path: `${W}/subscriptions`,
+});
+const unsubscribe = op<[id: string], Record<string, never>>({
+  method: 'DELETE',
+  path: `${W}/subscriptions/{id}`,
+  args: ['id'],
+});
+const listDeliveries = op<[query: { subscriptionId?: string; state?: string }], { deliveries: Delivery[] }>({
+  method: 'GET',
+  path: `${W}/deliveries`,
+  args: ['query:'],
+});
+const redeliver = op<[subscriptionId: string], { redelivering: number }>({
+  method: 'POST',
+  path: `${W}/deliveries/redeliver`,
+  args: ['subscriptionId'],
+});
+
+describe.each(testBackends())('webhooks (%s)', (backend) => {
+  let emu: TestEmulator;
+  let main: Receiver;
+  let publicKey: string;
+  let jwk: JsonWebKey;
+  const MAX_ATTEMPTS = 6;
+
+  beforeAll(async () => {
+    main = await receiver();
+    emu = await startTestEmulator(backend, {
+      webhooks: [main.url],
+      config: {
+        webhookPollMs: 25,
+        webhookRetryBaseMs: 40,
+        webhookRetryMaxMs: 300,
+        webhookMaxAttempts: MAX_ATTEMPTS,
+      },
+    });
+    const key = await fetch(`${emu.url}${W}/public-key`).then((r) => r.json());
+    publicKey = key.pem;
+    jwk = key.jwk;
+  });
+  afterAll(async () => {
+    await emu?.stop();
+    await main?.close();
+  });
+
+  const merchant = () =>
+    createClient({
+      baseUrl: emu.url,
+      auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey, siteId: emu.demo.siteId }),
+      modules: { products },
+    });
+  const admin = () =>
+    createClient({
+      baseUrl: emu.url,
+      auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey, siteId: emu.demo.siteId }),
+    });
+  const visitor = () =>
+    createClient({
+      baseUrl: emu.url,
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules: { cart, redirects },
+    });
+  const newProduct = (
+    name: string,
+    extra: Parameters<ReturnType<typeof merchant>['products']['createProduct']>[0] = {},
+  ) =>
+    merchant().products.createProduct({ name, productType: 'physical', priceData: { price: 12 }, ...extra });
+
+  /** Verified events of the bodies a receiver accepted, in arrival order. */
+  const verified = (r: Receiver) =>
+    Promise.all(r.hits.filter((h) => h.status === 200).map((h) => webhooks.process(h.body, { publicKey })));
+  const eventsOf = async (r: Receiver, entityId: string) =>
+    (await verified(r)).filter((e) => e.entityId === entityId);
+
+  it('delivers every lifecycle event, signed, to typed handlers', async () => {
+    // Catalog writes as the merchant.
+    const m = merchant().products;
+    const { product } = await newProduct('Webhook Mug');
+    await m.updateProduct(product.id, { description: 'Stoneware.' });
+    const { product: shirt } = await newProduct('Webhook Shirt', {
+      productOptions: [{ name: 'Size', choices: [{ description: 'S' }, { description: 'M' }] }],
+    });
+    await m.updateProductVariants(shirt.id, [{ choices: { Size: 'M' }, price: 15 }]);
+    const { collection } = await m.createCollection({ name: 'Webhook Picks' });
+    await m.updateCollection(collection.id, { name: 'Webhook Picks 2' });
+    await m.deleteCollection(collection.id);
+    await m.deleteProduct(shirt.id);
+    // The cart as a visitor.
+    const v = visitor();
+    const line = { catalogReference: { appId: STORES_APP_ID, catalogItemId: product.id }, quantity: 1 };
+    const { cart: created } = await v.cart.addToCurrentCart({ lineItems: [line] });
+    await v.cart.addToCurrentCart({ lineItems: [line] });
+    await v.cart.deleteCurrentCart();
+    // A redirect session.
+    const { redirectSession } = await v.redirects.createRedirectSession({
+      storesProduct: { productSlug: product.slug },
+    });
+
+    const seen: Record<string, string[]> = {};
+    const note = (name: string) => (e: webhooks.WebhookEvent) => {
+      seen[name] ??= [];
+      seen[name].push(e.entityId);
+    };
+    const handlers: webhooks.WebhookHandlers = {
+      onCartCreated: (e) => {
+        expect(e.entity.lineItems[0]?.quantity).toBe(1);
+        note('onCartCreated')(e);
+      },
+      onCartUpdated: (e) => {
+        expect(e.entity.id).toBe(created.id);
+        note('onCartUpdated')(e);
+      },
+      onCartDeleted: note('onCartDeleted'),
+      onProductCreated: (e) => {
+        expect(typeof e.entity.name).toBe('string');
+        note('onProductCreated')(e);
+      },
+      onProductChanged: note('onProductChanged'),
+      onProductDeleted: (e) => {
+        expect(e.entity.productId).toBe(shirt.id);
+        note('onProductDeleted')(e);
+      },
+      onProductVariantsChanged: note('onProductVariantsChanged'),
+      onCollectionCreated: (e) => {
+        expect(e.entity.name).toBe('Webhook Picks');
+        note('onCollectionCreated')(e);
+      },
+      onCollectionChanged: note('onCollectionChanged'),
+      onCollectionDeleted: note('onCollectionDeleted'),
+      onRedirectSessionCreated: (e) => {
+        expect(e.entity.fullUrl).toBe(redirectSession.fullUrl);
+        note('onRedirectSessionCreated')(e);
+      },
+    };
+    const mine = new Set([product.id, shirt.id, collection.id, created.id, redirectSession.id]);
+    const expected: Record<string, string[]> = {
+      onProductCreated: [product.id, shirt.id],
+      onProductChanged: [product.id, shirt.id],
+      onProductVariantsChanged: [shirt.id],
+      onProductDeleted: [shirt.id],
+      onCollectionCreated: [collection.id],
+      onCollectionChanged: [collection.id],
+      onCollectionDeleted: [collection.id],
+      onCartCreated: [created.id],
+      onCartUpdated: [created.id],
+      onCartDeleted: [created.id],
+      onRedirectSessionCreated: [redirectSession.id],
+    };
+    const done = () =>
+      Object.entries(expected).every(([name, ids]) => ids.every((id) => seen[name]?.includes(id)));
+    let handled = 0;
+    await until(async () => {
+      for (const h of main.hits.slice(handled)) {
+        handled++;
+        const e = await webhooks.process(h.body, { publicKey });
+        if (mine.has(e.entityId)) await webhooks.process(h.body, { publicKey, ...handlers });
+      }
+      return done();
+    });
+    expect(Object.keys(seen).sort()).toEqual(Object.keys(webhooks.EVENT_TYPES).sort());
+
+    // Each entity's events arrive in the order they happened, with the event's fields.
+    const mug = await eventsOf(main, product.id);
+    expect(mug.slice(0, 2).map((e) => e.type)).toEqual([
+      'wix.stores.catalog.v1.product_created',
+      'wix.stores.catalog.v1.product_changed',
+    ]);
+    const c = await eventsOf(main, created.id);
+    expect(c.map((e) => e.type)).toEqual([
+      'wix.ecom.v1.cart_created',
+      'wix.ecom.v1.cart_updated',
+      'wix.ecom.v1.cart_deleted',
+    ]);
+    for (const list of [mug, c, await eventsOf(main, shirt.id), await eventsOf(main, collection.id)]) {
+      const seqs = list.map((e) => e.sequence!);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    }
+    expect(mug[1]).toMatchObject({
+      instanceId: emu.demo.siteId,
+      modifiedFields: expect.arrayContaining(['description']),
+    });
+    expect(mug[1]!.time).toBeInstanceOf(Date);
+    // The JWK verifies too, and every body is a compact RS256 JWS.
+    expect((await webhooks.process(main.hits[0]!.body, { publicKey: jwk })).id).toBeTruthy();
+    expect(JSON.parse(Buffer.from(main.hits[0]!.body.split('.')[0]!, 'base64url').toString())).toMatchObject({
+      alg: 'RS256',
+      typ: 'JWT',
+    });
+  });
+
+  it('rejects a tampered body in process, without calling the handler', async () => {
+    const { product } = await newProduct('Tamper Lamp');
+    const hit = await until(async () => {
+      for (const h of main.hits)
+        if ((await webhooks.process(h.body, { publicKey })).entityId === product.id) return h;
+    });
+    const [header, payload, signature] = hit.body.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+    const forged = Buffer.from(
+      JSON.stringify({ ...claims, data: claims.data.replace('Tamper Lamp', 'Free Lamp') }),
+    ).toString('base64url');
+    let called = false;
+    const e = await fail(
+      webhooks.process(`${header}.${forged}.${signature}`, {
+        publicKey,
+        onProductCreated: () => {
+          called = true;
+        },
+      }),
+    );
+    expect(e).toBeInstanceOf(webhooks.WebhookError);
+    expect(e).toMatchObject({
+      code: 'INVALID_SIGNATURE',
+      message: 'The webhook signature does not match the public key',
+    });
+    expect(called).toBe(false);
+  });
+
+  it('subscribes by endpoint to chosen event types, and refuses bad subscriptions with the envelope', async () => {
+    const only = await receiver();
+    try {
+      const sub = await subscribe(admin(), only.url, ['wix.ecom.v1.cart_created']);
+      expect(sub).toMatchObject({ url: only.url, eventTypes: ['wix.ecom.v1.cart_created'], source: 'API' });
+      const { product } = await newProduct('Filter Bowl');
+      const v = visitor();
+      const { cart: c } = await v.cart.addToCurrentCart({
+        lineItems: [{ catalogReference: { appId: STORES_APP_ID, catalogItemId: product.id }, quantity: 2 }],
+      });
+      await v.cart.addToCurrentCart({
+        lineItems: [{ catalogReference: { appId: STORES_APP_ID, catalogItemId: product.id }, quantity: 1 }],
+      });
+      const [got] = await until(async () => {
+        const list = await eventsOf(only, c.id);
+        return list.length && list;
+      });
+      expect(got!.type).toBe('wix.ecom.v1.cart_created');
+      // The main receiver has the cart's update by now, so the filtered one would have had it too.
+      await until(async () =>
+        (await eventsOf(main, c.id)).some((e) => e.type === 'wix.ecom.v1.cart_updated'),
+      );
+      await until(async () => {
+        const { deliveries } = await listDeliveries(admin(), { subscriptionId: sub.id });
+        return deliveries.every((d) => d.state === 'DELIVERED');
+      });
+      expect((await verified(only)).map((e) => e.type)).toEqual(['wix.ecom.v1.cart_created']);
+
+      const before = (await listSubscriptions(admin())).subscriptions;
+      const bad = await fail(subscribe(admin(), 'ftp://example.test/hook'));
+      expect(bad).toBeInstanceOf(ValidationError);
+      expect(bad).toMatchObject({ status: 400 });
+      expect(bad.message).toBe('INVALID_ARGUMENT: "url" must be an absolute http:// or https:// URL');
+      const empty = await fail(subscribe(admin(), only.url, []));
+      expect(empty.message).toBe('INVALID_ARGUMENT: "eventTypes" must have at least 1 items');
+      const typo = await fail(subscribe(admin(), only.url, ['cart created']));
+      expect(typo.message).toContain(
+        '"eventTypes[0]" must be an event type such as wix.ecom.v1.cart_created',
+      );
+      const asVisitor = await fail(
+        subscribe(
+          createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }) }),
+          only.url,
+        ),
+      );
+      expect(asVisitor).toMatchObject({ status: 403, code: 'PERMISSION_DENIED' });
+      expect((await listSubscriptions(admin())).subscriptions).toEqual(before);
+      const missing = await fail(unsubscribe(admin(), 'nope'));
+      expect(missing).toBeInstanceOf(ApplicationError);
+      expect(missing).toMatchObject({ status: 404, code: 'SUBSCRIPTION_NOT_FOUND' });
+
+      await unsubscribe(admin(), sub.id);
+      expect((await listSubscriptions(admin())).subscriptions.map((s) => s.id)).not.toContain(sub.id);
+    } finally {
+      await only.close();
+    }
+  });
+
+  it('keeps events while the receiver is down and delivers them later, in order', async () => {
+    const probe = await receiver();
+    const port = probe.port;
+    await probe.close(); // nothing listens on the port now
+    const sub = await subscribe(admin(), `http://127.0.0.1:${port}/hook`, [
+      'wix.stores.catalog.v1.product_created',
+      'wix.stores.catalog.v1.product_changed',
+      'wix.stores.catalog.v1.product_deleted',
+    ]);
+    const { product } = await newProduct('Outage Vase');
+    for (const d of ['one', 'two', 'three'])
+      await merchant().products.updateProduct(product.id, { description: d });
+    await merchant().products.deleteProduct(product.id);
+    // Retries are failing: the first event is pending with attempts and a reason; the rest wait behind it.
+    const failing = await until(async () => {
+      const { deliveries } = await listDeliveries(admin(), { subscriptionId: sub.id });
+      const first = deliveries.find((d) => d.eventType.endsWith('product_created'));
+      return first && first.attempts >= 2 && deliveries;
+    });
+    expect(failing).toHaveLength(5);
+    expect(failing.every((d) => d.state === 'PENDING')).toBe(true);
+    expect(failing.find((d) => d.attempts >= 2)!.lastError).toMatch(/^could not reach the receiver/);
+    expect(failing.filter((d) => d.attempts > 0).map((d) => d.eventType)).toEqual([
+      'wix.stores.catalog.v1.product_created',
+    ]);
+
+    const back = await receiver(port);
+    try {
+      const got = await until(async () => {
+        const list = await eventsOf(back, product.id);
+        return list.length === 5 && list;
+      });
+      expect(got.map((e) => e.type.replace('wix.stores.catalog.v1.', ''))).toEqual([
+        'product_created',
+        'product_changed',
+        'product_changed',
+        'product_changed',
+        'product_deleted',
+      ]);
+      expect(got.map((e) => (e.entity as { description?: string }).description)).toEqual([
+        '',
+        'one',
+        'two',
+        'three',
+        undefined,
+      ]);
+    } finally {
+      await back.close();
+      await unsubscribe(admin(), sub.id);
+    }
+  });
+
+  it('retries a failed delivery with the same event id, so duplicates are recognisable', async () => {
+    const flaky = await receiver();
+    flaky.answer = (n) => (n === 0 ? 500 : 200);
+    const sub = await subscribe(admin(), flaky.url, ['wix.stores.catalog.v1.product_created']);
+    try {
+      const { product } = await newProduct('Retry Jug');
+      await until(() => flaky.hits.length >= 2);
+      const [first, second] = await Promise.all(
+        flaky.hits.slice(0, 2).map((h) => webhooks.process(h.body, { publicKey })),
+      );
+      expect(first!.entityId).toBe(product.id);
+      expect(second!.id).toBe(first!.id);
+      const { deliveries } = await listDeliveries(admin(), { subscriptionId: sub.id });
+      expect(deliveries[0]).toMatchObject({
+        state: 'DELIVERED',
+        attempts: 2,
+        lastStatus: 200,
+        eventId: first!.id,
+      });
+    } finally {
+      await flaky.close();
+      await unsubscribe(admin(), sub.id);
+    }
+  });
+
+  it(`dead-letters after ${MAX_ATTEMPTS} attempts, shows it on the page, and redelivers on request`, async () => {
+    const broken = await receiver();
+    broken.answer = () => 503;
+    const sub = await subscribe(admin(), broken.url, ['wix.stores.catalog.v1.collection_created']);
+    try {
+      const { collection } = await merchant().products.createCollection({ name: 'Dead Letters' });
+      const dead = await until(
+        async () => (await listDeliveries(admin(), { subscriptionId: sub.id, state: 'DEAD' })).deliveries[0],
+      );
+      expect(dead).toMatchObject({
+        entityId: collection.id,
+        attempts: MAX_ATTEMPTS,
+        lastStatus: 503,
+        lastError: 'the receiver answered HTTP 503',
+      });
+      expect(broken.hits).toHaveLength(MAX_ATTEMPTS);
+      const listed = (await listSubscriptions(admin())).subscriptions.find((s) => s.id === sub.id);
+      expect(listed!.deliveries).toEqual({ pending: 0, delivered: 0, dead: 1 });
+
+      const page = await fetch(`${emu.url}/webhooks`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain(collection.id);
+      expect(html).toContain('DEAD');
+      expect(html).toContain('the receiver answered HTTP 503');
+
+      broken.answer = () => 200;
+      expect(await redeliver(admin(), sub.id)).toEqual({ redelivering: 1 });
+      await until(
+        async () =>
+          (await listDeliveries(admin(), { subscriptionId: sub.id, state: 'DELIVERED' })).deliveries[0],
+      );
+      expect((await webhooks.process(broken.hits.at(-1)!.body, { publicKey })).entityId).toBe(collection.id);
+    } finally {
+      await broken.close();
+      await unsubscribe(admin(), sub.id);
+    }
+  });
+
+  it('sends no event for a write that failed', async () => {
+    const count = async () =>
+      (await emu.emu.db.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM events'))[0]!.n;
+    const before = await count();
+    const m = merchant().products;
+    await fail(m.createProduct({ name: '', productType: 'physical', priceData: { price: 1 } }));
+    await fail(m.updateProduct('no-such-product', { name: 'x' }));
+    await fail(m.deleteCollection('no-such-collection'));
+    await fail(visitor().cart.deleteCurrentCart());
+    expect(await count()).toBe(before);
+  });
+});
