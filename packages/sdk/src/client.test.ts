@@ -132,6 +132,29 @@ describe('request building', () => {
   });
 });
 
+describe('response floats', () => {
+  const getStats = op<[], { stats: { ratio: number | string; label: string } }>({
+    method: 'GET',
+    path: '/things/v1/stats',
+    res: { float: ['stats.ratio'] },
+  });
+  it('turn the strings NaN and Infinity back into numbers, also for callers sharing a read', async () => {
+    const f = fakeFetch(async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      return Response.json({ stats: { ratio: '-Infinity', label: 'NaN' } });
+    });
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const [a, b] = await Promise.all([getStats(client), getStats(client)]);
+    expect(f.fn).toHaveBeenCalledTimes(1);
+    for (const r of [a, b]) expect(r.stats).toEqual({ ratio: -Infinity, label: 'NaN' });
+  });
+  it('leave ordinary numbers and strings alone', async () => {
+    const f = fakeFetch(() => Response.json({ stats: { ratio: 0.5, label: 'Infinity and beyond' } }));
+    const out = await getStats(createClient({ baseUrl: 'http://h', fetch: f.fetch }));
+    expect(out.stats).toEqual({ ratio: 0.5, label: 'Infinity and beyond' });
+  });
+});
+
 describe('identical reads in flight', () => {
   it('share one request, and every caller gets its own object', async () => {
     const f = fakeFetch(async () => {

@@ -96,7 +96,13 @@ export type AnyClient = BaseClient<any>;
 
 const METHODS = new Set(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
 const MAX_QUERY = 4000;
-const plans = new WeakMap<OpSpec, { req: Plan; res: Plan; places: ReturnType<typeof parseArgs> }>();
+const plans = new WeakMap<
+  OpSpec,
+  { req: Plan; res: Plan; lean: Plan; places: ReturnType<typeof parseArgs> }
+>();
+/** Response bodies whose text holds a non-finite number string: only these need the float transforms. */
+const nonFinite = new WeakSet<object>();
+const NON_FINITE = /"(?:-?Infinity|NaN)"/;
 
 function compiled(spec: OpSpec) {
   let c = plans.get(spec);
@@ -104,6 +110,7 @@ function compiled(spec: OpSpec) {
     c = {
       req: compilePlan(spec.req, 'toWire'),
       res: compilePlan(spec.res, 'fromWire'),
+      lean: compilePlan(spec.res && { ...spec.res, float: undefined }, 'fromWire'),
       places: parseArgs(spec.args),
     };
     plans.set(spec, c);
@@ -246,6 +253,7 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
             code: 'INVALID_RESPONSE',
             reason: 'the response body is not a JSON object',
           });
+        if (NON_FINITE.test(text)) nonFinite.add(parsed);
         return parsed;
       }
       if (res.status === 401 && auth?.onUnauthorized && !refreshed) {
@@ -273,7 +281,7 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
     const joined = reads.get(key);
     if (joined) {
       joined.followers++;
-      return structuredClone(await joined.p);
+      return copy(await joined.p);
     }
     const entry = { p: run(), followers: 0 };
     reads.set(key, entry);
@@ -282,8 +290,13 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
       () => reads.delete(key),
     );
     const raw = await entry.p;
-    return entry.followers ? structuredClone(raw) : raw;
+    return entry.followers ? copy(raw) : raw;
   }
+  const copy = (raw: unknown) => {
+    const c = structuredClone(raw) as object;
+    if (nonFinite.has(raw as object)) nonFinite.add(c);
+    return c;
+  };
 
   const backoff = (attempt: number) =>
     Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
@@ -296,7 +309,7 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
   }
 
   async function call<R>(spec: OpSpec, args: unknown[], opts: CallOptions = {}): Promise<R> {
-    const { req, res, places } = compiled(spec);
+    const { req, res, lean, places } = compiled(spec);
     const rename = argFieldMapper(places);
     try {
       if (!METHODS.has(spec.method)) throw new TypeError(`Unknown HTTP method: ${spec.method}`);
@@ -324,14 +337,12 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
         }
       } else body = msg;
       const retrySafe = spec.method === 'GET' || !!spec.idempotent;
-      const out = applyPlan(
-        await (method === 'GET' && !opts.signal
-          ? shareRead(filled.path + '?' + query + JSON.stringify(opts), () =>
-              send(method, filled.path, query, body, opts, retrySafe, rename),
-            )
-          : send(method, filled.path, query, body, opts, retrySafe, rename)),
-        res,
-      ) as any;
+      const raw = (await (method === 'GET' && !opts.signal
+        ? shareRead(filled.path + '?' + query + JSON.stringify(opts), () =>
+            send(method, filled.path, query, body, opts, retrySafe, rename),
+          )
+        : send(method, filled.path, query, body, opts, retrySafe, rename))) as object;
+      const out = applyPlan(raw, nonFinite.has(raw) ? res : lean) as any;
       return (spec.unwrap ? out[spec.unwrap] : out) as R;
     } catch (err) {
       if (err instanceof TypeError && err.message.startsWith('Unknown HTTP method')) throw err;
