@@ -184,6 +184,11 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
     // A post from another site is refused.
     const forged = await post(redirectSession.fullUrl, form(GOOD), { Origin: 'https://evil.example' });
     expect(forged.status).toBe(403);
+    const crossSite = await post(redirectSession.fullUrl, form(GOOD), {
+      'Sec-Fetch-Site': 'cross-site',
+      Origin: 'null',
+    });
+    expect(crossSite.status).toBe(403);
     expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(0);
     expect((await c.cart.getCurrentCart()).lineItems).toHaveLength(2);
 

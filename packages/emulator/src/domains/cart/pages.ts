@@ -311,10 +311,16 @@ async function placeOrder(emu: Emulator, c: Context) {
   const session = await loadRedirectSession(emu.db, c.req.param('id') ?? '');
   if (session?.intent !== 'ecomCheckout')
     return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
-  // The form posts back to this same page; a post from another site is refused.
+  // The form posts back to this same page; a post from another site is refused. Browsers say so
+  // in Sec-Fetch-Site; without it, a real Origin must be this emulator's (the pages send no
+  // referrer, so a same-origin post may carry `Origin: null`).
+  const site = c.req.header('sec-fetch-site');
   const origin = c.req.header('origin');
   const own = [new URL(c.req.url).origin, new URL(emu.config.publicUrl).origin];
-  if (origin && !own.includes(origin))
+  const crossSite = site
+    ? site !== 'same-origin' && site !== 'none'
+    : !!origin && origin !== 'null' && !own.includes(origin);
+  if (crossSite)
     return htmlPage(c, 'Not allowed', '<p>This form can only be sent from its own page.</p>', 403);
   if (Number(c.req.header('content-length') ?? 0) > MAX_FORM_BYTES)
     return checkoutPage(emu, c, session, undefined, ['The form is too large.'], 413);

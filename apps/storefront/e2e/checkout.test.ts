@@ -1,0 +1,115 @@
+/**
+ * The hosted checkout in a real Chromium: a visitor's cart (built through the SDK) becomes a
+ * checkout, the redirect session's URL opens the emulator's checkout page, the buyer fills in the
+ * form and places the order, and lands on the post-flow URL with the cart emptied.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
+import {
+  ApiKeyStrategy,
+  ChannelType,
+  cart,
+  createClient,
+  OAuthStrategy,
+  op,
+  redirects,
+  type ShopkitError,
+  STORES_APP_ID,
+} from '@shopkit/sdk';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium } from './browser.ts';
+
+const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug: string }> }>({
+  method: 'POST',
+  path: '/stores-reader/v1/products/query-platformized',
+  args: ['query'],
+});
+
+let browser: Browser;
+let emu: TestEmulator;
+let shop: Server;
+let shopUrl: string;
+
+beforeAll(async () => {
+  // The storefront's "thank you" page the buyer comes back to.
+  shop = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Shop</title><h1>Back in the shop</h1>');
+  });
+  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+  [browser, emu] = await Promise.all([
+    launchChromium(),
+    startTestEmulator('pglite', { allowedOrigins: [shopUrl] }),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await emu?.stop();
+  await new Promise((resolve) => shop?.close(resolve));
+});
+
+it('places an order on the hosted checkout page and returns to the post-flow URL with the cart emptied', async () => {
+  const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
+  const { products } = await queryProducts(admin, { paging: { limit: 100 } });
+  const id = (slug: string) => products.find((p) => p.slug === slug)!.id;
+  const client = createClient({
+    baseUrl: emu.url,
+    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+    modules: { cart, redirects },
+  });
+  await client.cart.addToCurrentCart({
+    lineItems: [
+      { catalogReference: { appId: STORES_APP_ID, catalogItemId: id('dinner-plate') }, quantity: 2 },
+      {
+        catalogReference: {
+          appId: STORES_APP_ID,
+          catalogItemId: id('linen-shirt'),
+          options: { options: { Size: 'M', Color: 'Sage' } },
+        },
+        quantity: 1,
+      },
+    ],
+  });
+  const { checkoutId } = await client.cart.createCheckoutFromCurrentCart({ channelType: ChannelType.WEB });
+  const postFlowUrl = `${shopUrl}/thanks`;
+  const { redirectSession } = await client.redirects.createRedirectSession({
+    ecomCheckout: { checkoutId },
+    callbacks: { postFlowUrl },
+  });
+
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(redirectSession.fullUrl);
+  await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Checkout');
+  const items = page.getByRole('table', { name: 'Items' });
+  await expect(items.textContent()).resolves.toContain('Stoneware Dinner Plate');
+  await expect(items.textContent()).resolves.toContain('Color: Sage');
+  await page.getByLabel('E-mail').fill('grace@example.com');
+  await page.getByLabel('First name').fill('Grace');
+  await page.getByLabel('Last name').fill('Hopper');
+  await page.getByLabel('Address').fill('1 Navy Way');
+  await page.getByLabel('City').fill('Arlington');
+  await page.getByLabel('Postal code').fill('22201');
+  await page.getByLabel('State or region (optional, e.g. US-NY)').fill('US-VA');
+  await page.getByLabel('Country (two-letter code, e.g. US)').fill('US');
+  await Promise.all([
+    page.waitForURL(postFlowUrl),
+    page.getByRole('button', { name: 'Place order' }).click(),
+  ]);
+  await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Back in the shop');
+  expect(errors).toEqual([]);
+
+  // The cart is gone and the order holds what the buyer typed.
+  const gone = await client.cart.getCurrentCart().catch((e: ShopkitError) => e);
+  expect(gone).toMatchObject({ code: 'OWNED_CART_NOT_FOUND' });
+  const [order] = await emu.emu.db.query('SELECT doc FROM orders WHERE checkout_id = $1', [checkoutId]);
+  expect(order!.doc).toMatchObject({
+    buyerInfo: { email: 'grace@example.com' },
+    recipientInfo: { address: { city: 'Arlington', country: 'US', subdivision: 'US-VA' } },
+    lineItems: [{ quantity: 2 }, { quantity: 1 }],
+  });
+});
