@@ -228,8 +228,11 @@ export interface StoreVariant {
 }
 
 export interface QueryProductsOptions {
+  /** Include each product's `variants`. */
   includeVariants?: boolean;
+  /** Elevated callers only (they always see hidden products); refused with 403 for others. */
   includeHiddenProducts?: boolean;
+  /** Cost and profit data; elevated callers only. */
   includeMerchantSpecificData?: boolean;
 }
 export interface QueryProductsResponse {

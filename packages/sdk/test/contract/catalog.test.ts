@@ -190,6 +190,7 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
         'wool-beanie',
       ]);
       expect(await names(q.isEmpty('sku'))).toEqual([]);
+      expect((await names(q.isNotEmpty('sku'))).length).toBe(14);
       const first = (await q.ascending('numericId').limit(1).find()).items[0]!;
       expect(await names(q.eq('numericId', Number(first.numericId)))).toEqual([first.slug]);
       expect(await names(q.eq('id', first.id))).toEqual([first.slug]);
@@ -250,6 +251,10 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
       expect(JSON.parse(post.body!).query.filter.slug.$in).toHaveLength(301);
       expect(page.items.map((p) => p.slug)).toEqual(['canvas-tote']);
       expect(page.items[0]!.variants).toHaveLength(3);
+      const hidden = await client.products
+        .queryProducts({ filter: {} }, { includeHiddenProducts: true })
+        .catch((e) => e);
+      expect(hidden).toMatchObject({ status: 403 });
       const one = await client.products.queryProducts({ filter: { slug: 'gift-card' } });
       expect(one.products[0]!.variants).toBeUndefined();
       expect(one.metadata).toMatchObject({ count: 1, offset: 0, total: 1 });
@@ -382,6 +387,13 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
     expect(bySlugV2.collection.numberOfProducts).toBe(6);
     const page = await client.collections.queryCollections().ascending('name').find();
     expect(page.items.length).toBeGreaterThanOrEqual(5);
+    const emptySlug = await client.collections.getCollectionBySlug('').catch((e) => e);
+    expect(emptySlug).toBeInstanceOf(ValidationError);
+    expect(emptySlug.message).toContain('"slug"');
+    const emptyId = await client.collections.getCollection('').catch((e) => e);
+    expect(emptyId).toBeInstanceOf(ValidationError);
+    const hiddenV2 = await client.collections.getCollectionBySlug('archive').catch((e) => e);
+    expect(hiddenV2.code).toBe('COLLECTION_NOT_FOUND');
     const missing = await client.products.getCollectionBySlug('no-such-collection').catch((e) => e);
     expect(missing.code).toBe('COLLECTION_NOT_FOUND');
     const badQ = await client.collections

@@ -153,6 +153,9 @@ export async function queryProducts(
   },
 ) {
   const merchant = checkMerchantData(who, msg.includeMerchantSpecificData);
+  // Merchants always see hidden products; asking for them is only refused to everyone else.
+  if (msg.includeHiddenProducts && !seesHidden(who))
+    throw forbidden('includeHiddenProducts needs an elevated caller (API key, app or platform user)');
   const params: unknown[] = [];
   const q = compileQuery(msg.query as never, PRODUCT_FIELDS, params, { idSql: 'p.numeric_id' });
   const where = `(${q.where})${seesHidden(who) ? '' : ' AND p.visible'}`;
