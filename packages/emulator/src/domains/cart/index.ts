@@ -28,6 +28,7 @@ import { DEMO_COUPONS } from './pricing.ts';
 import {
   type CartRow,
   cartMigrations,
+  cartNotFound,
   lineKey,
   lockCart,
   ownerOf,
@@ -275,7 +276,21 @@ async function withCart(
   opts: { create: boolean; write: boolean },
   change?: Change,
 ): Promise<{ cart: Record<string, any>; state: CartState }> {
-  ownerOf(identity);
+  const owner = ownerOf(identity);
+  if (!opts.create && !opts.write && !change) {
+    // A read needs no transaction unless a visitor cart is waiting to be merged into a member's.
+    const rows = await emu.db.query<CartRow & { pending: boolean }>(
+      `SELECT c.*, EXISTS (SELECT 1 FROM carts v WHERE v.owner_kind = 'visitor' AND v.owner_id = $3) AS pending
+       FROM (SELECT 1) one LEFT JOIN carts c ON c.owner_kind = $1 AND c.owner_id = $2`,
+      [owner.kind, owner.id, owner.kind === 'member' ? (identity.visitorId ?? '') : ''],
+    );
+    const r = rows[0]!;
+    if (!r.pending) {
+      if (!r.id) throw cartNotFound();
+      const state = await cartState(emu, emu.db, r);
+      return { cart: renderCart(state, emu.now()), state };
+    }
+  }
   return emu.db.tx(async (sql) => {
     const { row, created, merged } = await lockCart(emu, sql, identity, {
       create: opts.create,
