@@ -59,9 +59,20 @@ export interface ClientOptions<A extends AuthStrategy | undefined, M extends Mod
 /** A module: an object whose functions take the client first. */
 export type Modules = Record<string, Record<string, (client: any, ...args: any[]) => any>>;
 
-type Bound<M> = {
-  [K in keyof M]: M[K] extends (client: any, ...args: infer P) => infer R ? (...args: P) => R : M[K];
-};
+/**
+ * A domain function without its client argument. Overloads are kept (up to two; TypeScript's
+ * `infer` alone would keep only the last one, losing e.g. the builder form of `queryProducts()`).
+ */
+type Unbound<F> = F extends {
+  (client: any, ...args: infer A1): infer R1;
+  (client: any, ...args: infer A2): infer R2;
+}
+  ? { (...args: A1): R1; (...args: A2): R2 }
+  : F extends (client: any, ...args: infer P) => infer R
+    ? (...args: P) => R
+    : F;
+
+type Bound<M> = { [K in keyof M]: Unbound<M[K]> };
 
 /** What every client has, whatever modules are bound. Domain functions take this. */
 export interface BaseClient<A extends AuthStrategy | undefined = AuthStrategy | undefined> {
