@@ -115,6 +115,17 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     expect((await visitor().products.queryProducts().find()).totalCount).toBe(before);
   });
 
+  it('concurrent creates with one slug: one wins, the other gets the slug violation', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 4 }, (_, i) => newProduct(`Race ${i}`, { slug: 'race-slug' })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((x) => x.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason.message).toContain(
+        '"product.slug" is already used by another product',
+      );
+  });
+
   it('needs elevation: refused locally without an elevated client, 403 for a visitor token', async () => {
     const local = await fail(
       visitor().products.createProduct({ name: 'A', productType: 'physical', priceData: { price: 1 } }),

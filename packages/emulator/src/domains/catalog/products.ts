@@ -48,6 +48,7 @@ import {
   PRODUCT_COLUMNS,
   saveProduct,
   slugify,
+  slugSafe,
   uniqueSlug,
 } from './store.ts';
 
@@ -548,21 +549,23 @@ export function productRoutes(router: Router, emu: Emulator) {
             violatedRule: 'REQUIRED_FIELD',
           })),
         );
-      const product = await emu.db.tx(async (sql) => {
-        const now = emu.now().toISOString();
-        const p = applyProductInput(blankProduct(randomUUID(), input.name!, now), input);
-        p.slug = await productSlug(sql, input.slug, p.name, p.id);
-        const saved = await saveProduct(sql, p, emu.now(), discounted(p.price, p.discount));
-        await sql.query(
-          `INSERT INTO collection_products (collection_id, product_id, position)
+      const product = await slugSafe('product.slug', 'product', () =>
+        emu.db.tx(async (sql) => {
+          const now = emu.now().toISOString();
+          const p = applyProductInput(blankProduct(randomUUID(), input.name!, now), input);
+          p.slug = await productSlug(sql, input.slug, p.name, p.id);
+          const saved = await saveProduct(sql, p, emu.now(), discounted(p.price, p.discount));
+          await sql.query(
+            `INSERT INTO collection_products (collection_id, product_id, position)
            SELECT id, $2, (SELECT COALESCE(max(position), -1) + 1 FROM collection_products WHERE collection_id = $1)
            FROM collections WHERE id = $1 ON CONFLICT DO NOTHING`,
-          [ALL_PRODUCTS_COLLECTION_ID, saved.id],
-        );
-        const wire = render(emu, (await loadProduct(sql, saved.id))!, true);
-        await emu.recordEvent(sql, PRODUCT_EVENTS.created, saved.id, wire);
-        return wire;
-      });
+            [ALL_PRODUCTS_COLLECTION_ID, saved.id],
+          );
+          const wire = render(emu, (await loadProduct(sql, saved.id))!, true);
+          await emu.recordEvent(sql, PRODUCT_EVENTS.created, saved.id, wire);
+          return wire;
+        }),
+      );
       return { product };
     },
   });
@@ -573,12 +576,14 @@ export function productRoutes(router: Router, emu: Emulator) {
     access: 'elevated',
     schema: z.object({ product: productInput.and(z.object({ id: z.string().min(1) })) }).strict(),
     handler: async ({ msg }) => {
-      const saved = await mutateProduct(emu, msg.product.id, async (p, sql) => {
-        const next = applyProductInput(p, msg.product);
-        if (msg.product.slug !== undefined && msg.product.slug !== p.slug)
-          next.slug = await productSlug(sql, msg.product.slug, next.name, p.id);
-        return next;
-      });
+      const saved = await slugSafe('product.slug', 'product', () =>
+        mutateProduct(emu, msg.product.id, async (p, sql) => {
+          const next = applyProductInput(p, msg.product);
+          if (msg.product.slug !== undefined && msg.product.slug !== p.slug)
+            next.slug = await productSlug(sql, msg.product.slug, next.name, p.id);
+          return next;
+        }),
+      );
       return { product: render(emu, saved, true) };
     },
   });

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Sql } from '../../db/index.ts';
+import { invalid } from '../../http/errors.ts';
 import type { ProductState, VariantState } from './model.ts';
 import { variantInStock, variantName, variantSku, variantVisible } from './model.ts';
 import { toDecimalString } from './money.ts';
@@ -182,6 +183,28 @@ export async function saveProduct(sql: Sql, p: ProductState, now: Date, discount
     createdDate: new Date(r.created_at).toISOString(),
     lastUpdated: new Date(r.updated_at).toISOString(),
   };
+}
+
+/**
+ * Runs a write; a unique-slug violation from a concurrent writer (PostgreSQL 23505 on a slug
+ * index) becomes the same field violation a sequential writer would get.
+ */
+export async function slugSafe<T>(field: string, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    const err = e as { code?: string; constraint?: string; message?: string };
+    if (err?.code === '23505' && /slug/.test(err.constraint ?? err.message ?? ''))
+      throw invalid([
+        {
+          field,
+          description: `is already used by another ${what}`,
+          violatedRule: 'OTHER',
+          ruleName: 'UNIQUE',
+        },
+      ]);
+    throw e;
+  }
 }
 
 /** A slug from a name: lower case ASCII words joined by hyphens. */

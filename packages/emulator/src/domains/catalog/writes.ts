@@ -14,7 +14,7 @@ import { SLUG } from './input.ts';
 import type { ProductState } from './model.ts';
 import { adjustByPercent, PERCENT_SCALE, scaled, WEIGHT_SCALE } from './money.ts';
 import { mutateProduct, PRODUCT_EVENTS } from './products.ts';
-import { ALL_PRODUCTS_COLLECTION_ID, slugify, uniqueSlug } from './store.ts';
+import { ALL_PRODUCTS_COLLECTION_ID, slugify, slugSafe, uniqueSlug } from './store.ts';
 
 export const COLLECTION_EVENTS = {
   created: 'wix.stores.catalog.v1.collection_created',
@@ -193,19 +193,21 @@ export function writeRoutes(router: Router, emu: Emulator) {
         throw invalid([
           { field: 'collection.name', description: 'is required', violatedRule: 'REQUIRED_FIELD' },
         ]);
-      const collection = await emu.db.tx(async (sql) => {
-        const id = randomUUID();
-        const slug = await collectionSlug(sql, c.slug, c.name!, id);
-        const doc = {
-          ...(c.description !== undefined ? { description: c.description } : {}),
-          ...(c.media ? { media: c.media } : {}),
-        };
-        await sql.query(
-          'INSERT INTO collections (id, slug, name, visible, doc, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)',
-          [id, slug, c.name, c.visible ?? true, JSON.stringify(doc), emu.now()],
-        );
-        return collectionEvent(emu, sql, COLLECTION_EVENTS.created, id);
-      });
+      const collection = await slugSafe('collection.slug', 'collection', () =>
+        emu.db.tx(async (sql) => {
+          const id = randomUUID();
+          const slug = await collectionSlug(sql, c.slug, c.name!, id);
+          const doc = {
+            ...(c.description !== undefined ? { description: c.description } : {}),
+            ...(c.media ? { media: c.media } : {}),
+          };
+          await sql.query(
+            'INSERT INTO collections (id, slug, name, visible, doc, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)',
+            [id, slug, c.name, c.visible ?? true, JSON.stringify(doc), emu.now()],
+          );
+          return collectionEvent(emu, sql, COLLECTION_EVENTS.created, id);
+        }),
+      );
       return { collection };
     },
   });
@@ -217,20 +219,22 @@ export function writeRoutes(router: Router, emu: Emulator) {
     schema: z.object({ collection: collectionInput.and(z.object({ id: z.string().min(1) })) }).strict(),
     handler: async ({ msg }) => {
       const c = msg.collection;
-      const collection = await emu.db.tx(async (sql) => {
-        const row = await lockCollection(sql, c.id);
-        const doc = { ...row.doc };
-        if (c.description !== undefined) doc.description = c.description;
-        if (c.media) doc.media = c.media;
-        const sets: string[] = ['doc = $2', 'updated_at = $3'];
-        const params: unknown[] = [c.id, JSON.stringify(doc), emu.now()];
-        if (c.name !== undefined) sets.push(`name = $${params.push(c.name)}`);
-        if (c.visible !== undefined) sets.push(`visible = $${params.push(c.visible)}`);
-        if (c.slug !== undefined)
-          sets.push(`slug = $${params.push(await collectionSlug(sql, c.slug, '', c.id))}`);
-        await sql.query(`UPDATE collections SET ${sets.join(', ')} WHERE id = $1`, params);
-        return collectionEvent(emu, sql, COLLECTION_EVENTS.changed, c.id);
-      });
+      const collection = await slugSafe('collection.slug', 'collection', () =>
+        emu.db.tx(async (sql) => {
+          const row = await lockCollection(sql, c.id);
+          const doc = { ...row.doc };
+          if (c.description !== undefined) doc.description = c.description;
+          if (c.media) doc.media = c.media;
+          const sets: string[] = ['doc = $2', 'updated_at = $3'];
+          const params: unknown[] = [c.id, JSON.stringify(doc), emu.now()];
+          if (c.name !== undefined) sets.push(`name = $${params.push(c.name)}`);
+          if (c.visible !== undefined) sets.push(`visible = $${params.push(c.visible)}`);
+          if (c.slug !== undefined)
+            sets.push(`slug = $${params.push(await collectionSlug(sql, c.slug, '', c.id))}`);
+          await sql.query(`UPDATE collections SET ${sets.join(', ')} WHERE id = $1`, params);
+          return collectionEvent(emu, sql, COLLECTION_EVENTS.changed, c.id);
+        }),
+      );
       return { collection };
     },
   });
