@@ -55,12 +55,9 @@ it('places an order on the hosted checkout page and returns to the post-flow URL
   const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
   const { products } = await queryProducts(admin, { paging: { limit: 100 } });
   const id = (slug: string) => products.find((p) => p.slug === slug)!.id;
-  const client = createClient({
-    baseUrl: emu.url,
-    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-    modules: { cart, redirects },
-  });
-  await client.cart.addToCurrentCart({
+  // Unbound calls (`cart.x(client, …)`): the same functions, no module binding needed.
+  const client = createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }) });
+  await cart.addToCurrentCart(client, {
     lineItems: [
       { catalogReference: { appId: STORES_APP_ID, catalogItemId: id('dinner-plate') }, quantity: 2 },
       {
@@ -73,9 +70,9 @@ it('places an order on the hosted checkout page and returns to the post-flow URL
       },
     ],
   });
-  const { checkoutId } = await client.cart.createCheckoutFromCurrentCart({ channelType: ChannelType.WEB });
+  const { checkoutId } = await cart.createCheckoutFromCurrentCart(client, { channelType: ChannelType.WEB });
   const postFlowUrl = `${shopUrl}/thanks`;
-  const { redirectSession } = await client.redirects.createRedirectSession({
+  const { redirectSession } = await redirects.createRedirectSession(client, {
     ecomCheckout: { checkoutId },
     callbacks: { postFlowUrl },
   });
@@ -104,7 +101,7 @@ it('places an order on the hosted checkout page and returns to the post-flow URL
   expect(errors).toEqual([]);
 
   // The cart is gone and the order holds what the buyer typed.
-  const gone = await client.cart.getCurrentCart().catch((e: ShopkitError) => e);
+  const gone = await cart.getCurrentCart(client).catch((e: ShopkitError) => e);
   expect(gone).toMatchObject({ code: 'OWNED_CART_NOT_FOUND' });
   const [order] = await emu.emu.db.query('SELECT doc FROM orders WHERE checkout_id = $1', [checkoutId]);
   expect(order!.doc).toMatchObject({

@@ -15,7 +15,6 @@ function fake(body: unknown) {
       });
       return new Response(JSON.stringify(body), { status: 200 });
     },
-    modules: { cart },
   });
   return { client, sent };
 }
@@ -45,7 +44,7 @@ const wireCart = {
 describe('cart module transforms (wire §5.1)', () => {
   it('turns the wire cart into SDK shapes and unwraps get/update', async () => {
     const { client, sent } = fake({ cart: wireCart });
-    const got = await client.cart.getCurrentCart();
+    const got = await cart.getCurrentCart(client);
     expect(sent[0]).toMatchObject({ method: 'GET', url: 'https://api.test/ecom/v1/carts/current' });
     expect(got.createdDate).toEqual(new Date('2025-01-02T03:04:05.000Z'));
     const line = got.lineItems[0]!;
@@ -62,7 +61,7 @@ describe('cart module transforms (wire §5.1)', () => {
 
   it('sends SDK inputs in wire shapes', async () => {
     const { client, sent } = fake({ cart: wireCart });
-    await client.cart.updateCurrentCart({
+    await cart.updateCurrentCart(client, {
       cartInfo: { contactInfo: { address: { addressLine1: 'a', location: { latitude: Number.NaN } } } },
       cartFieldmask: ['buyerNote', 'contactInfo'],
       merchantDiscounts: [{ percentage: Number.POSITIVE_INFINITY }],
@@ -91,16 +90,16 @@ describe('cart module transforms (wire §5.1)', () => {
         },
       ],
     });
-    await client.cart.estimateCurrentCartTotals({
+    await cart.estimateCurrentCartTotals(client, {
       shippingAddress: { formatted: 'f', location: { latitude: 1 } },
     });
     expect(sent[1]).toMatchObject({
       url: 'https://api.test/ecom/v1/carts/current/estimate-totals',
       body: { shippingAddress: { formattedAddress: 'f', geocode: { latitude: 1 } } },
     });
-    await client.cart.removeCouponFromCurrentCart();
+    await cart.removeCouponFromCurrentCart(client);
     expect(sent[2]).toMatchObject({ url: 'https://api.test/ecom/v1/carts/current/remove-coupon', body: {} });
-    await client.cart.updateCurrentCartLineItemQuantity([{ id: 'l1', quantity: 2 }]);
+    await cart.updateCurrentCartLineItemQuantity(client, [{ id: 'l1', quantity: 2 }]);
     expect(sent[3]!.body).toEqual({ lineItems: [{ id: 'l1', quantity: 2 }] });
   });
 
@@ -120,7 +119,7 @@ describe('cart module transforms (wire §5.1)', () => {
       membershipOptions: { eligibleMemberships: [{ id: 'm', expirationDate: '2026-01-01T00:00:00.000Z' }] },
       appliedDiscounts: [{ merchantDiscount: { percentage: 'NaN' } }],
     });
-    const est = await client.cart.estimateCurrentCartTotals();
+    const est = await cart.estimateCurrentCartTotals(client);
     const sel = est.shippingInfo!.selectedCarrierServiceOption!;
     expect(sel.logistics!.deliveryTimeSlot!.from).toEqual(new Date('2025-03-01T09:00:00.000Z'));
     expect(sel.logistics!.pickupDetails!.address).toEqual({

@@ -372,6 +372,9 @@ const logistics = (p: string) =>
 const membership = (p: string): TransformSpec => ({ date: [`${p}.expirationDate`] });
 const addresses = merge(addr('shippingAddress'), addr('billingAddress'));
 
+/** The stores catalog app id, also here as `cart.STORES_APP_ID` (the same as the top-level export). */
+export { STORES_APP_ID } from '../enums/commerce.ts';
+
 const CART = '/ecom/v1/carts/current';
 
 /** GET the current cart. Fails with `OWNED_CART_NOT_FOUND` (an `ApplicationError`) when there is none. */
