@@ -1,0 +1,234 @@
+/**
+ * Webhook delivery across failures of the emulator itself: SIGKILL between a change and its
+ * delivery (delivered after restart, nothing lost), a clean restart (nothing delivered twice), and
+ * the outbox being transactional (a rolled-back change leaves no event, so nothing is sent).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { ApiKeyStrategy, createClient, products, webhooks } from '@shopkit/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retryDelay, splitType, webhookSettings } from '../src/domains/webhooks/index.ts';
+import { startTestEmulator } from '../src/testing.ts';
+
+async function receiver() {
+  const bodies: string[] = [];
+  let status = 200;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => {
+      body += c;
+    });
+    req.on('end', () => {
+      if (status === 200) bodies.push(body);
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    bodies,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    set status(s: number) {
+      status = s;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const bin = fileURLToPath(new URL('../bin/shopkit-emulator.mjs', import.meta.url));
+function start(args: string[]) {
+  const child: ChildProcess = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c) => {
+    stderr += c;
+  });
+  const ready = new Promise<{ url: string; apiKey: string; siteId: string }>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
+    child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${stderr}`)));
+  });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, ready, exited, stderr: () => stderr };
+}
+
+interface Delivery {
+  eventType: string;
+  entityId: string;
+  state: string;
+  attempts: number;
+  lastStatus?: number;
+}
+const deliveries = async (url: string, apiKey: string): Promise<Delivery[]> =>
+  (
+    await fetch(`${url}/_api/emulator/v1/webhooks/deliveries`, { headers: { authorization: apiKey } }).then(
+      (r) => r.json(),
+    )
+  ).deliveries;
+
+describe('webhook delivery survives the emulator being killed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shopkit-webhooks-'));
+  let hook: Awaited<ReturnType<typeof receiver>>;
+  const children: ChildProcess[] = [];
+  beforeAll(async () => {
+    hook = await receiver();
+  });
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    await hook?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('delivers, after a SIGKILL and a restart, the changes made before it', async () => {
+    hook.status = 503; // the receiver refuses at first
+    const args = [
+      '--port',
+      '0',
+      '--db',
+      join(dir, 'data'),
+      '--json',
+      '--webhook',
+      hook.url,
+      '--webhook-retry-ms',
+      '300',
+    ];
+    const first = start(args);
+    children.push(first.child);
+    const info = await first.ready;
+    await until(() =>
+      first.stderr().includes(`public key at ${info.url}/_api/emulator/v1/webhooks/public-key`),
+    );
+    const key = await fetch(`${info.url}/_api/emulator/v1/webhooks/public-key`).then((r) => r.json());
+    const merchant = createClient({
+      baseUrl: info.url,
+      auth: ApiKeyStrategy({ apiKey: info.apiKey, siteId: info.siteId }),
+      modules: { products },
+    });
+    const { product } = await merchant.products.createProduct({
+      name: 'Crash Teapot',
+      productType: 'physical',
+      priceData: { price: 30 },
+    });
+    // The first delivery has been tried and refused; then one more change, and the process dies.
+    await until(async () =>
+      (await deliveries(info.url, info.apiKey)).find(
+        (d) => d.entityId === product.id && d.lastStatus === 503,
+      ),
+    );
+    await merchant.products.updateProduct(product.id, { description: 'After the crash.' });
+    first.child.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    expect(hook.bodies).toEqual([]);
+
+    hook.status = 200;
+    const second = start(args);
+    children.push(second.child);
+    const again = await second.ready;
+    const sameKey = await fetch(`${again.url}/_api/emulator/v1/webhooks/public-key`).then((r) => r.json());
+    expect(sameKey.pem).toBe(key.pem);
+    const got = await until(async () => {
+      const events = await Promise.all(hook.bodies.map((b) => webhooks.process(b, { publicKey: key.pem })));
+      const mine = events.filter((e) => e.entityId === product.id);
+      return mine.length >= 2 && mine;
+    });
+    expect(got.map((e) => e.type)).toEqual([
+      'wix.stores.catalog.v1.product_created',
+      'wix.stores.catalog.v1.product_changed',
+    ]);
+    expect((got[1]!.entity as { description?: string }).description).toBe('After the crash.');
+    const states = (await deliveries(again.url, again.apiKey)).filter((d) => d.entityId === product.id);
+    expect(states.map((d) => d.state)).toEqual(['DELIVERED', 'DELIVERED']);
+
+    second.child.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+  }, 90_000);
+
+  it('refuses a --webhook that is not an http(s) URL', async () => {
+    const bad = start(['--port', '0', '--db', 'memory', '--json', '--webhook', 'file:///etc/passwd']);
+    children.push(bad.child);
+    await expect(bad.ready).rejects.toThrow(/--webhook must be an absolute http:\/\/ or https:\/\/ URL/);
+    expect((await bad.exited).code).toBe(2);
+  });
+});
+
+describe('the outbox', () => {
+  it('sends nothing for a rolled-back change, and nothing twice across a clean restart', async () => {
+    const hook = await receiver();
+    const dir = mkdtempSync(join(tmpdir(), 'shopkit-outbox-'));
+    const options = { db: join(dir, 'data'), webhooks: [hook.url], config: { webhookPollMs: 25 } };
+    try {
+      const emu = await startTestEmulator('pglite', options);
+      await expect(
+        emu.emu.db.tx(async (sql) => {
+          await emu.emu.recordEvent(sql, 'wix.ecom.v1.cart_created', 'rolled-back', { id: 'rolled-back' });
+          throw new Error('the change failed after its event was written');
+        }),
+      ).rejects.toThrow('the change failed');
+      await emu.emu.db.tx((sql) =>
+        emu.emu.recordEvent(sql, 'wix.ecom.v1.cart_created', 'kept', { id: 'kept' }),
+      );
+      await until(() => hook.bodies.length >= 1);
+      const key = await fetch(`${emu.url}/_api/emulator/v1/webhooks/public-key`).then((r) => r.json());
+      const [event] = await Promise.all(hook.bodies.map((b) => webhooks.process(b, { publicKey: key.jwk })));
+      expect(event!.entityId).toBe('kept');
+      const stored = await emu.emu.db.query("SELECT 1 FROM events WHERE entity_id = 'rolled-back'");
+      expect(stored).toEqual([]);
+      await emu.stop();
+
+      const again = await startTestEmulator('pglite', options);
+      await again.emu.db.tx((sql) =>
+        again.emu.recordEvent(sql, 'wix.ecom.v1.cart_updated', 'kept', { id: 'kept' }),
+      );
+      await until(() => hook.bodies.length >= 2);
+      const all = await Promise.all(hook.bodies.map((b) => webhooks.process(b, { publicKey: key.pem })));
+      expect(all.map((e) => e.type)).toEqual(['wix.ecom.v1.cart_created', 'wix.ecom.v1.cart_updated']);
+      // One subscription for the repeated --webhook URL, its progress kept.
+      const subs = await again.emu.db.query('SELECT id FROM webhook_subscriptions');
+      expect(subs).toHaveLength(1);
+      await again.stop();
+      expect(hook.bodies).toHaveLength(2);
+    } finally {
+      await hook.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
+describe('delivery settings', () => {
+  it('backs off exponentially with jitter between half and the whole step, capped', () => {
+    const s = { ...webhookSettings({ config: {} } as never), retryBaseMs: 100, retryMaxMs: 1000 };
+    expect([1, 2, 3, 4, 5].map((n) => retryDelay(s, n, () => 0))).toEqual([50, 100, 200, 400, 500]);
+    expect([1, 2, 3, 4, 5].map((n) => retryDelay(s, n, () => 1))).toEqual([100, 200, 400, 800, 1000]);
+    expect(retryDelay(s, 200, () => 0.5)).toBe(750);
+  });
+
+  it('names the entity and the slug of each event type', () => {
+    expect(splitType('wix.stores.catalog.v1.product_variants_changed')).toEqual({
+      fqdn: 'wix.stores.catalog.v1.product',
+      slug: 'variants_changed',
+    });
+    expect(splitType('wix.headless.v1.redirect_session_created')).toEqual({
+      fqdn: 'wix.headless.v1.redirect_session',
+      slug: 'created',
+    });
+    expect(splitType('wix.ecom.v1.cart_deleted')).toEqual({ fqdn: 'wix.ecom.v1.cart', slug: 'deleted' });
+  });
+});
