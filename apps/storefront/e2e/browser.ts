@@ -44,7 +44,8 @@ export async function startStorefront(): Promise<Storefront> {
     root,
     configFile: `${root}/vite.config.ts`,
     logLevel: 'silent',
-    server: { port: 0, host: '127.0.0.1' },
+    // No watcher and no HMR: other work in the tree must not reload pages under test.
+    server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
   });
   await vite.listen();
   const url = vite.resolvedUrls!.local[0]!.replace(/\/$/, '');
@@ -70,7 +71,9 @@ export async function axeViolations(page: import('playwright-core').Page) {
   const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   await page.addScriptTag({ content: source });
   const result = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(o?: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as { axe: { run(o?: unknown): Promise<{ violations: AxeViolation[] }> } }
+    ).axe;
     return axe.run({ resultTypes: ['violations'] });
   });
   return result.violations

@@ -1,5 +1,16 @@
 /** Where the storefront finds the platform: set by `npm start` (VITE_SHOPKIT_URL, VITE_SHOPKIT_CLIENT_ID). */
+const baseUrl: string = import.meta.env.VITE_SHOPKIT_URL ?? 'http://127.0.0.1:4000';
+
 export const config = {
-  baseUrl: import.meta.env.VITE_SHOPKIT_URL ?? 'http://127.0.0.1:4000',
+  baseUrl,
   clientId: import.meta.env.VITE_SHOPKIT_CLIENT_ID ?? '',
+  /** Where `wix:image://v1/<id>` media references are served (the emulator serves `/media/<id>`). */
+  mediaUrl: import.meta.env.VITE_SHOPKIT_MEDIA_URL ?? `${baseUrl}/media`,
 };
+
+/** A `wix:image://v1/<id>/…` reference (as cart lines carry) or a URL → a URL an `<img>` can load. */
+export function imageUrl(ref: string | undefined) {
+  if (!ref) return undefined;
+  const m = /^wix:image:\/\/v1\/([^/#]+)/.exec(ref);
+  return m ? `${config.mediaUrl}/${m[1]}` : ref;
+}

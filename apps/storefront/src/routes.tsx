@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { Layout } from './components/Layout.tsx';
 import { Skeleton } from './components/States.tsx';
+import { accountRoutes } from './pages/account/routes.tsx';
 import { CartPage } from './pages/Cart.tsx';
 import { CollectionPage } from './pages/Collection.tsx';
 import { Home } from './pages/Home.tsx';
@@ -9,7 +10,6 @@ import { NotFound } from './pages/NotFound.tsx';
 import { ProductPage } from './pages/Product.tsx';
 import { ProductsPage } from './pages/Products.tsx';
 import { ThankYou } from './pages/ThankYou.tsx';
-import { accountRoutes } from './pages/account/routes.tsx';
 
 // The merchant console is its own chunk: shoppers never download it.
 const Console = lazy(() => import('./merchant/Console.tsx'));

@@ -1,14 +1,14 @@
 import {
   type AnyClient,
+  type cart as CartModule,
   cart,
+  type redirects as RedirectsModule,
   redirects,
   ShopkitError,
-  type cart as CartModule,
-  type redirects as RedirectsModule,
 } from '@shopkit/sdk';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useShopkit } from './provider.tsx';
 import { shopkitKeys } from './catalog.ts';
+import { useShopkit } from './provider.tsx';
 
 export type Cart = CartModule.Cart;
 export type LineItem = CartModule.LineItem;
@@ -106,7 +106,12 @@ export function useAddToCart() {
       });
       for (const [n, i] of lineItems.entries())
         if (!c.lineItems.some((l) => sameItem(l, i)))
-          next.push({ ...preview, id: `pending-${n}`, quantity: i.quantity, catalogReference: i.catalogReference });
+          next.push({
+            ...preview,
+            id: `pending-${n}`,
+            quantity: i.quantity,
+            catalogReference: i.catalogReference,
+          });
       return { ...c, lineItems: next };
     },
   );
@@ -135,7 +140,9 @@ export function useRemoveLineItems() {
 
 /** Applies a coupon code; a refused code rejects with the platform's `ApplicationError`. */
 export function useApplyCoupon() {
-  return useCartMutation<string>('coupon', (client, couponCode) => cart.updateCurrentCart(client, { couponCode }));
+  return useCartMutation<string>('coupon', (client, couponCode) =>
+    cart.updateCurrentCart(client, { couponCode }),
+  );
 }
 
 /** Removes the applied coupon. */

@@ -43,7 +43,11 @@ export const productBySlugQuery = (client: AnyClient, slug: string) =>
   });
 
 /** Which variant the chosen options select, its price and whether it can be bought. */
-export const optionsAvailabilityQuery = (client: AnyClient, productId: string, choices: Record<string, string>) =>
+export const optionsAvailabilityQuery = (
+  client: AnyClient,
+  productId: string,
+  choices: Record<string, string>,
+) =>
   queryOptions({
     queryKey: shopkitKeys.availability(productId, choices),
     queryFn: () => products.getProductOptionsAvailability(client, productId, choices),
@@ -61,7 +65,8 @@ export const collectionsQuery = (client: AnyClient, query: PlatformQuery = {}) =
 export const collectionQuery = (client: AnyClient, slug: string) =>
   queryOptions({
     queryKey: shopkitKeys.collection(slug),
-    queryFn: async ({ signal }) => (await collections.getCollectionBySlug(client, slug, { signal })).collection,
+    queryFn: async ({ signal }) =>
+      (await collections.getCollectionBySlug(client, slug, { signal })).collection,
   });
 
 /** Products matching a platform query, one page at a time; the previous page stays shown while the next loads. */

@@ -23,7 +23,11 @@ export interface MemberAuth {
   on(event: 'tokensChanged', listener: (tokens: Tokens) => void): () => void;
   on(event: 'sessionExpired', listener: () => void): () => void;
   login?(params: { email: string; password: string }): Promise<LoginResult>;
-  register?(params: { email: string; password: string; profile?: Record<string, unknown> }): Promise<LoginResult>;
+  register?(params: {
+    email: string;
+    password: string;
+    profile?: Record<string, unknown>;
+  }): Promise<LoginResult>;
   processVerification?(params: { verificationCode: string }): Promise<LoginResult>;
   getMemberTokensForDirectLogin?(sessionToken: string): Promise<Tokens>;
   sendPasswordResetEmail?(email: string, redirectUri: string): Promise<void>;

@@ -1,5 +1,6 @@
 import { type LineItem, useCart, useRemoveLineItems, useUpdateLineItemQuantity } from '@shopkit/react';
 import { Link } from 'react-router';
+import { imageUrl } from '../config.ts';
 
 function describe(l: LineItem) {
   return (l.descriptionLines ?? [])
@@ -26,16 +27,22 @@ export function CartLines({ compact = false }: { compact?: boolean }) {
           const name = l.productName?.original ?? 'Item';
           const pending = l.id.startsWith('pending-');
           const slug = l.url ? new URL(l.url, location.origin).pathname.split('/').pop() : undefined;
-          const unavailable = l.availability?.status === 'NOT_AVAILABLE' || l.availability?.status === 'NOT_FOUND';
+          const unavailable =
+            l.availability?.status === 'NOT_AVAILABLE' || l.availability?.status === 'NOT_FOUND';
           return (
             <li key={l.id} className="line" aria-busy={pending}>
-              {l.image ? <img src={l.image} alt="" width={72} height={72} /> : <span className="line-img" />}
+              {l.image ? (
+                <img src={imageUrl(l.image)} alt="" width={72} height={72} />
+              ) : (
+                <span className="line-img" />
+              )}
               <div className="line-body">
                 <p className="line-name">{slug ? <Link to={`/products/${slug}`}>{name}</Link> : name}</p>
                 {describe(l) && <p className="muted">{describe(l)}</p>}
                 {unavailable && <p className="stock out">No longer available</p>}
                 <div className="line-actions">
-                  <div className="stepper" role="group" aria-label={`Quantity of ${name}`}>
+                  <fieldset className="stepper">
+                    <legend className="visually-hidden">Quantity of {name}</legend>
                     <button
                       type="button"
                       aria-label={`One fewer ${name}`}
@@ -55,7 +62,7 @@ export function CartLines({ compact = false }: { compact?: boolean }) {
                     >
                       +
                     </button>
-                  </div>
+                  </fieldset>
                   <button
                     type="button"
                     className="link-button"
@@ -66,7 +73,9 @@ export function CartLines({ compact = false }: { compact?: boolean }) {
                   </button>
                 </div>
               </div>
-              <p className="line-price">{l.lineItemPrice?.formattedAmount ?? l.price?.formattedAmount ?? ''}</p>
+              <p className="line-price">
+                {l.lineItemPrice?.formattedAmount ?? l.price?.formattedAmount ?? ''}
+              </p>
             </li>
           );
         })}

@@ -93,11 +93,25 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
             <div className="row">
               <div className="field">
                 <label htmlFor={`${id}-min`}>Min</label>
-                <input id={`${id}-min`} name="min" type="number" min="0" inputMode="decimal" defaultValue={min} />
+                <input
+                  id={`${id}-min`}
+                  name="min"
+                  type="number"
+                  min="0"
+                  inputMode="decimal"
+                  defaultValue={min}
+                />
               </div>
               <div className="field">
                 <label htmlFor={`${id}-max`}>Max</label>
-                <input id={`${id}-max`} name="max" type="number" min="0" inputMode="decimal" defaultValue={max} />
+                <input
+                  id={`${id}-max`}
+                  name="max"
+                  type="number"
+                  min="0"
+                  inputMode="decimal"
+                  defaultValue={max}
+                />
               </div>
             </div>
             <button type="submit" className="button">

@@ -11,7 +11,11 @@ export function PriceTag({ product }: { product: Product }) {
       {range && <span className="from">From </span>}
       {discounted ? (
         <>
-          <span className="sale">{f?.discountedPrice}</span> <s aria-label={`was ${f?.price}`}>{f?.price}</s>
+          <span className="sale">{f?.discountedPrice}</span>{' '}
+          <s>
+            <span className="visually-hidden">was </span>
+            {f?.price}
+          </s>
         </>
       ) : (
         <span>{f?.price}</span>
@@ -28,7 +32,9 @@ export function ProductCard({ product }: { product: Product }) {
     <li className="card">
       <Link to={`/products/${product.slug}`} className="card-link">
         <div className="card-media">
-          {img && <img src={img.url} alt={img.altText ?? product.name} width={400} height={400} loading="lazy" />}
+          {img && (
+            <img src={img.url} alt={img.altText ?? product.name} width={400} height={400} loading="lazy" />
+          )}
           {ribbon && <span className="ribbon">{ribbon}</span>}
         </div>
         <h3 className="card-title">{product.name}</h3>

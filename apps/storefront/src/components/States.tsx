@@ -31,7 +31,15 @@ export function GridSkeleton({ count = 6, label = 'Loading products' }: { count?
   );
 }
 
-export function ErrorState({ error, retry, title = 'Something went wrong' }: { error: Error; retry?: () => void; title?: string }) {
+export function ErrorState({
+  error,
+  retry,
+  title = 'Something went wrong',
+}: {
+  error: Error;
+  retry?: () => void;
+  title?: string;
+}) {
   return (
     <div className="notice notice-error" role="alert">
       <p>

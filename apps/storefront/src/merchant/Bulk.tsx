@@ -37,7 +37,8 @@ export function Bulk() {
   const valid = amount.trim() !== '' && Number.isFinite(n) && selected.length > 0;
   const apply = useMutation({
     mutationFn: (): Promise<BulkResult> => {
-      if (mode === 'set') return products.bulkUpdateProductsProperty(client, selected, { [prop]: n } as BulkSet);
+      if (mode === 'set')
+        return products.bulkUpdateProductsProperty(client, selected, { [prop]: n } as BulkSet);
       const adj = mode === 'amount' ? { amount: n } : { percentage: { rate: n, roundToInt: round } };
       return products.bulkAdjustProductProperty(client, { [prop]: adj } as BulkAdjust, selected);
     },
@@ -46,7 +47,8 @@ export function Bulk() {
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
   const rows = list.data;
-  const toggle = (pid: string, on: boolean) => setSelected((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
+  const toggle = (pid: string, on: boolean) =>
+    setSelected((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
   const r = apply.data?.bulkActionMetadata;
   return (
     <div className="panel">
@@ -70,11 +72,22 @@ export function Bulk() {
         </div>
         <div className="field">
           <label htmlFor={`${id}-n`}>{mode === 'percentage' ? 'Percent' : 'Value'}</label>
-          <input id={`${id}-n`} type="number" step="0.01" value={amount} onChange={(e) => setAmount(e.target.value)} />
+          <input
+            id={`${id}-n`}
+            type="number"
+            step="0.01"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
         </div>
         {mode === 'percentage' && (
           <div className="field checkbox">
-            <input id={`${id}-round`} type="checkbox" checked={round} onChange={(e) => setRound(e.target.checked)} />
+            <input
+              id={`${id}-round`}
+              type="checkbox"
+              checked={round}
+              onChange={(e) => setRound(e.target.checked)}
+            />
             <label htmlFor={`${id}-round`}>Round to whole numbers</label>
           </div>
         )}
@@ -112,7 +125,11 @@ export function Bulk() {
                   </td>
                   <th scope="row">{p.name}</th>
                   <td>{show(prop, now)}</td>
-                  <td>{on && Number.isFinite(n) && amount !== '' ? show(prop, preview(now, mode, n, round)) : ''}</td>
+                  <td>
+                    {on && Number.isFinite(n) && amount !== ''
+                      ? show(prop, preview(now, mode, n, round))
+                      : ''}
+                  </td>
                 </tr>
               );
             })}
@@ -128,7 +145,12 @@ export function Bulk() {
           </p>
         )}
       </div>
-      <button type="button" className="button button-primary" disabled={!valid || apply.isPending} onClick={() => apply.mutate()}>
+      <button
+        type="button"
+        className="button button-primary"
+        disabled={!valid || apply.isPending}
+        onClick={() => apply.mutate()}
+      >
         Apply to {selected.length} {selected.length === 1 ? 'product' : 'products'}
       </button>
     </div>

@@ -69,7 +69,10 @@ export function Collections() {
                   type="button"
                   className="button small danger"
                   disabled={c.id === 'col-all-products'}
-                  onClick={() => confirm(`Delete the collection “${c.name}”?`) && act.mutate(() => products.deleteCollection(client, c.id))}
+                  onClick={() =>
+                    confirm(`Delete the collection “${c.name}”?`) &&
+                    act.mutate(() => products.deleteCollection(client, c.id))
+                  }
                 >
                   Delete<span className="visually-hidden"> {c.name}</span>
                 </button>

@@ -4,8 +4,8 @@ import { type FormEvent, useId, useState } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
 import { useTitle } from '../title.ts';
 import { Bulk } from './Bulk.tsx';
-import { forgetKey, merchantClient, readKey, saveKey } from './client.ts';
 import { Collections } from './Collections.tsx';
+import { forgetKey, merchantClient, readKey, saveKey } from './client.ts';
 import { MerchantContext } from './context.ts';
 import { ProductEditor, ProductList } from './Products.tsx';
 
@@ -20,7 +20,11 @@ function SignIn({ onKey }: { onKey: (key: string) => void }) {
     setError('');
     try {
       // Check the key with an elevated read before keeping it.
-      await products.queryProducts(merchantClient(key), { paging: { limit: 1 } }, { includeHiddenProducts: true });
+      await products.queryProducts(
+        merchantClient(key),
+        { paging: { limit: 1 } },
+        { includeHiddenProducts: true },
+      );
       saveKey(key);
       onKey(key);
     } catch (err) {
@@ -33,8 +37,8 @@ function SignIn({ onKey }: { onKey: (key: string) => void }) {
     <section className="auth-card">
       <h1>Merchant console</h1>
       <p>
-        Paste the shop’s API key (<code>npm start</code> prints it). It stays in this tab only and is
-        sent to the platform with each request.
+        Paste the shop’s API key (<code>npm start</code> prints it). It stays in this tab only and is sent to
+        the platform with each request.
       </p>
       <form onSubmit={submit}>
         <div className="field">

@@ -13,8 +13,13 @@ export function useAllProducts() {
   return useQuery({
     queryKey: ['merchant', 'products'],
     queryFn: async () =>
-      (await products.queryProducts(client, { sort: [{ fieldName: 'name', order: 'ASC' }], paging: { limit: 100 } }, ALL))
-        .products,
+      (
+        await products.queryProducts(
+          client,
+          { sort: [{ fieldName: 'name', order: 'ASC' }], paging: { limit: 100 } },
+          ALL,
+        )
+      ).products,
   });
 }
 
@@ -168,11 +173,23 @@ function Editor({ product }: { product?: Product }) {
         {field('name', 'Name', product?.name, 'text', { required: true })}
         <div className="field">
           <label htmlFor={`${id}-description`}>Description</label>
-          <textarea id={`${id}-description`} name="description" rows={3} defaultValue={product?.description ?? ''} />
+          <textarea
+            id={`${id}-description`}
+            name="description"
+            rows={3}
+            defaultValue={product?.description ?? ''}
+          />
         </div>
         <div className="row">
-          {field('price', 'Price (USD)', product?.priceData?.price, 'number', { required: true, step: '0.01', min: 0 })}
-          {field('cost', 'Cost (USD)', product?.costAndProfitData?.itemCost, 'number', { step: '0.01', min: 0 })}
+          {field('price', 'Price (USD)', product?.priceData?.price, 'number', {
+            required: true,
+            step: '0.01',
+            min: 0,
+          })}
+          {field('cost', 'Cost (USD)', product?.costAndProfitData?.itemCost, 'number', {
+            step: '0.01',
+            min: 0,
+          })}
           {field('weight', 'Weight (kg)', product?.weight, 'number', { step: '0.001', min: 0 })}
         </div>
         <div className="row">
@@ -190,11 +207,17 @@ function Editor({ product }: { product?: Product }) {
             defaultValue={formatOptions(product)}
           />
           <p id={`${id}-options-help`} className="muted">
-            One option per line, such as <code>Size: S, M, L</code> or <code>Color: Red #c0392b, Blue #2e86de</code>.
+            One option per line, such as <code>Size: S, M, L</code> or{' '}
+            <code>Color: Red #c0392b, Blue #2e86de</code>.
           </p>
         </div>
         <div className="field checkbox">
-          <input id={`${id}-visible`} name="visible" type="checkbox" defaultChecked={product?.visible ?? true} />
+          <input
+            id={`${id}-visible`}
+            name="visible"
+            type="checkbox"
+            defaultChecked={product?.visible ?? true}
+          />
           <label htmlFor={`${id}-visible`}>Visible in the shop</label>
         </div>
         <p role="alert" className="field-error">
@@ -232,10 +255,20 @@ function Extras({ product }: { product: Product }) {
       {act.error && <ErrorState error={act.error} title="The change was not saved" />}
       <h2>Ribbon and brand</h2>
       <div className="row">
-        <button type="button" className="button" disabled={!product.ribbon} onClick={() => run(() => products.removeRibbon(client, product.id))}>
+        <button
+          type="button"
+          className="button"
+          disabled={!product.ribbon}
+          onClick={() => run(() => products.removeRibbon(client, product.id))}
+        >
           Remove ribbon{product.ribbon ? ` “${product.ribbon}”` : ''}
         </button>
-        <button type="button" className="button" disabled={!product.brand} onClick={() => run(() => products.removeBrand(client, product.id))}>
+        <button
+          type="button"
+          className="button"
+          disabled={!product.brand}
+          onClick={() => run(() => products.removeBrand(client, product.id))}
+        >
           Remove brand{product.brand ? ` “${product.brand}”` : ''}
         </button>
       </div>
@@ -244,7 +277,11 @@ function Extras({ product }: { product: Product }) {
         {(product.media?.items ?? []).map((m) => (
           <li key={m.id}>
             {m.image && <img src={m.image.url} alt={m.image.altText ?? ''} width={64} height={64} />}
-            <button type="button" className="link-button danger" onClick={() => run(() => products.removeProductMedia(client, product.id, [m.id!]))}>
+            <button
+              type="button"
+              className="link-button danger"
+              onClick={() => run(() => products.removeProductMedia(client, product.id, [m.id!]))}
+            >
               Remove<span className="visually-hidden"> {m.image?.altText ?? m.title ?? 'image'}</span>
             </button>
           </li>
@@ -303,16 +340,26 @@ function Extras({ product }: { product: Product }) {
             </table>
           </div>
           <div className="row">
-            <button type="button" className="button" onClick={() => run(() => products.resetAllProductVariantData(client, product.id))}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => run(() => products.resetAllProductVariantData(client, product.id))}
+            >
               Reset variant prices
             </button>
-            <button type="button" className="button danger" onClick={() => run(() => products.deleteProductOptions(client, product.id))}>
+            <button
+              type="button"
+              className="button danger"
+              onClick={() => run(() => products.deleteProductOptions(client, product.id))}
+            >
               Remove all options
             </button>
           </div>
         </>
       )}
-      <p className="muted">Price in the shop: {money(product.priceData?.discountedPrice ?? product.priceData?.price)}</p>
+      <p className="muted">
+        Price in the shop: {money(product.priceData?.discountedPrice ?? product.priceData?.price)}
+      </p>
     </div>
   );
 }

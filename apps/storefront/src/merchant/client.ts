@@ -2,7 +2,7 @@
  * The merchant console's elevated client. The API key is pasted by the merchant and kept in
  * sessionStorage only (gone when the tab closes); it is never part of the bundle.
  */
-import { ApiKeyStrategy, type AnyClient, createClient } from '@shopkit/sdk';
+import { type AnyClient, ApiKeyStrategy, createClient } from '@shopkit/sdk';
 import { config } from '../config.ts';
 
 const KEY = 'shopkit:merchant:apiKey';

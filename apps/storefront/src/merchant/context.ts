@@ -13,5 +13,9 @@ export function useMerchant() {
 /** After a write: refetch the console's lists and the shop's cached catalog. */
 export function useRefresh() {
   const qc = useQueryClient();
-  return () => Promise.all([qc.invalidateQueries({ queryKey: ['merchant'] }), qc.invalidateQueries({ queryKey: ['shopkit'] })]);
+  return () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: ['merchant'] }),
+      qc.invalidateQueries({ queryKey: ['shopkit'] }),
+    ]);
 }

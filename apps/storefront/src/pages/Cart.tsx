@@ -80,10 +80,16 @@ function Totals() {
     const f = new FormData(e.currentTarget);
     const get = (k: string) => String(f.get(k) ?? '').trim();
     setShipping(undefined);
-    setDest({ country: get('country').toUpperCase(), subdivision: get('subdivision').toUpperCase(), city: get('city'), postalCode: get('postalCode') });
+    setDest({
+      country: get('country').toUpperCase(),
+      subdivision: get('subdivision').toUpperCase(),
+      city: get('city'),
+      postalCode: get('postalCode'),
+    });
   };
   const s = est.data?.priceSummary;
-  const shippingOptions = est.data?.shippingInfo?.carrierServiceOptions.flatMap((c) => c.shippingOptions) ?? [];
+  const shippingOptions =
+    est.data?.shippingInfo?.carrierServiceOptions.flatMap((c) => c.shippingOptions) ?? [];
   const selected = est.data?.shippingInfo?.selectedCarrierServiceOption?.code;
   return (
     <section className="summary" aria-labelledby="summary-title">
@@ -95,7 +101,14 @@ function Totals() {
           <div className="row">
             <div className="field">
               <label htmlFor={`${id}-country`}>Country code</label>
-              <input id={`${id}-country`} name="country" defaultValue="US" maxLength={2} required autoComplete="country" />
+              <input
+                id={`${id}-country`}
+                name="country"
+                defaultValue="US"
+                maxLength={2}
+                required
+                autoComplete="country"
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-sub`}>State</label>
@@ -137,7 +150,9 @@ function Totals() {
           ))}
         </fieldset>
       )}
-      {est.error && <ErrorState error={est.error} retry={() => est.refetch()} title="Totals are not available" />}
+      {est.error && (
+        <ErrorState error={est.error} retry={() => est.refetch()} title="Totals are not available" />
+      )}
       <dl className="totals" aria-label="Totals" aria-busy={est.isFetching}>
         {s ? (
           <>
@@ -178,7 +193,9 @@ function Totals() {
           checkout.mutate({
             callbacks: checkoutCallbacks,
             ...(options.shippingAddress ? { shippingAddress: options.shippingAddress } : {}),
-            ...(options.selectedShippingOption ? { selectedShippingOption: options.selectedShippingOption } : {}),
+            ...(options.selectedShippingOption
+              ? { selectedShippingOption: options.selectedShippingOption }
+              : {}),
           })
         }
       >

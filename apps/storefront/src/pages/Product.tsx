@@ -100,10 +100,15 @@ function ProductDetail({ product }: { product: Product }) {
   };
 
   let status = '';
-  if (!complete) status = `Choose ${options.filter((o) => !choices[o.name ?? '']).map((o) => o.name?.toLowerCase()).join(' and ')}`;
+  if (!complete)
+    status = `Choose ${options
+      .filter((o) => !choices[o.name ?? ''])
+      .map((o) => o.name?.toLowerCase())
+      .join(' and ')}`;
   else if (avail.data && !avail.data.availableForPurchase) status = 'Out of stock';
   else if (variant?.inStock)
-    status = variant.quantity !== undefined && variant.quantity < 5 ? `Only ${variant.quantity} left` : 'In stock';
+    status =
+      variant.quantity !== undefined && variant.quantity < 5 ? `Only ${variant.quantity} left` : 'In stock';
 
   return (
     <article className="product">
@@ -117,7 +122,8 @@ function ProductDetail({ product }: { product: Product }) {
         <div className="variant-price" aria-live="polite">
           {variant?.price?.formatted ? (
             <p className="price">
-              {variant.price.discountedPrice !== undefined && variant.price.discountedPrice < (variant.price.price ?? 0) ? (
+              {variant.price.discountedPrice !== undefined &&
+              variant.price.discountedPrice < (variant.price.price ?? 0) ? (
                 <>
                   <span className="sale">{variant.price.formatted.discountedPrice}</span>{' '}
                   <s>{variant.price.formatted.price}</s>
@@ -157,7 +163,11 @@ function ProductDetail({ product }: { product: Product }) {
                       className={c.inStock === false ? 'unavailable' : ''}
                       style={o.optionType === 'color' ? { ['--swatch' as string]: c.value } : undefined}
                     >
-                      {o.optionType === 'color' ? <span className="visually-hidden">{c.description}</span> : c.description}
+                      {o.optionType === 'color' ? (
+                        <span className="visually-hidden">{c.description}</span>
+                      ) : (
+                        c.description
+                      )}
                       {c.inStock === false && <span className="visually-hidden"> (sold out)</span>}
                     </label>
                   </span>
@@ -178,7 +188,12 @@ function ProductDetail({ product }: { product: Product }) {
               onChange={(e) => setQuantity(Math.min(99, Math.max(1, Number(e.target.value) || 1)))}
             />
           </div>
-          <button type="button" className="button button-primary" disabled={!canBuy || add.isPending} onClick={onAdd}>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={!canBuy || add.isPending}
+            onClick={onAdd}
+          >
             {add.isPending ? 'Adding…' : 'Add to cart'}
           </button>
         </div>

@@ -24,7 +24,8 @@ const MESSAGES: Record<string, string> = {
 function outcomeMessage(r: LoginResult | undefined, error: Error | null) {
   if (error) return error.message;
   if (!r || r.loginState === 'SUCCESS' || r.loginState === 'EMAIL_VERIFICATION_REQUIRED') return '';
-  if (r.loginState === 'OWNER_APPROVAL_REQUIRED') return 'Your account is waiting for the shop owner’s approval.';
+  if (r.loginState === 'OWNER_APPROVAL_REQUIRED')
+    return 'Your account is waiting for the shop owner’s approval.';
   return (r.errorCode && MESSAGES[r.errorCode]) || r.error || 'That did not work. Please try again.';
 }
 
@@ -67,7 +68,17 @@ function Form({
   );
 }
 
-function Field({ name, label, type = 'text', auto }: { name: string; label: string; type?: string; auto: string }) {
+function Field({
+  name,
+  label,
+  type = 'text',
+  auto,
+}: {
+  name: string;
+  label: string;
+  type?: string;
+  auto: string;
+}) {
   const id = useId();
   return (
     <div className="field">
@@ -102,7 +113,9 @@ export function Login() {
       }
       after={
         <>
-          {params.get('reset') && <p className="notice notice-ok">Your password has been changed. Log in with the new one.</p>}
+          {params.get('reset') && (
+            <p className="notice notice-ok">Your password has been changed. Log in with the new one.</p>
+          )}
           <p>
             <Link to="/forgot-password">Forgot your password?</Link>
           </p>
@@ -165,7 +178,9 @@ export function Verify() {
       busy={verify.isPending}
       message={outcomeMessage(verify.data, verify.error)}
       onSubmit={(f) =>
-        verify.mutate(str(f, 'code'), { onSuccess: (r) => r.loginState === 'SUCCESS' && navigate('/account') })
+        verify.mutate(str(f, 'code'), {
+          onSuccess: (r) => r.loginState === 'SUCCESS' && navigate('/account'),
+        })
       }
     >
       <p>We have sent a code to your e-mail address. Enter it here to finish.</p>
@@ -182,7 +197,9 @@ export function ForgotPassword() {
       submit="Send reset link"
       busy={reset.isPending}
       message={reset.error?.message ?? ''}
-      onSubmit={(f) => reset.mutate({ email: str(f, 'email'), redirectUri: `${location.origin}/login?reset=1` })}
+      onSubmit={(f) =>
+        reset.mutate({ email: str(f, 'email'), redirectUri: `${location.origin}/login?reset=1` })
+      }
       after={
         reset.isSuccess && (
           <p className="notice notice-ok" role="status">
