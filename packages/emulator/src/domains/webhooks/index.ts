@@ -144,7 +144,6 @@ export async function subscribeCommandLine(emu: Emulator, urls: string[]) {
 /** Registers the command-line subscriptions and starts the delivery worker. */
 export async function startWebhooks(emu: Emulator, urls: string[] = []): Promise<WebhookWorker> {
   await subscribeCommandLine(emu, urls);
-  await signingKey(emu);
   return startWorker(emu);
 }
 

@@ -253,6 +253,9 @@ export function startWorker(emu: Emulator): WebhookWorker {
   let running: Promise<boolean> | undefined;
 
   async function pass(): Promise<boolean> {
+    // Most emulators have no subscriber: one cheap query per poll then.
+    const [any] = await emu.db.query('SELECT 1 FROM webhook_subscriptions LIMIT 1');
+    if (!any) return false;
     await enqueue(emu);
     const due = await claim(emu, s, BATCH);
     if (!due.length) return false;
