@@ -45,12 +45,11 @@ export function Layout() {
               className="cart-button"
               onClick={() => setDrawer(true)}
               aria-haspopup="dialog"
-              aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}
             >
-              <span aria-hidden="true">Cart</span>
-              <span className="badge" aria-hidden="true">
-                {count}
+              <span aria-hidden="true">
+                Cart <span className="badge">{count}</span>
               </span>
+              <span className="visually-hidden">{`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}</span>
             </button>
           </div>
         </div>
