@@ -1,37 +1,17 @@
-import type { AnyClient, Tokens } from '@shopkit/sdk';
+import { type AnyClient, identity, type Tokens } from '@shopkit/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { shopkitKeys } from './catalog.ts';
 import { useShopkit } from './provider.tsx';
 
-/** Outcome of login, register and verification (spec 4: login and register outcome mapping). */
-export interface LoginResult {
-  loginState: string;
-  data?: { sessionToken?: string; stateToken?: string };
-  error?: string;
-  errorCode?: string;
-}
+export type LoginResult = identity.LoginResult;
 
-/**
- * The member methods of the SDK's `OAuthStrategy` these hooks use. Typed structurally so that
- * the hooks work with any strategy that offers them.
- */
+/** The parts of the SDK's `OAuthStrategy` the session hooks use. */
 export interface MemberAuth {
   getTokens(): Promise<Tokens>;
   setTokens(tokens: Tokens): Promise<void>;
-  loggedIn(): Promise<boolean>;
   on(event: 'tokensChanged', listener: (tokens: Tokens) => void): () => void;
   on(event: 'sessionExpired', listener: () => void): () => void;
-  login?(params: { email: string; password: string }): Promise<LoginResult>;
-  register?(params: {
-    email: string;
-    password: string;
-    profile?: Record<string, unknown>;
-  }): Promise<LoginResult>;
-  processVerification?(params: { verificationCode: string }): Promise<LoginResult>;
-  getMemberTokensForDirectLogin?(sessionToken: string): Promise<Tokens>;
-  sendPasswordResetEmail?(email: string, redirectUri: string): Promise<void>;
-  logout?(originalUrl: string): Promise<{ logoutUrl: string }>;
 }
 
 /** Who is using the shop: `none` before the first call, then `visitor` or `member`. */
@@ -46,12 +26,6 @@ function memberAuth(client: AnyClient): MemberAuth {
   const auth = client.auth as Partial<MemberAuth> | undefined;
   if (!auth?.getTokens || !auth.on) throw new Error('Member sessions need a client with OAuthStrategy.');
   return auth as MemberAuth;
-}
-
-function required<K extends keyof MemberAuth>(auth: MemberAuth, name: K): NonNullable<MemberAuth[K]> {
-  const f = auth[name];
-  if (typeof f !== 'function') throw new Error(`This auth strategy has no ${String(name)}().`);
-  return (f as (...a: unknown[]) => unknown).bind(auth) as NonNullable<MemberAuth[K]>;
 }
 
 const roleOf = (t: Tokens | null | undefined): MemberSession['role'] => t?.refreshToken.role ?? 'none';
@@ -97,10 +71,10 @@ function useAfterIdentityChange() {
 }
 
 /** Finishes a `SUCCESS` result: member tokens through the silent login, stored by the strategy. */
-async function finish(auth: MemberAuth, result: LoginResult) {
+async function finish(client: AnyClient, result: LoginResult) {
   if (result.loginState === 'SUCCESS' && result.data?.sessionToken) {
-    const tokens = await required(auth, 'getMemberTokensForDirectLogin')(result.data.sessionToken);
-    await auth.setTokens(tokens);
+    const tokens = await identity.getMemberTokensForDirectLogin(client, result.data.sessionToken);
+    await memberAuth(client).setTokens(tokens);
   }
   return result;
 }
@@ -116,8 +90,7 @@ export function useLogin() {
   return useMutation({
     mutationKey: ['shopkit', 'login'],
     mutationFn: async (params: { email: string; password: string }) => {
-      const auth = memberAuth(client);
-      return finish(auth, await required(auth, 'login')(params));
+      return finish(client, await identity.login(client, params));
     },
     onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
   });
@@ -130,8 +103,7 @@ export function useRegister() {
   return useMutation({
     mutationKey: ['shopkit', 'register'],
     mutationFn: async (params: { email: string; password: string; profile?: Record<string, unknown> }) => {
-      const auth = memberAuth(client);
-      return finish(auth, await required(auth, 'register')(params));
+      return finish(client, await identity.register(client, params));
     },
     onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
   });
@@ -144,8 +116,7 @@ export function useVerifyEmail() {
   return useMutation({
     mutationKey: ['shopkit', 'verify'],
     mutationFn: async (verificationCode: string) => {
-      const auth = memberAuth(client);
-      return finish(auth, await required(auth, 'processVerification')({ verificationCode }));
+      return finish(client, await identity.processVerification(client, { verificationCode }));
     },
     onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
   });
@@ -157,7 +128,7 @@ export function useSendPasswordReset() {
   return useMutation({
     mutationKey: ['shopkit', 'password-reset'],
     mutationFn: ({ email, redirectUri }: { email: string; redirectUri: string }) =>
-      required(memberAuth(client), 'sendPasswordResetEmail')(email, redirectUri),
+      identity.sendPasswordResetEmail(client, email, redirectUri),
   });
 }
 
@@ -170,10 +141,10 @@ export function useLogout(navigate: (url: string) => void = (url) => globalThis.
   const after = useAfterIdentityChange();
   return useMutation({
     mutationKey: ['shopkit', 'logout'],
-    mutationFn: ({ returnUrl }: { returnUrl: string }) => required(memberAuth(client), 'logout')(returnUrl),
-    onSuccess: async ({ logoutUrl }) => {
+    mutationFn: ({ returnUrl }: { returnUrl: string }) => identity.logout(client, returnUrl),
+    onSuccess: async ({ logoutUrl }, { returnUrl }) => {
       await after();
-      navigate(logoutUrl);
+      navigate(logoutUrl ?? returnUrl);
     },
   });
 }

@@ -1,0 +1,92 @@
+/**
+ * The member journey in a real Chromium: a visitor fills a cart, registers, enters the e-mail
+ * verification code from the emulator's mailbox, is logged in (silent login) with the cart kept,
+ * logs out, logs in again with the password, and finds the same cart.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { launchChromium, type Storefront, startStorefront } from './browser.ts';
+
+let browser: Browser;
+let shop: Storefront;
+beforeAll(async () => {
+  [browser, shop] = await Promise.all([launchChromium(), startStorefront()]);
+  const res = await fetch(`${shop.emu.url}/_api/emulator/v1/settings`, {
+    method: 'POST',
+    headers: { Authorization: shop.emu.demo.apiKey, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ emailVerificationRequired: true }),
+  });
+  expect(res.status).toBe(200);
+});
+afterAll(async () => {
+  await browser?.close();
+  await shop?.stop();
+});
+
+it('signs up with e-mail verification, keeps the visitor cart, logs out and back in', async () => {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const email = 'grace@example.com';
+  const password = 'correct horse battery 9';
+
+  await page.goto(`${shop.url}/products/canvas-tote`);
+  await page.getByRole('heading', { level: 1, name: 'Canvas Tote' }).waitFor();
+  await page.locator('fieldset.option').first().locator('label').first().click();
+  await page
+    .getByTestId('availability')
+    .filter({ hasText: /In stock|left/ })
+    .waitFor();
+  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
+
+  await page.getByRole('link', { name: 'Log in' }).click();
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByLabel('First name').fill('Grace');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Verify your e-mail' }).waitFor();
+
+  const mail = (await (
+    await fetch(`${shop.emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)
+  ).json()) as {
+    messages: { code?: string }[];
+  };
+  const code = mail.messages.find((m) => m.code)?.code;
+  expect(code).toMatch(/^\w+$/);
+  await page.getByLabel('Verification code').fill('000000x');
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.locator('.field-error').filter({ hasText: /\S/ }).waitFor();
+  await page.getByLabel('Verification code').fill(code!);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+  await page.getByText('Your cart has 1 item.').waitFor();
+  await page.getByRole('link', { name: 'Account' }).waitFor();
+  const role = await page.evaluate(
+    (key) => JSON.parse(localStorage.getItem(key) ?? '{}').refreshToken?.role,
+    `shopkit:${shop.emu.demo.clientId}:tokens`,
+  );
+  expect(role).toBe('member');
+
+  // The session is restored from storage on reload.
+  await page.reload();
+  await page.getByText('Your cart has 1 item.').waitFor();
+
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.waitForURL((u) => u.href === `${shop.url}/`);
+  await page.getByRole('link', { name: 'Log in' }).waitFor();
+  await page.getByRole('button', { name: 'Cart, 0 items' }).waitFor();
+
+  await page.getByRole('link', { name: 'Log in' }).click();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('wrong password 1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.locator('.field-error').filter({ hasText: /\S/ }).waitFor();
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+  await page.getByText('Your cart has 1 item.').waitFor();
+  await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
+  expect(errors).toEqual([]);
+});
