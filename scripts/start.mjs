@@ -54,6 +54,7 @@ console.log(`
   Shopkit is running.
 
   Storefront:  ${storeUrl}
+  Merchant:    ${storeUrl}/merchant   (paste the API key below)
   Emulator:    ${info.url}
   Client id:   ${info.clientId}
   Site id:     ${info.siteId}
