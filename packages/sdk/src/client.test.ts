@@ -132,6 +132,16 @@ describe('request building', () => {
   });
 });
 
+describe('module binding', () => {
+  it('binds functions with the client and passes constants through', async () => {
+    const f = fakeFetch(() => Response.json({ thing: { id: 'a', when: '' } }));
+    const things = { getThing, KIND: 'thing' as const };
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch, modules: { things } });
+    expect(client.things.KIND).toBe('thing');
+    expect((await client.things.getThing('a')).thing.id).toBe('a');
+  });
+});
+
 describe('response floats', () => {
   const getStats = op<[], { stats: { ratio: number | string; label: string } }>({
     method: 'GET',

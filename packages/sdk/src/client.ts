@@ -56,8 +56,8 @@ export interface ClientOptions<A extends AuthStrategy | undefined, M extends Mod
   modules?: M;
 }
 
-/** A module: an object whose functions take the client first. */
-export type Modules = Record<string, Record<string, (client: any, ...args: any[]) => any>>;
+/** Modules to bind: their functions take the client first; other exports (constants) pass through. */
+export type Modules = Record<string, Record<string, unknown>>;
 
 /**
  * A domain function without its client argument. Overloads are kept (up to two; TypeScript's
