@@ -90,3 +90,30 @@ it('signs up with e-mail verification, keeps the visitor cart, logs out and back
   await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
   expect(errors).toEqual([]);
 });
+
+it('resets a forgotten password through the link in the mailbox and logs in with the new one', async () => {
+  const page = await browser.newPage();
+  const email = 'grace@example.com';
+  await page.goto(`${shop.url}/login`);
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await page.getByRole('status').filter({ hasText: 'a link to reset the password is on its way' }).waitFor();
+
+  const mail = (await (
+    await fetch(`${shop.emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)
+  ).json()) as {
+    messages: { subject: string; link?: string }[];
+  };
+  const link = mail.messages.find((m) => m.subject === 'Reset your password')?.link;
+  expect(link).toBeDefined();
+  await page.goto(link!);
+  await page.getByLabel('New password').fill('a brand new password 7');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('link', { name: 'Back to the site' }).click();
+  await page.getByText('Your password has been changed.').waitFor();
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('a brand new password 7');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+});
