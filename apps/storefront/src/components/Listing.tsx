@@ -1,7 +1,7 @@
 import { useProducts, useShopkit } from '@shopkit/react';
 import { type PlatformQuery, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ProductCard } from './ProductCard.tsx';
 import { Empty, ErrorState, GridSkeleton } from './States.tsx';
@@ -44,6 +44,9 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
   const min = params.get('min') ?? '';
   const max = params.get('max') ?? '';
   const inStock = params.get('stock') === 'in';
+  // The box answers at once; the URL (applied by the router in a transition) follows.
+  const [stockChecked, setStockChecked] = useState(inStock);
+  useEffect(() => setStockChecked(inStock), [inStock]);
   const page = Math.max(1, Number(params.get('page')) || 1);
   const stockIds = useInStockIds(inStock);
   const filter: Record<string, unknown>[] = [];
@@ -123,8 +126,11 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
           <input
             id={`${id}-stock`}
             type="checkbox"
-            checked={inStock}
-            onChange={(e) => update({ stock: e.target.checked ? 'in' : null })}
+            checked={stockChecked}
+            onChange={(e) => {
+              setStockChecked(e.target.checked);
+              update({ stock: e.target.checked ? 'in' : null });
+            }}
           />
           <label htmlFor={`${id}-stock`}>In stock only</label>
         </div>
