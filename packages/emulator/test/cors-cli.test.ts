@@ -90,7 +90,7 @@ describe('the shopkit-emulator command', () => {
     expect(refreshed.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
-  });
+  }, 180_000);
 
   it('refuses bad flags with a usage message and exit code 2', async () => {
     const bad = start(['--port', 'abc']);

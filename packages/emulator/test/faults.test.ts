@@ -19,13 +19,17 @@ const PG = process.env.SHOPKIT_TEST_DATABASE_URL;
 
 function startCli(db: string) {
   const child = spawn(process.execPath, [bin, '--port', '0', '--db', db, '--json'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => {
+    stderr += d;
   });
   const ready = new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}: ${stderr.slice(-500)}`)));
   });
-  return { child, ready };
+  return { child, ready, stderr: () => stderr };
 }
 
 const exited = (child: ChildProcess) =>
@@ -83,16 +87,24 @@ describe.each(targets)('SIGKILL during writes ($name)', ({ db }) => {
     const info = await first.ready;
     const acknowledged: string[] = [];
     let stop = false;
+    let writerDone = false;
+    let writerError: unknown;
     const writer = (async () => {
       for (let i = 0; !stop; i++) {
         try {
           acknowledged.push(await createCollection(info.url, info.apiKey, `Fault collection ${i}`));
-        } catch {
-          return; // the process died under us: unacknowledged writes are allowed to be lost
+        } catch (e) {
+          writerError = e; // once the process is killed, unacknowledged writes are allowed to be lost
+          break;
         }
       }
+      writerDone = true;
     })();
-    while (acknowledged.length < 15) await new Promise((r) => setTimeout(r, 20));
+    while (acknowledged.length < 15 && !writerDone) await new Promise((r) => setTimeout(r, 20));
+    if (acknowledged.length < 15)
+      throw new Error(
+        `the writer stopped before the kill: ${String(writerError)}; ${first.stderr().slice(-500)}`,
+      );
     first.child.kill('SIGKILL');
     stop = true;
     await writer;
@@ -118,7 +130,7 @@ describe.each(targets)('SIGKILL during writes ($name)', ({ db }) => {
       second.child.kill('SIGTERM');
       await exited(second.child);
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.runIf(testBackends().includes('postgres'))('PostgreSQL dropping every connection', () => {
