@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiKeyStrategy,
   AppStrategy,
+  call,
   collections,
   createClient,
   identity,
@@ -39,7 +40,7 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     });
   const admin = () => createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
   const settings = (s: Record<string, boolean>) =>
-    admin().call({ method: 'POST', path: '/_api/emulator/v1/settings', args: ['s:'] }, [s]);
+    call(admin(), { method: 'POST', path: '/_api/emulator/v1/settings', args: ['s:'] }, [s]);
   const mailbox = async (to: string) =>
     (await (await fetch(`${emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).json())
       .messages as { subject: string; code?: string; link?: string; text: string }[];
@@ -146,7 +147,8 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     expect(await client.identity.login({ email: '', password: '' })).toMatchObject({
       errorCode: 'invalidEmail',
     });
-    await admin().call(
+    await call(
+      admin(),
       { method: 'POST', path: '/_api/emulator/v1/members/{id}/require-password-reset', args: ['id'] },
       [reg.data!.identity!.id],
     );
@@ -267,7 +269,7 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
       expect((await client.identity.login({ email: e, password: 'long enough pw' })).loginState).toBe(
         'OWNER_APPROVAL_REQUIRED',
       );
-      await admin().call({ method: 'POST', path: '/_api/emulator/v1/members/{id}/approve', args: ['id'] }, [
+      await call(admin(), { method: 'POST', path: '/_api/emulator/v1/members/{id}/approve', args: ['id'] }, [
         r.data!.identity!.id,
       ]);
       expect((await client.identity.login({ email: e, password: 'long enough pw' })).loginState).toBe(
@@ -641,23 +643,26 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
   });
 
   it('the app strategy gets an elevated token with client credentials', async () => {
-    const { appId, appSecret } = await admin().call<{ appId: string; appSecret: string }>(
+    const { appId, appSecret } = await call<{ appId: string; appSecret: string }>(
+      admin(),
       { method: 'POST', path: '/_api/emulator/v1/apps', args: ['m:'] },
       [{ name: 'Test app' }],
     );
     const app = createClient({ baseUrl: emu.url, auth: AppStrategy({ appId, appSecret }) });
-    const s = await app.call<{ settings: Record<string, boolean> }>(
+    const s = await call<{ settings: Record<string, boolean> }>(
+      app,
       { method: 'GET', path: '/_api/emulator/v1/settings', elevated: true },
       [],
     );
     expect(s.settings.captchaRequired).toBe(false);
     const bad = createClient({ baseUrl: emu.url, auth: AppStrategy({ appId, appSecret: 'wrong' }) });
-    await expect(bad.call({ method: 'GET', path: '/_api/emulator/v1/settings' }, [])).rejects.toThrow(
+    await expect(call(bad, { method: 'GET', path: '/_api/emulator/v1/settings' }, [])).rejects.toThrow(
       'something went wrong',
     );
     // A module that needs elevation fails clearly on a visitor client.
     await expect(
-      member().call(
+      call(
+        member(),
         { method: 'GET', path: '/_api/emulator/v1/settings', elevated: true, name: 'settings.get' },
         [],
       ),
@@ -669,7 +674,8 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     const e = email();
     const r = await client.identity.register({ email: e, password: 'long enough pw' });
     const id = r.data!.identity!.id;
-    const { verificationId } = await admin().call<{ verificationId: string }>(
+    const { verificationId } = await call<{ verificationId: string }>(
+      admin(),
       { method: 'POST', path: '/_api/iam/verification/v1/Start', args: ['m:'] },
       [{ identityId: id, target: 'EMAIL' }],
     );
