@@ -1,53 +1,20 @@
 /**
  * Faults: the emulator killed with SIGKILL during a stream of writes keeps every acknowledged
  * write (embedded data directory and PostgreSQL); PostgreSQL dropping every connection under a
- * running emulator is survived.
+ * running emulator is survived, also a connection dropped in the middle of a transaction.
+ * A real PostgreSQL restart is in faults.long.test.ts (`npm run test:long`).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from '../src/db/index.ts';
 import { startTestEmulator, testBackends } from '../src/testing.ts';
+import { createCollection, exited, getCollection, startCli } from './faults-cli.ts';
 
-const bin = fileURLToPath(new URL('../bin/shopkit-emulator.mjs', import.meta.url));
 const PG = process.env.SHOPKIT_TEST_DATABASE_URL;
-
-function startCli(db: string) {
-  const child = spawn(process.execPath, [bin, '--port', '0', '--db', db, '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => {
-    stderr += d;
-  });
-  const ready = new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}: ${stderr.slice(-500)}`)));
-  });
-  return { child, ready, stderr: () => stderr };
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));
-
-async function createCollection(url: string, apiKey: string, name: string) {
-  const res = await fetch(`${url}/stores/v1/collections`, {
-    method: 'POST',
-    headers: { authorization: apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ collection: { name } }),
-  });
-  if (res.status !== 200) throw new Error(`create failed with ${res.status}`);
-  return (await res.json()).collection.id as string;
-}
-
-async function getCollection(url: string, apiKey: string, id: string) {
-  return fetch(`${url}/v2/collections/${encodeURIComponent(id)}`, { headers: { authorization: apiKey } });
-}
 
 const targets: Array<{ name: string; db: () => string; cleanup: () => Promise<void> }> = [];
 const dir = mkdtempSync(join(tmpdir(), 'shopkit-faults-'));
@@ -153,6 +120,40 @@ describe.runIf(testBackends().includes('postgres'))('PostgreSQL dropping every c
       expect(statuses).toEqual([200, 200, 200, 200, 200]);
     } finally {
       await emu.stop();
+    }
+  }, 60_000);
+
+  it('fails a transaction whose connection is dropped between two queries, without crashing', async () => {
+    // A connection checked out for a transaction is one the pool does not listen on: dropped
+    // while idle, it emits `error`, an uncaught exception (the test run fails) unless handled.
+    const db = await openDb(PG!);
+    try {
+      let pid = 0;
+      const outcome = await db
+        .tx(async (sql) => {
+          [{ pid }] = (await sql.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [
+            { pid: number },
+          ];
+          const admin = new pg.Client({ connectionString: PG });
+          await admin.connect();
+          const [row] = (await admin.query('SELECT pg_terminate_backend($1) AS ok', [pid])).rows;
+          await admin.end();
+          expect(row.ok).toBe(true);
+          // Give the termination notice time to arrive while no query is running.
+          await new Promise((r) => setTimeout(r, 300));
+          await sql.query('SELECT 1');
+          return 'committed';
+        })
+        .catch((e: Error) => e);
+      expect(outcome).toBeInstanceOf(Error);
+      // The broken connection is not handed out again: the next queries run on a new one.
+      for (let i = 0; i < 12; i++) {
+        const [row] = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+        expect(row!.pid).not.toBe(pid);
+      }
+      expect(await db.tx((sql) => sql.query('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
     }
   }, 60_000);
 });

@@ -77,6 +77,15 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
     exec: async (text) => void (await pool.query(text)),
     async tx(fn) {
       const conn = await pool.connect();
+      // The pool only listens for errors on idle connections. A checked-out one that PostgreSQL
+      // drops between two queries (a restart, a terminated backend) emits `error`, which would
+      // crash the process without a listener; the next query of the transaction fails instead,
+      // and the broken connection is discarded on release.
+      let broken: Error | undefined;
+      const onError = (e: Error) => {
+        broken ??= e;
+      };
+      conn.on('error', onError);
       try {
         await conn.query('BEGIN');
         const out = await fn({
@@ -89,7 +98,8 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
         await conn.query('ROLLBACK').catch(() => {});
         throw e;
       } finally {
-        conn.release();
+        conn.off('error', onError);
+        conn.release(broken);
       }
     },
     close: () => pool.end(),
