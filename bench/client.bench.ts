@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { startEmulator } from '@shopkit/emulator';
 import { ApiKeyStrategy, cart, createClient, OAuthStrategy, products } from '@shopkit/sdk';
 import { build } from 'esbuild';
+import { AUTH, MODULES, TYPICAL } from '../packages/sdk/test/entries.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const baseline = join(root, 'bench/baseline');
@@ -45,15 +46,9 @@ async function bundleSize(name: string, source: string, resolveDir: string) {
 
 const sdk = join(root, 'packages/sdk/src/index.ts').replace(/\\/g, '/');
 const ENTRIES = {
-  shopkitTypical: `import { createClient, OAuthStrategy, cart, products, collections } from '${sdk}';
-const c = createClient({ auth: OAuthStrategy({ clientId: 'x' }) });
-globalThis.x = [c, cart.getCurrentCart, cart.addToCurrentCart, cart.updateCurrentCartLineItemQuantity,
-  cart.removeLineItemsFromCurrentCart, cart.estimateCurrentCartTotals, cart.createCheckoutFromCurrentCart,
-  products.queryProducts, products.getProduct, collections.queryCollections, collections.getCollectionBySlug];`,
-  shopkitModules: `import { createClient, OAuthStrategy, cart, products, collections } from '${sdk}';
-globalThis.x = createClient({ auth: OAuthStrategy({ clientId: 'x' }), modules: { cart, products, collections } });`,
-  shopkitAuth: `import { createClient, OAuthStrategy } from '${sdk}';
-globalThis.x = createClient({ auth: OAuthStrategy({ clientId: 'x' }) });`,
+  shopkitTypical: TYPICAL,
+  shopkitModules: MODULES,
+  shopkitAuth: AUTH,
   platformTypical: `import { createClient, OAuthStrategy } from '@wix/sdk';
 import * as currentCart from '@wix/auto_sdk_ecom_current-cart';
 import * as products from '@wix/auto_sdk_stores_products';

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type AuthStrategy, createClient, op } from './client.ts';
+import { type AuthStrategy, createClient } from './client.ts';
 import { ApplicationError, ShopkitError, SystemError, ValidationError } from './http/errors.ts';
+import { call, op } from './http/op.ts';
+import { date, float } from './transforms.ts';
 
 /** `signal` is the caller's own signal, as a real fetch would watch it. */
 type Handler = (req: Request, signal: AbortSignal) => Response | Promise<Response>;
@@ -19,7 +21,7 @@ const getThing = op<[id: string], { thing: { id: string; when: Date } }>({
   method: 'GET',
   path: '/things/v1/things/{id}',
   args: ['id'],
-  res: { date: ['thing.when'] },
+  res: { thing: { when: date } },
 });
 const search = op<[q: string], unknown>({
   method: 'GET',
@@ -31,7 +33,7 @@ const createThing = op<[thing: { name: string; weight?: number; at?: Date }], un
   method: 'POST',
   path: '/things/v1/things',
   args: ['thing'],
-  req: { float: ['thing.weight'], date: ['thing.at'] },
+  req: { thing: { weight: float, at: date } },
 });
 const removeAll = op<[], unknown>({ method: 'POST', path: '/things/v1/remove', args: [] });
 const elevatedOp = op<[], unknown>({
@@ -113,7 +115,7 @@ describe('request building', () => {
 
   it('throws on an unknown HTTP method', async () => {
     const client = createClient({ baseUrl: 'http://h', fetch: fakeFetch().fetch });
-    await expect(client.call({ method: 'BREW' as 'GET', path: '/x' }, [])).rejects.toThrow(
+    await expect(call(client, { method: 'BREW' as 'GET', path: '/x' }, [])).rejects.toThrow(
       'Unknown HTTP method: BREW',
     );
   });
@@ -146,7 +148,7 @@ describe('response floats', () => {
   const getStats = op<[], { stats: { ratio: number | string; label: string } }>({
     method: 'GET',
     path: '/things/v1/stats',
-    res: { float: ['stats.ratio'] },
+    res: { stats: { ratio: float } },
   });
   it('turn the strings NaN and Infinity back into numbers, also for callers sharing a read', async () => {
     const f = fakeFetch(async () => {

@@ -1,14 +1,14 @@
 /**
  * `createClient` and the one request engine every call goes through: auth headers from the
- * strategy, encoding, the GET→POST fallback, timeouts, retries, the one forced refresh after a 401,
- * `X-Wix-Consistent`, transforms and error mapping.
+ * strategy, timeouts, retries, the one forced refresh after a 401, shared reads,
+ * `X-Wix-Consistent` and error mapping. Declared calls (`op`, in `http/op.ts`) build their message,
+ * path, query and transforms, then send through {@link BaseClient.request}; a client used only for
+ * auth never bundles that layer.
  * @module
  */
 
-import { encodeQuery, fillPath } from './http/encode.ts';
-import { errorFromResponse, ShopkitError, systemError, ValidationError } from './http/errors.ts';
-import { argFieldMapper, buildMessage, type CallOptions, type OpSpec, parseArgs } from './http/op.ts';
-import { applyPlan, compilePlan, type Plan } from './transforms.ts';
+import { errorFromResponse, ShopkitError, systemError } from './http/errors.ts';
+import type { CallOptions } from './http/op.ts';
 
 /** The low-level transport a strategy uses for its own token calls (no auth, no retries). */
 export interface Transport {
@@ -56,6 +56,18 @@ export interface ClientOptions<A extends AuthStrategy | undefined, M extends Mod
   modules?: M;
 }
 
+/** One request of {@link BaseClient.request}. */
+export interface RequestOptions extends CallOptions {
+  /** Encoded query string, without `?`. */
+  query?: string;
+  /** JSON body. */
+  body?: unknown;
+  /** Network errors, 429 and 503 may be retried (reads, and writes declared idempotent). */
+  retrySafe?: boolean;
+  /** Maps wire field names of violations to the caller's argument names. */
+  rename?: (field: string) => string;
+}
+
 /** Modules to bind: their functions take the client first; other exports (constants) pass through. */
 export type Modules = Record<string, Record<string, unknown>>;
 
@@ -80,8 +92,13 @@ export interface BaseClient<A extends AuthStrategy | undefined = AuthStrategy | 
   readonly baseUrl: string;
   /** The auth strategy. */
   readonly auth: A;
-  /** Runs one declared call. Domain functions call this; applications rarely need to. */
-  call<R = unknown>(spec: OpSpec, args: unknown[], options?: CallOptions): Promise<R>;
+  /**
+   * Sends one request through the engine (auth, retries, timeouts, errors) and resolves with the
+   * parsed JSON object of a 200 answer. Declared calls use this; applications rarely need to.
+   */
+  request<R = unknown>(method: string, path: string, init?: RequestOptions): Promise<R>;
+  /** Reports a failure of a call that never reached {@link request} to `onError`, then throws it. */
+  fail(error: unknown, method: string, path: string): never;
   /** `POST /graphql/{apiVersion}` (default `alpha`) with `{query, variables}`. */
   graphql<D = Record<string, unknown>>(
     query: string,
@@ -105,66 +122,26 @@ export type Client<
 /** Any client, for functions that only need to make calls. */
 export type AnyClient = BaseClient<any>;
 
-const METHODS = new Set(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']);
-const MAX_QUERY = 4000;
-const plans = new WeakMap<
-  OpSpec,
-  { req: Plan; res: Plan; lean: Plan; places: ReturnType<typeof parseArgs> }
->();
-/** Response bodies whose text holds a non-finite number string: only these need the float transforms. */
-const nonFinite = new WeakSet<object>();
-const NON_FINITE = /"(?:-?Infinity|NaN)"/;
-
-function compiled(spec: OpSpec) {
-  let c = plans.get(spec);
-  if (!c) {
-    c = {
-      req: compilePlan(spec.req, 'toWire'),
-      res: compilePlan(spec.res, 'fromWire'),
-      lean: compilePlan(spec.res && { ...spec.res, float: undefined }, 'fromWire'),
-      places: parseArgs(spec.args),
-    };
-    plans.set(spec, c);
-  }
-  return c;
-}
+const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+/** Parsed bodies whose text holds a non-finite number string: only these need the float transforms. */
+export const nonFinite = new WeakSet<object>();
+const NON_FINITE = /"-?Infinity"|"NaN"/;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    });
   });
 
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds. */
 function retryAfterMs(res: Response): number | undefined {
   const h = res.headers.get('retry-after');
-  if (!h) return undefined;
   const secs = Number(h);
-  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
-  const at = Date.parse(h);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
-/** Links the caller's signal and a timeout into one signal for one attempt. */
-function attemptSignal(timeoutMs: number, outer?: AbortSignal) {
-  const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(new DOMException('timeout', 'TimeoutError')), timeoutMs);
-  const onAbort = () => ctl.abort(outer?.reason);
-  if (outer?.aborted) onAbort();
-  else outer?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: ctl.signal,
-    done: () => {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    },
-  };
+  const ms = h ? (Number.isFinite(secs) ? secs * 1000 : Date.parse(h) - Date.now()) : Number.NaN;
+  return Number.isNaN(ms) ? undefined : Math.max(0, ms);
 }
 
 /**
@@ -188,77 +165,74 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
   };
   const auth = options.auth as A;
   const retry = { attempts: 3, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retry };
+  const backoff = (attempt: number) =>
+    Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
 
-  async function send(
-    method: string,
-    path: string,
-    query: string,
-    body: unknown,
-    opts: CallOptions,
-    retrySafe: boolean,
-    rename?: (f: string) => string,
-  ): Promise<unknown> {
-    if (!METHODS.has(method)) throw new TypeError(`Unknown HTTP method: ${method}`);
-    const url = baseUrl + path + (query ? '?' + query : '');
+  async function send(method: string, url: string, init: RequestOptions): Promise<object> {
     let refreshed = false;
     for (let attempt = 1; ; attempt++) {
-      const headers: Record<string, string> = { ...options.headers, ...opts.headers };
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const headers: Record<string, string> = { ...options.headers, ...init.headers };
+      if (init.body !== undefined) headers['Content-Type'] = 'application/json';
       if (shared.consistent) headers['X-Wix-Consistent'] = shared.consistent;
       if (auth) Object.assign(headers, await auth.getAuthHeaders(transport));
-      const { signal, done } = attemptSignal(opts.timeoutMs ?? options.timeoutMs ?? 30_000, opts.signal);
-      let res: Response;
+      // One signal per attempt: the caller's abort and this attempt's timeout.
+      const outer = init.signal;
+      const ctl = new AbortController();
+      const onAbort = () => ctl.abort(outer?.reason);
+      const timer = setTimeout(
+        () => ctl.abort(new DOMException('timeout', 'TimeoutError')),
+        init.timeoutMs ?? options.timeoutMs ?? 30_000,
+      );
+      if (outer?.aborted) onAbort();
+      outer?.addEventListener('abort', onAbort);
+      let res: Response | undefined;
+      let text: string | undefined;
+      let cause: unknown;
       try {
         res = await transport.fetch(url, {
           method,
           headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal,
+          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          signal: ctl.signal,
         });
-      } catch (cause) {
-        done();
-        if (opts.signal?.aborted)
-          throw systemError(null, {
-            code: 'ABORTED',
-            reason: 'the call was aborted',
-            cause: opts.signal.reason,
+        text = await res.text();
+      } catch (e) {
+        cause = e;
+      } finally {
+        clearTimeout(timer);
+        outer?.removeEventListener('abort', onAbort);
+      }
+      const requestId = res?.headers.get('x-wix-request-id') ?? null;
+      if (text === undefined) {
+        if (outer?.aborted)
+          throw systemError(null, { code: 'ABORTED', reason: 'the call was aborted', cause });
+        if (res)
+          throw systemError(requestId, {
+            status: res.status,
+            code: 'NETWORK_ERROR',
+            reason: 'the response was cut off',
+            cause,
           });
-        const timedOut = signal.aborted;
-        if (retrySafe && attempt < retry.attempts) {
-          await sleep(backoff(attempt), opts.signal);
+        if (init.retrySafe && attempt < retry.attempts) {
+          await sleep(backoff(attempt), outer);
           continue;
         }
+        const timedOut = ctl.signal.aborted;
         throw systemError(null, {
           code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
           reason: timedOut ? 'the call timed out' : 'the network request failed',
           cause,
         });
       }
-      const requestId = res.headers.get('x-wix-request-id');
+      res = res!;
       const consistent = res.headers.get('x-wix-consistent');
       if (consistent) shared.consistent = consistent;
-      let text: string;
+      let parsed: any;
       try {
-        text = await res.text();
-      } catch (cause) {
-        done();
-        throw systemError(requestId, {
-          status: res.status,
-          code: 'NETWORK_ERROR',
-          reason: 'the response was cut off',
-          cause,
-        });
-      }
-      done();
-      let parsed: unknown;
-      let parseFailed = false;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        parseFailed = true;
-      }
+        parsed = JSON.parse(text);
+      } catch {}
       if (res.status === 200) {
-        if (parseFailed || parsed === undefined || parsed === null || typeof parsed !== 'object')
+        if (!parsed || typeof parsed !== 'object')
           throw systemError(requestId, {
             status: 200,
             code: 'INVALID_RESPONSE',
@@ -271,13 +245,13 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
         refreshed = true;
         if (await auth.onUnauthorized(transport)) continue;
       }
-      if (retrySafe && attempt < retry.attempts && (res.status === 429 || res.status === 503)) {
-        await sleep(Math.min(retryAfterMs(res) ?? backoff(attempt), retry.maxDelayMs), opts.signal);
+      if (init.retrySafe && attempt < retry.attempts && (res.status === 429 || res.status === 503)) {
+        await sleep(Math.min(retryAfterMs(res) ?? backoff(attempt), retry.maxDelayMs), outer);
         continue;
       }
       throw errorFromResponse(
-        { status: res.status, statusText: res.statusText, body: parseFailed ? undefined : parsed, requestId },
-        rename,
+        { status: res.status, statusText: res.statusText, body: parsed, requestId },
+        init.rename,
       );
     }
   }
@@ -287,8 +261,13 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
    * response transforms work in place: followers clone, and the first caller clones too when
    * anyone joined (the entry is gone before any caller resumes, so the count is final).
    */
-  const reads = new Map<string, { p: Promise<unknown>; followers: number }>();
-  async function shareRead(key: string, run: () => Promise<unknown>) {
+  const reads = new Map<string, { p: Promise<object>; followers: number }>();
+  const copy = (raw: object) => {
+    const c = structuredClone(raw);
+    if (nonFinite.has(raw)) nonFinite.add(c);
+    return c;
+  };
+  async function shareRead(key: string, run: () => Promise<object>) {
     const joined = reads.get(key);
     if (joined) {
       joined.followers++;
@@ -296,68 +275,28 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
     }
     const entry = { p: run(), followers: 0 };
     reads.set(key, entry);
-    entry.p.then(
-      () => reads.delete(key),
-      () => reads.delete(key),
-    );
+    const drop = () => reads.delete(key);
+    entry.p.then(drop, drop);
     const raw = await entry.p;
     return entry.followers ? copy(raw) : raw;
   }
-  const copy = (raw: unknown) => {
-    const c = structuredClone(raw) as object;
-    if (nonFinite.has(raw as object)) nonFinite.add(c);
-    return c;
-  };
 
-  const backoff = (attempt: number) =>
-    Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
-
-  function report(err: unknown, method: string, path: string): never {
+  function fail(err: unknown, method: string, path: string): never {
     const error =
       err instanceof ShopkitError ? err : systemError(null, { reason: 'an unexpected failure', cause: err });
     options.onError?.(error, { method, path });
     throw error;
   }
 
-  async function call<R>(spec: OpSpec, args: unknown[], opts: CallOptions = {}): Promise<R> {
-    const { req, res, lean, places } = compiled(spec);
-    const rename = argFieldMapper(places);
+  async function request(method: string, path: string, init: RequestOptions = {}): Promise<any> {
+    if (!METHODS.includes(method)) throw new TypeError(`Unknown HTTP method: ${method}`);
+    const url = baseUrl + path + (init.query ? '?' + init.query : '');
     try {
-      if (!METHODS.has(spec.method)) throw new TypeError(`Unknown HTTP method: ${spec.method}`);
-      if (spec.elevated && !auth?.elevated)
-        throw new ShopkitError(
-          `${spec.name ?? spec.path} needs an elevated client (ApiKeyStrategy or AppStrategy); this client has none.`,
-          { code: 'ELEVATION_REQUIRED', description: 'An elevated client is required' },
-        );
-      let msg = buildMessage(places, args);
-      if (req) msg = applyPlan(structuredClone(msg), req);
-      const filled = fillPath(spec.path, msg);
-      if ('missing' in filled)
-        throw new ValidationError([
-          { field: rename(filled.missing), description: 'must be a non-empty string' },
-        ]);
-      let method: string = spec.method;
-      let query = '';
-      let body: unknown;
-      if (method === 'GET' || method === 'DELETE') {
-        query = encodeQuery(msg, !!spec.complexQuery);
-        if (spec.fallback && method === 'GET' && query.length > MAX_QUERY) {
-          method = 'POST';
-          query = '';
-          body = msg;
-        }
-      } else body = msg;
-      const retrySafe = spec.method === 'GET' || !!spec.idempotent;
-      const raw = (await (method === 'GET' && !opts.signal
-        ? shareRead(filled.path + '?' + query + JSON.stringify(opts), () =>
-            send(method, filled.path, query, body, opts, retrySafe, rename),
-          )
-        : send(method, filled.path, query, body, opts, retrySafe, rename))) as object;
-      const out = applyPlan(raw, nonFinite.has(raw) ? res : lean) as any;
-      return (spec.unwrap ? out[spec.unwrap] : out) as R;
+      return await (method === 'GET' && !init.signal
+        ? shareRead(url + JSON.stringify([init.headers, init.timeoutMs]), () => send(method, url, init))
+        : send(method, url, init));
     } catch (err) {
-      if (err instanceof TypeError && err.message.startsWith('Unknown HTTP method')) throw err;
-      return report(err, spec.method, spec.path);
+      return fail(err, method, path);
     }
   }
 
@@ -366,23 +305,19 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
     variables?: Record<string, unknown>,
     opts: CallOptions & { apiVersion?: string } = {},
   ) {
-    const path = `/graphql/${encodeURIComponent(opts.apiVersion ?? 'alpha')}`;
-    try {
-      const out = (await send('POST', path, '', { query, variables }, opts, false)) as {
-        data?: any;
-        errors?: unknown[];
-      };
-      return { data: out.data ?? {}, errors: out.errors };
-    } catch (err) {
-      return report(err, 'POST', path);
-    }
+    const out = await request('POST', `/graphql/${encodeURIComponent(opts.apiVersion ?? 'alpha')}`, {
+      ...opts,
+      body: { query, variables },
+    });
+    return { data: out.data ?? {}, errors: out.errors };
   }
 
   const client: any = {
     baseUrl,
     auth,
     transport,
-    call,
+    request,
+    fail,
     graphql,
     withOptions: (o: ClientOptions<A, M>) =>
       createClient(
@@ -409,16 +344,5 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
   return client;
 }
 
-/**
- * Declares one platform call as a function `(client, ...args, callOptions?)`.
- * @example
- * export const getProduct = op<[id: string, options?: { includeMerchantSpecificData?: boolean }], { product: Product }>({
- *   method: 'GET', path: '/stores-reader/v1/products/{id}', args: ['id', 'options:'],
- * });
- */
-export function op<A extends unknown[], R>(spec: OpSpec) {
-  const n = spec.args?.length ?? 0;
-  const fn = (client: AnyClient, ...args: [...A, CallOptions?]): Promise<R> =>
-    client.call<R>(spec, args.slice(0, n), args[n] as CallOptions | undefined);
-  return Object.assign(fn, { spec });
-}
+export type { CallOptions, OpSpec } from './http/op.ts';
+export { call, op } from './http/op.ts';

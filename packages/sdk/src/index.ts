@@ -40,10 +40,11 @@ export type {
   Client,
   ClientOptions,
   Modules,
+  RequestOptions,
   RetryOptions,
   Transport,
 } from './client.ts';
-export { createClient, op } from './client.ts';
+export { createClient } from './client.ts';
 export {
   CatalogVersion,
   InventoryStatus,
@@ -88,6 +89,7 @@ export {
   ValidationError,
 } from './http/errors.ts';
 export type { CallOptions, Method, OpSpec } from './http/op.ts';
+export { call, op } from './http/op.ts';
 export * as cart from './modules/cart.ts';
 export * as collections from './modules/collections.ts';
 export * as identity from './modules/identity.ts';
@@ -105,6 +107,18 @@ export * as products from './modules/products.ts';
 export * as redirects from './modules/redirects.ts';
 export type { Paging, PagingMetadata, PlatformQuery, QueryPage, Sorting, SortOrder } from './query.ts';
 export { DEFAULT_LIMIT, QueryBuilder } from './query.ts';
-export type { TransformSpec, WireImage } from './transforms.ts';
-export { imageFromWire, imageToWire, videoFromWire, videoToWire } from './transforms.ts';
+export type { Kind, TransformSpec, WireImage } from './transforms.ts';
+export {
+  address,
+  date,
+  float,
+  image,
+  imageFromWire,
+  imageToWire,
+  nest,
+  url,
+  video,
+  videoFromWire,
+  videoToWire,
+} from './transforms.ts';
 export * as webhooks from './webhooks.ts';

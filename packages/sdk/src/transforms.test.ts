@@ -1,22 +1,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  address,
   addressFromWire,
   addressToWire,
-  applyPlan,
-  compilePlan,
+  date,
   dateFromWire,
   dateToWire,
+  float,
   floatFromWire,
   floatToWire,
+  image,
   imageFromWire,
   imageToWire,
-  maskFromWire,
-  maskToWire,
+  lean,
+  nest,
   urlFromWire,
   urlToWire,
   videoFromWire,
   videoToWire,
+  walk,
 } from './transforms.ts';
 
 describe('non-finite numbers', () => {
@@ -153,7 +156,7 @@ describe('addresses, page URLs and field masks', () => {
     });
     expect(addressFromWire(wire)).toEqual(sdk);
   });
-  it('convert a page URL and a field mask', () => {
+  it('convert a page URL', () => {
     expect(urlToWire('https://shop.example/p/a?x=1')).toEqual({
       relativePath: '/p/a',
       url: 'https://shop.example/p/a?x=1',
@@ -161,23 +164,16 @@ describe('addresses, page URLs and field masks', () => {
     expect(urlFromWire({ relativePath: '/p/a', url: 'https://shop.example/p/a' })).toBe(
       'https://shop.example/p/a',
     );
-    expect(maskToWire(['a', 'b.c'])).toBe('a,b.c');
-    expect(maskFromWire('a,b.c')).toEqual(['a', 'b.c']);
-    expect(maskFromWire({ paths: ['x'] })).toEqual(['x']);
   });
 });
 
-describe('transform plans', () => {
-  it('apply only at declared paths, through arrays and maps', () => {
-    const plan = compilePlan(
-      {
-        date: ['cart.createdDate', 'data.*.dateValue'],
-        float: ['cart.lineItems.physicalProperties.weight'],
-        image: ['cart.lineItems.image'],
-      },
-      'fromWire',
-    );
-    const out = applyPlan(
+describe('transform trees', () => {
+  it('apply only at declared fields, through arrays and maps', () => {
+    const spec = {
+      cart: { createdDate: date, lineItems: { physicalProperties: { weight: float }, image } },
+      data: { '*': { dateValue: date } },
+    };
+    const out = walk(
       {
         cart: {
           createdDate: '2026-01-02T03:04:05.000Z',
@@ -189,8 +185,9 @@ describe('transform plans', () => {
         },
         data: { a: { dateValue: '2020-01-01T00:00:00.000Z' }, b: { dateValue: '' } },
       },
-      plan,
-    ) as any;
+      spec,
+      1,
+    );
     expect(out.cart.createdDate).toEqual(new Date('2026-01-02T03:04:05.000Z'));
     expect(out.cart.note).toBe('NaN'); // undeclared: untouched
     expect(out.cart.lineItems[0].physicalProperties.weight).toBe(Infinity);
@@ -200,18 +197,25 @@ describe('transform plans', () => {
     expect('dateValue' in out.data.b).toBe(false);
   });
 
-  it('renames an address before transforming its geocode floats on requests', () => {
-    const plan = compilePlan(
-      { address: ['shippingAddress'], float: ['shippingAddress.geocode.latitude'] },
-      'toWire',
-    );
-    expect(applyPlan({ shippingAddress: { location: { latitude: Number.NaN } } }, plan)).toEqual({
+  it('rename an address before its geocode floats on requests, and after them on responses', () => {
+    const spec = { shippingAddress: nest(address, { geocode: { latitude: float } }) };
+    expect(walk({ shippingAddress: { location: { latitude: Number.NaN } } }, spec, 0)).toEqual({
       shippingAddress: { geocode: { latitude: 'NaN' } },
+    });
+    expect(walk({ shippingAddress: { geocode: { latitude: 'Infinity' } } }, spec, 1)).toEqual({
+      shippingAddress: { location: { latitude: Infinity } },
     });
   });
 
-  it('is absent when nothing is declared', () => {
-    expect(compilePlan(undefined, 'fromWire')).toBeUndefined();
-    expect(compilePlan({ date: [] }, 'fromWire')).toBeUndefined();
+  it('drop float leaves, and subtrees left empty, in the lean form', () => {
+    const spec = {
+      a: { b: float, c: date },
+      d: { e: float },
+      f: nest(address, { geocode: { latitude: float } }),
+    };
+    const leaner = lean(spec);
+    expect(leaner).toEqual({ a: { c: date }, f: [address[0], address[1], {}] });
+    expect(lean(spec)).toBe(leaner); // computed once
+    expect(lean({ x: float })).toEqual({});
   });
 });

@@ -1,40 +1,23 @@
 /**
  * Field transforms between the SDK's values and the platform's wire values (wire protocol §2).
  *
- * Each call declares the dotted paths of the fields it transforms; {@link compilePlan} turns those
- * declarations into a small trie once, and {@link applyPlan} walks only those paths, in one pass.
- * A response that declares nothing is returned untouched. Arrays on the way are walked element by
- * element; a `*` segment stands for every value of a map.
+ * A call declares the fields it transforms as a tree that mirrors the message:
+ * `{ product: { lastUpdated: date, priceData: { price: float } } }`. Leaves are transform kinds
+ * (`float`, `date`, `image`, `video`, `address`, `url`), each a pair of functions; a kind with fields
+ * of its own below it is `[...kind, { ... }]` (an address and its geocode). {@link walk} visits only
+ * the declared fields, in one pass, in place. Arrays on the way are walked element by element; a
+ * `*` key stands for every value of a map. Only the kinds a bundle's calls use are bundled.
  * @module
  */
 
 type Fn = (value: any) => any;
 
-/** The transform kinds a call can declare, each a list of dotted field paths. */
+/** A transform kind: SDK → wire, wire → SDK, and optionally the fields below it. */
+export type Kind = readonly [toWire: Fn, fromWire: Fn, below?: TransformSpec];
+
+/** The fields of a message to transform, as a tree. */
 export interface TransformSpec {
-  /** Numbers: non-finite values travel as the strings `NaN`, `Infinity`, `-Infinity`. */
-  float?: string[];
-  /** Timestamps: `Date` on the SDK side, ISO-8601 strings on the wire. */
-  date?: string[];
-  /** Images: `wix:image://` media reference or URL on the SDK side, an image object on the wire. */
-  image?: string[];
-  /** Videos: `wix:video://` media reference or URL on the SDK side, a video object on the wire. */
-  video?: string[];
-  /** Addresses: SDK names (`addressLine1`, `location`, `formatted`) against REST names. */
-  address?: string[];
-  /** Page URLs: a string on the SDK side, `{relativePath, url}` on the wire. */
-  url?: string[];
-  /** Field masks: a string array on the SDK side, a comma-joined string on the wire. */
-  mask?: string[];
-}
-
-export type Direction = 'toWire' | 'fromWire';
-
-interface Node {
-  fns: Fn[];
-  kids: Record<string, Node>;
-  /** Requests transform a field before its children (an address is renamed, then its geocode read). */
-  pre?: boolean;
+  readonly [field: string]: TransformSpec | Kind;
 }
 
 const NON_FINITE: Record<string, number> = { NaN: Number.NaN, Infinity: Infinity, '-Infinity': -Infinity };
@@ -158,85 +141,75 @@ export const urlFromWire = (v: unknown) =>
     ? ((v as { url?: string }).url ?? (v as { relativePath?: string }).relativePath)
     : v;
 
-/** Field mask: string[] → comma string. */
-export const maskToWire = (v: unknown) => (Array.isArray(v) ? v.join(',') : v);
-/** Field mask: comma string or `{paths}` → string[]. */
-export const maskFromWire = (v: unknown) =>
-  typeof v === 'string'
-    ? v.split(',').filter(Boolean)
-    : v && typeof v === 'object' && 'paths' in v
-      ? (v as { paths: string[] }).paths
-      : v;
+/** Numbers: non-finite values travel as the strings `NaN`, `Infinity`, `-Infinity`. */
+export const float: Kind = [floatToWire, floatFromWire];
+/** Timestamps: `Date` on the SDK side, ISO-8601 strings on the wire. */
+export const date: Kind = [dateToWire, dateFromWire];
+/** Images: `wix:image://` media reference or URL on the SDK side, an image object on the wire. */
+export const image: Kind = [imageToWire, imageFromWire];
+/** Videos: `wix:video://` media reference or URL on the SDK side, a video object on the wire. */
+export const video: Kind = [videoToWire, videoFromWire];
+/** Addresses: SDK names (`addressLine1`, `location`, `formatted`) against REST names. */
+export const address: Kind = [addressToWire, addressFromWire];
+/** Page URLs: a string on the SDK side, `{relativePath, url}` on the wire. */
+export const url: Kind = [urlToWire, urlFromWire];
 
-const FNS: Record<keyof TransformSpec, [Fn, Fn]> = {
-  float: [floatToWire, floatFromWire],
-  date: [dateToWire, dateFromWire],
-  image: [imageToWire, imageFromWire],
-  video: [videoToWire, videoFromWire],
-  address: [addressToWire, addressFromWire],
-  url: [urlToWire, urlFromWire],
-  mask: [maskToWire, maskFromWire],
-};
-
-/**
- * Order of application. Responses: timestamps and floats on REST names first, then the
- * object-to-string conversions (wire §1.7). Requests: the reverse, so that an address is renamed
- * before its `geocode` floats are looked at.
- */
-const RESPONSE_ORDER: (keyof TransformSpec)[] = ['date', 'float', 'image', 'video', 'address', 'url', 'mask'];
-const REQUEST_ORDER: (keyof TransformSpec)[] = ['image', 'video', 'address', 'url', 'mask', 'date', 'float'];
-
-/** A compiled transform plan: a trie of paths with the functions to apply at their ends. */
-export type Plan = Node | undefined;
-
-/** Compiles a transform spec for one direction into a trie; `undefined` when there is nothing to do. */
-export function compilePlan(spec: TransformSpec | undefined, dir: Direction): Plan {
-  if (!spec) return undefined;
-  const pre = dir === 'toWire';
-  const root: Node = { fns: [], kids: {}, pre };
-  let any = false;
-  for (const kind of dir === 'toWire' ? REQUEST_ORDER : RESPONSE_ORDER) {
-    for (const path of spec[kind] ?? []) {
-      let node = root;
-      for (const seg of path.split('.')) {
-        node.kids[seg] ??= { fns: [], kids: {}, pre };
-        node = node.kids[seg];
-      }
-      node.fns.push(FNS[kind][dir === 'toWire' ? 0 : 1]);
-      any = true;
-    }
-  }
-  return any ? root : undefined;
+/** A kind with fields of its own below it: `nest(address, { geocode: { latitude: float } })`. */
+/* @__NO_SIDE_EFFECTS__ */
+export function nest(kind: Kind, below: TransformSpec): Kind {
+  return [kind[0], kind[1], below];
 }
 
-function visit(value: any, node: Node): any {
+/**
+ * Walks `value` along `spec`, in place: `dir` 0 turns SDK values into wire values (a kind before
+ * the fields below it, so that an address is renamed before its geocode is read), 1 turns wire
+ * values into SDK values (the fields below first). A field that becomes `undefined` is deleted.
+ */
+export function walk(value: any, spec: TransformSpec | Kind, dir: 0 | 1): any {
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = visit(value[i], node);
+    for (let i = 0; i < value.length; i++) value[i] = walk(value[i], spec, dir);
     return value;
   }
-  if (node.pre) for (const fn of node.fns) value = fn(value);
-  if (value === null || typeof value !== 'object') {
-    if (!node.pre) for (const fn of node.fns) value = fn(value);
-    return value;
-  }
-  for (const key in node.kids) {
-    const kid = node.kids[key]!;
-    if (key === '*') {
-      for (const k of Object.keys(value)) value[k] = visit(value[k], kid);
-    } else if (key in value) {
-      const next = visit(value[key], kid);
-      if (next === undefined) delete value[key];
-      else value[key] = next;
+  const kind = Array.isArray(spec) ? (spec as Kind) : undefined;
+  const below = kind ? kind[2] : (spec as TransformSpec);
+  if (kind && !dir) value = kind[0](value);
+  if (below && value && typeof value === 'object')
+    for (const key in below) {
+      if (key === '*') for (const k of Object.keys(value)) step(value, k, below[key]!, dir);
+      else if (key in value) step(value, key, below[key]!, dir);
     }
-  }
-  if (!node.pre) for (const fn of node.fns) value = fn(value);
-  return value;
+  return kind && dir ? kind[1](value) : value;
 }
 
+function step(obj: any, key: string, spec: TransformSpec | Kind, dir: 0 | 1) {
+  const next = walk(obj[key], spec, dir);
+  if (next === undefined) delete obj[key];
+  else obj[key] = next;
+}
+
+const leanOf = new WeakMap<object, TransformSpec>();
+
 /**
- * Applies a compiled plan to a value, in place where the value is a freshly built object.
- * Only the declared paths are visited.
+ * The spec without its `float` leaves: a response whose text holds no `NaN` or `Infinity` string
+ * needs no float walk (a kind that has fields below it keeps its other transforms).
  */
-export function applyPlan<T>(value: T, plan: Plan): T {
-  return plan && value && typeof value === 'object' ? visit(value, plan) : value;
+export function lean(spec: TransformSpec): TransformSpec {
+  let out = leanOf.get(spec);
+  if (!out) {
+    const kept: Record<string, TransformSpec | Kind> = {};
+    for (const key in spec) {
+      const node = spec[key]!;
+      if (node === float) continue;
+      if (!Array.isArray(node)) {
+        const below = lean(node as TransformSpec);
+        for (const _ in below) {
+          kept[key] = below;
+          break;
+        }
+      } else kept[key] = node[2] ? [node[0], node[1], lean(node[2])] : (node as Kind);
+    }
+    out = kept;
+    leanOf.set(spec, out);
+  }
+  return out;
 }

@@ -5,6 +5,7 @@
  */
 import type { AnyClient } from '../client.ts';
 import { ShopkitError } from '../http/errors.ts';
+import { call } from '../http/op.ts';
 
 export type AccessLevel = 'anyone' | 'site-member' | 'admin';
 
@@ -29,7 +30,8 @@ export async function requireAccess(
 ) {
   const token = authorization?.split(',')[0]?.trim();
   if (!token) throw denied('Request is missing authentication data', 'UNAUTHENTICATED');
-  const info = await client.call<{ active: boolean; subjectType: string; subjectId?: string }>(
+  const info = await call<{ active: boolean; subjectType: string; subjectId?: string }>(
+    client,
     { method: 'POST', path: '/oauth2/token-info', args: ['token'] },
     [token],
   );

@@ -4,7 +4,7 @@
  * session-expired event when a member's refresh is refused.
  * @module
  */
-import type { AnyClient, AuthStrategy, Transport } from '../client.ts';
+import type { AuthStrategy, Transport } from '../client.ts';
 import { ShopkitError } from '../http/errors.ts';
 import {
   emptyTokens,
@@ -61,12 +61,7 @@ export interface OAuthStrategyApi extends AuthStrategy {
     role: Tokens['refreshToken']['role'],
     headers?: Record<string, string>,
   ): Promise<Tokens>;
-  /** The client this strategy is attached to (set by `createClient`). */
-  readonly client: AnyClient | undefined;
 }
-
-/** A refused refresh: the server said the grant is invalid, as opposed to a network failure. */
-class GrantRefused extends Error {}
 
 /**
  * Visitor and member authentication with OAuth 2.0.
@@ -76,12 +71,12 @@ class GrantRefused extends Error {}
  * await client.cart.getCurrentCart(); // fetches one anonymous token first, however many calls wait
  */
 export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
+  const { clientId } = options;
   const storage = options.storage ?? memoryStorage(options.tokens);
   const leeway = options.leewaySeconds ?? 30;
   const listeners: { [E in keyof OAuthEvents]?: Set<OAuthEvents[E]> } = {};
   let inflight: Promise<Tokens> | undefined;
   let transport: Transport | undefined;
-  let client: AnyClient | undefined;
 
   const emit = <E extends keyof OAuthEvents>(event: E, ...args: Parameters<OAuthEvents[E]>) => {
     for (const l of listeners[event] ?? []) (l as (...a: unknown[]) => void)(...args);
@@ -93,59 +88,41 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   };
   const usable = (t: Tokens) => !!t.accessToken.value && t.accessToken.expiresAt - leeway > nowSeconds();
 
+  /** One grant; a network failure or any answer without an access token is `something went wrong`. */
   async function tokenRequest(
     body: Record<string, unknown>,
     role: Tokens['refreshToken']['role'],
     headers: Record<string, string> = {},
   ) {
-    const t = transport ?? {
-      baseUrl: 'https://www.wixapis.com',
-      fetch: (i: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(i, init),
-    };
-    let res: Response;
+    const t = transport ?? { baseUrl: 'https://www.wixapis.com', fetch: (i, init) => fetch(i, init) };
+    let res: Response | undefined;
+    let json: TokenResponse & { details?: { applicationError?: { code?: string } } } = {};
+    let cause: unknown;
     try {
       res = await t.fetch(t.baseUrl + '/oauth2/token', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...headers },
         body: JSON.stringify(body),
       });
-    } catch (cause) {
+      json = await res.json().catch(() => json);
+    } catch (e) {
+      cause = e;
+    }
+    if (res?.status !== 200 || !json.access_token)
       throw new ShopkitError('something went wrong', {
-        code: 'NETWORK_ERROR',
-        description: 'The token request failed',
+        status: res?.status,
+        code: res ? String(json.details?.applicationError?.code ?? 'TOKEN_REQUEST_FAILED') : 'NETWORK_ERROR',
+        description: res ? 'The token request was refused' : 'The token request failed',
+        requestId: res?.headers.get('x-wix-request-id'),
         cause,
       });
-    }
-    const requestId = res.headers.get('x-wix-request-id');
-    const json = (await res.json().catch(() => ({}))) as TokenResponse & {
-      details?: { applicationError?: { code?: string } };
-    };
-    if (res.status !== 200 || !json.access_token) {
-      const code = String(json.details?.applicationError?.code ?? 'TOKEN_REQUEST_FAILED');
-      const err = new ShopkitError('something went wrong', {
-        status: res.status,
-        code,
-        description: 'The token request was refused',
-        requestId,
-      });
-      throw res.status >= 400 && res.status < 500 ? Object.assign(new GrantRefused(), { err }) : err;
-    }
     return {
       accessToken: { value: json.access_token, expiresAt: nowSeconds() + Number(json.expires_in ?? 0) },
       refreshToken: { value: json.refresh_token ?? '', role },
     } satisfies Tokens;
   }
 
-  const unwrap = (e: unknown) =>
-    e instanceof GrantRefused ? (e as GrantRefused & { err: ShopkitError }).err : e;
-
-  async function anonymous(): Promise<Tokens> {
-    try {
-      return await tokenRequest({ clientId: options.clientId, grantType: 'anonymous' }, TokenRole.VISITOR);
-    } catch (e) {
-      throw unwrap(e);
-    }
-  }
+  const anonymous = () => tokenRequest({ clientId, grantType: 'anonymous' }, TokenRole.VISITOR);
 
   /** Renewal itself: refresh when possible; a refused member refresh is a visible logout. */
   async function renew(force: boolean): Promise<Tokens> {
@@ -156,7 +133,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     if (rt.value) {
       try {
         const fresh = await tokenRequest(
-          { clientId: options.clientId, grantType: 'refresh_token', refreshToken: rt.value },
+          { clientId, grantType: 'refresh_token', refreshToken: rt.value },
           rt.role,
         );
         // Adopt a rotated refresh token; keep the old one when the server sends none.
@@ -165,10 +142,13 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
           refreshToken: { value: fresh.refreshToken.value || rt.value, role: rt.role },
         };
       } catch (e) {
-        if (rt.role === TokenRole.MEMBER && e instanceof GrantRefused) {
+        // Only a refused grant (a 4xx) ends the session; a network failure or a 5xx is thrown.
+        const status = (e as ShopkitError).status ?? 0;
+        if (status < 400 || status > 499) throw e;
+        if (rt.role === TokenRole.MEMBER) {
           await write(emptyTokens());
           emit('sessionExpired');
-        } else if (!(e instanceof GrantRefused)) throw unwrap(e);
+        }
       }
     }
     next ??= await anonymous();
@@ -177,33 +157,25 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   }
 
   /** Single-flight within this instance, and across instances sharing storage via Web Locks. */
-  function renewOnce(force: boolean): Promise<Tokens> {
-    inflight ??= (async () => {
+  const renewOnce = (force: boolean): Promise<Tokens> =>
+    (inflight ??= (async () => {
       try {
         const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-        if (locks) return await locks.request(`shopkit:${options.clientId}:tokens`, () => renew(force));
-        return await renew(force);
+        return await (locks ? locks.request(`shopkit:${clientId}:tokens`, () => renew(force)) : renew(force));
       } finally {
         inflight = undefined;
       }
-    })();
-    return inflight;
-  }
+    })());
 
   return {
-    clientId: options.clientId,
-    get client() {
-      return client;
-    },
+    clientId,
     attach(c) {
-      client = c;
       transport = c.transport;
     },
     async getAuthHeaders(t) {
       transport ??= t;
       const tokens = await read();
-      const usableTokens = usable(tokens) ? tokens : await renewOnce(false);
-      return { Authorization: usableTokens.accessToken.value };
+      return { Authorization: (usable(tokens) ? tokens : await renewOnce(false)).accessToken.value };
     },
     async onUnauthorized(t) {
       transport ??= t;
@@ -219,15 +191,9 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       return tokens;
     },
     renewToken: () => renewOnce(true),
-    tokenRequest: async (body, role, headers) => {
-      try {
-        return await tokenRequest(body, role, headers);
-      } catch (e) {
-        throw unwrap(e);
-      }
-    },
+    tokenRequest,
     on(event, listener) {
-      if (!listeners[event]) listeners[event] = new Set() as never;
+      listeners[event] ??= new Set() as never;
       const set = listeners[event] as Set<typeof listener>;
       set.add(listener);
       return () => set.delete(listener);

@@ -1,11 +1,15 @@
 /**
  * Call declarations. A domain module is a list of `op(...)` declarations: method, path, how the
- * positional arguments form the request message, and the fields to transform. Everything else
- * (auth, encoding, fallback, retries, errors) is the engine's job.
+ * positional arguments form the request message, and the fields to transform. This layer builds
+ * the message, fills the path, encodes the query (or falls back to POST) and applies the
+ * transforms; auth, retries and errors are the engine's (`client.request`).
  * @module
  */
-import type { TransformSpec } from '../transforms.ts';
-import { setPath } from './encode.ts';
+import type { AnyClient } from '../client.ts';
+import { nonFinite } from '../client.ts';
+import { lean, type TransformSpec, walk } from '../transforms.ts';
+import { encodeQuery, fillPath, setPath } from './encode.ts';
+import { ShopkitError, ValidationError } from './errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -40,9 +44,9 @@ export interface OpSpec {
   idempotent?: boolean;
   /** Needs an elevated client (API key, app, platform user); refused locally otherwise. */
   elevated?: boolean;
-  /** Request field transforms (SDK → wire). */
+  /** Request field transforms (SDK → wire), as a tree of fields: `{ thing: { at: date } }`. */
   req?: TransformSpec;
-  /** Response field transforms (wire → SDK). */
+  /** Response field transforms (wire → SDK), as a tree of fields. */
   res?: TransformSpec;
   /** Return this key of the response instead of the whole envelope. */
   unwrap?: string;
@@ -107,4 +111,78 @@ export function argFieldMapper(places: ArgPlace[]) {
     if (best.path === '') return field ? `${best.name}.${field}` : best.name;
     return best.name + field.slice(best.path.length);
   };
+}
+
+const MAX_QUERY = 4000;
+const placesOf = new WeakMap<OpSpec, ArgPlace[]>();
+
+/**
+ * Runs one declared call: `call(client, spec, [arg1, arg2], callOptions)`. Domain functions are
+ * `op(spec)`; this is for one-off calls (an emulator admin path in a test, say).
+ */
+export async function call<R = unknown>(
+  client: AnyClient,
+  spec: OpSpec,
+  args: unknown[],
+  opts: CallOptions = {},
+): Promise<R> {
+  let places = placesOf.get(spec);
+  if (!places) {
+    places = parseArgs(spec.args);
+    placesOf.set(spec, places);
+  }
+  const rename = argFieldMapper(places);
+  let method: string = spec.method;
+  let path: string;
+  let query = '';
+  let body: unknown;
+  try {
+    if (spec.elevated && !client.auth?.elevated)
+      throw new ShopkitError(
+        `${spec.name ?? spec.path} needs an elevated client (ApiKeyStrategy or AppStrategy); this client has none.`,
+        { code: 'ELEVATION_REQUIRED', description: 'An elevated client is required' },
+      );
+    let msg = buildMessage(places, args);
+    if (spec.req) msg = walk(structuredClone(msg), spec.req, 0);
+    const filled = fillPath(spec.path, msg);
+    if ('missing' in filled)
+      throw new ValidationError([
+        { field: rename(filled.missing), description: 'must be a non-empty string' },
+      ]);
+    path = filled.path;
+    if (method === 'GET' || method === 'DELETE') {
+      query = encodeQuery(msg, !!spec.complexQuery);
+      if (spec.fallback && method === 'GET' && query.length > MAX_QUERY) {
+        method = 'POST';
+        query = '';
+        body = msg;
+      }
+    } else body = msg;
+  } catch (err) {
+    return client.fail(err, spec.method, spec.path);
+  }
+  const raw = await client.request<any>(method, path, {
+    ...opts,
+    query,
+    body,
+    retrySafe: spec.method === 'GET' || !!spec.idempotent,
+    rename,
+  });
+  const out = spec.res ? walk(raw, nonFinite.has(raw) ? spec.res : lean(spec.res), 1) : raw;
+  return spec.unwrap ? out[spec.unwrap] : out;
+}
+
+/**
+ * Declares one platform call as a function `(client, ...args, callOptions?)`.
+ * @example
+ * export const getProduct = op<[id: string, options?: { includeMerchantSpecificData?: boolean }], { product: Product }>({
+ *   method: 'GET', path: '/stores-reader/v1/products/{id}', args: ['id', 'options:'],
+ * });
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function op<A extends unknown[], R>(spec: OpSpec) {
+  const n = spec.args?.length ?? 0;
+  const fn = (client: AnyClient, ...args: [...A, CallOptions?]): Promise<R> =>
+    call<R>(client, spec, args.slice(0, n), args[n] as CallOptions | undefined);
+  return Object.assign(fn, { spec });
 }

@@ -9,7 +9,7 @@
  * });
  * @module
  */
-import { type AnyClient, op } from '../client.ts';
+import type { AnyClient } from '../client.ts';
 import type {
   ChannelType,
   DescriptionLineType,
@@ -25,8 +25,8 @@ import type {
   TaxableAddressType,
   WeightUnit,
 } from '../enums/commerce.ts';
-import type { CallOptions } from '../http/op.ts';
-import type { TransformSpec } from '../transforms.ts';
+import { type CallOptions, op } from '../http/op.ts';
+import { address, date, float, image, nest, url } from '../transforms.ts';
 
 /** A money amount: decimal strings, formatted in the store currency. */
 export interface Price {
@@ -329,74 +329,55 @@ export interface EstimateTotalsResponse {
   violations: Violation[];
 }
 
-// Transform paths (wire §5.1), declared once and prefixed where the cart sits in each answer.
-const item = (p: string): TransformSpec => ({
-  date: [
-    `${p}image.urlExpirationDate`,
-    `${p}subscriptionOptionInfo.subscriptionSettings.startDate`,
-    `${p}serviceProperties.scheduledDate`,
-    `${p}serviceProperties.endDate`,
-  ],
-  float: [
-    `${p}image.focalPoint.x`,
-    `${p}image.focalPoint.y`,
-    `${p}physicalProperties.weight`,
-    `${p}catalogOverrideFields.physicalProperties.weight`,
-  ],
-  url: [`${p}url`],
-  image: [`${p}image`, `${p}catalogOverrideFields.image`],
-});
-const merge = (...specs: TransformSpec[]): TransformSpec => {
-  const out: Record<string, string[]> = {};
-  for (const s of specs)
-    for (const [k, v] of Object.entries(s)) out[k] = [...(out[k] ?? []), ...(v as string[])];
-  return out;
+// Transformed fields (wire §5.1).
+const ADDRESS = /* @__PURE__ */ nest(address, { geocode: { latitude: float, longitude: float } });
+const ITEM = {
+  image: /* @__PURE__ */ nest(image, { urlExpirationDate: date, focalPoint: { x: float, y: float } }),
+  subscriptionOptionInfo: { subscriptionSettings: { startDate: date } },
+  serviceProperties: { scheduledDate: date, endDate: date },
+  physicalProperties: { weight: float },
+  catalogOverrideFields: { physicalProperties: { weight: float }, image },
+  url,
 };
-const addr = (p: string): TransformSpec => ({
-  address: [p],
-  float: [`${p}.geocode.latitude`, `${p}.geocode.longitude`],
-});
-const cartRes = (p: string) =>
-  merge(item(`${p}lineItems.`), addr(`${p}contactInfo.address`), {
-    date: [`${p}createdDate`, `${p}updatedDate`],
-    float: [`${p}appliedDiscounts.merchantDiscount.percentage`],
-  });
-const inputs: TransformSpec = merge(item('lineItems.'), item('customLineItems.'), {
-  image: ['customLineItems.media'],
-});
-const RES = cartRes('cart.');
-const logistics = (p: string) =>
-  merge(addr(`${p}logistics.pickupDetails.address`), {
-    date: [`${p}logistics.deliveryTimeSlot.from`, `${p}logistics.deliveryTimeSlot.to`],
-  });
-const membership = (p: string): TransformSpec => ({ date: [`${p}.expirationDate`] });
-const addresses = merge(addr('shippingAddress'), addr('billingAddress'));
+const DISCOUNTS = { merchantDiscount: { percentage: float } };
+const CART_FIELDS = {
+  lineItems: ITEM,
+  contactInfo: { address: ADDRESS },
+  createdDate: date,
+  updatedDate: date,
+  appliedDiscounts: DISCOUNTS,
+};
+const RES = { cart: CART_FIELDS };
+const INPUTS = { lineItems: ITEM, customLineItems: { ...ITEM, media: image } };
+const LOGISTICS = {
+  logistics: { pickupDetails: { address: ADDRESS }, deliveryTimeSlot: { from: date, to: date } },
+};
+const MEMBERSHIP = { expirationDate: date };
+const ADDRESSES = { shippingAddress: ADDRESS, billingAddress: ADDRESS };
 
 /** The stores catalog app id, also here as `cart.STORES_APP_ID` (the same as the top-level export). */
 export { STORES_APP_ID } from '../enums/commerce.ts';
 
-const CART = '/ecom/v1/carts/current';
-
 /** GET the current cart. Fails with `OWNED_CART_NOT_FOUND` (an `ApplicationError`) when there is none. */
-export const getCurrentCart = op<[], Cart>({
-  name: 'cart.getCurrentCart',
+export const getCurrentCart = /* @__PURE__ */ op<[], Cart>({
   method: 'GET',
-  path: CART,
+  path: '/ecom/v1/carts/current',
   res: RES,
   unwrap: 'cart',
 });
 
-const updateOp = op<
+const updateOp = /* @__PURE__ */ op<
   [options?: Omit<UpdateCurrentCartOptions, 'cartFieldmask'> & { cartFieldmask?: string }],
   Cart
 >({
-  name: 'cart.updateCurrentCart',
   method: 'PATCH',
-  path: CART,
+  path: '/ecom/v1/carts/current',
   args: ['options:'],
-  req: merge(inputs, item('cartInfo.lineItems.'), addr('cartInfo.contactInfo.address'), {
-    float: ['merchantDiscounts.percentage'],
-  }),
+  req: {
+    ...INPUTS,
+    cartInfo: { lineItems: ITEM, contactInfo: { address: ADDRESS } },
+    merchantDiscounts: { percentage: float },
+  },
   res: RES,
   unwrap: 'cart',
 });
@@ -413,75 +394,78 @@ export function updateCurrentCart(client: AnyClient, options?: UpdateCurrentCart
 }
 
 /** Deletes the current cart. */
-export const deleteCurrentCart = op<[], Record<string, never>>({
-  name: 'cart.deleteCurrentCart',
+export const deleteCurrentCart = /* @__PURE__ */ op<[], Record<string, never>>({
   method: 'DELETE',
-  path: CART,
+  path: '/ecom/v1/carts/current',
 });
 
 /** Adds line items; the same catalog item again adds to its quantity. Creates the cart when needed. */
-export const addToCurrentCart = op<[options: AddToCurrentCartOptions], { cart: Cart }>({
-  name: 'cart.addToCurrentCart',
+export const addToCurrentCart = /* @__PURE__ */ op<[options: AddToCurrentCartOptions], { cart: Cart }>({
   method: 'POST',
-  path: `${CART}/add-to-cart`,
+  path: '/ecom/v1/carts/current/add-to-cart',
   args: ['options:'],
-  req: inputs,
+  req: INPUTS,
   res: RES,
 });
 
 /** Removes line items by id. */
-export const removeLineItemsFromCurrentCart = op<[lineItemIds: string[]], { cart: Cart }>({
-  name: 'cart.removeLineItemsFromCurrentCart',
+export const removeLineItemsFromCurrentCart = /* @__PURE__ */ op<[lineItemIds: string[]], { cart: Cart }>({
   method: 'POST',
-  path: `${CART}/remove-line-items`,
+  path: '/ecom/v1/carts/current/remove-line-items',
   args: ['lineItemIds'],
   res: RES,
 });
 
 /** Sets line-item quantities (`0` removes the line). */
-export const updateCurrentCartLineItemQuantity = op<
+export const updateCurrentCartLineItemQuantity = /* @__PURE__ */ op<
   [lineItems: Array<{ id: string; quantity: number }>],
   { cart: Cart }
 >({
-  name: 'cart.updateCurrentCartLineItemQuantity',
   method: 'POST',
-  path: `${CART}/update-line-items-quantity`,
+  path: '/ecom/v1/carts/current/update-line-items-quantity',
   args: ['lineItems'],
   res: RES,
 });
 
 /** Removes the applied coupon. */
-export const removeCouponFromCurrentCart = op<[], { cart: Cart }>({
-  name: 'cart.removeCouponFromCurrentCart',
+export const removeCouponFromCurrentCart = /* @__PURE__ */ op<[], { cart: Cart }>({
   method: 'POST',
-  path: `${CART}/remove-coupon`,
+  path: '/ecom/v1/carts/current/remove-coupon',
   res: RES,
 });
 
 /** Creates a checkout from the current cart; send the buyer there with a redirect session. */
-export const createCheckoutFromCurrentCart = op<[options?: CreateCheckoutOptions], { checkoutId: string }>({
-  name: 'cart.createCheckoutFromCurrentCart',
+export const createCheckoutFromCurrentCart = /* @__PURE__ */ op<
+  [options?: CreateCheckoutOptions],
+  { checkoutId: string }
+>({
   method: 'POST',
-  path: `${CART}/create-checkout`,
+  path: '/ecom/v1/carts/current/create-checkout',
   args: ['options:'],
-  req: addresses,
+  req: ADDRESSES,
 });
 
 /** Estimates subtotal, discounts, shipping, tax and total of the current cart. */
-export const estimateCurrentCartTotals = op<[options?: EstimateTotalsOptions], EstimateTotalsResponse>({
-  name: 'cart.estimateCurrentCartTotals',
+export const estimateCurrentCartTotals = /* @__PURE__ */ op<
+  [options?: EstimateTotalsOptions],
+  EstimateTotalsResponse
+>({
   method: 'POST',
-  path: `${CART}/estimate-totals`,
+  path: '/ecom/v1/carts/current/estimate-totals',
   args: ['options:'],
   idempotent: true,
-  req: addresses,
-  res: merge(
-    cartRes('cart.'),
-    logistics('shippingInfo.selectedCarrierServiceOption.'),
-    logistics('shippingInfo.carrierServiceOptions.shippingOptions.'),
-    membership('membershipOptions.eligibleMemberships'),
-    membership('membershipOptions.invalidMemberships.membership'),
-    membership('membershipOptions.selectedMemberships.memberships'),
-    { float: ['appliedDiscounts.merchantDiscount.percentage'] },
-  ),
+  req: ADDRESSES,
+  res: {
+    cart: CART_FIELDS,
+    shippingInfo: {
+      selectedCarrierServiceOption: LOGISTICS,
+      carrierServiceOptions: { shippingOptions: LOGISTICS },
+    },
+    membershipOptions: {
+      eligibleMemberships: MEMBERSHIP,
+      invalidMemberships: { membership: MEMBERSHIP },
+      selectedMemberships: { memberships: MEMBERSHIP },
+    },
+    appliedDiscounts: DISCOUNTS,
+  },
 });

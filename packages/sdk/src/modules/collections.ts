@@ -2,9 +2,10 @@
  * Collections v2 reader (wire §5.4): get, get by slug, query with offset paging.
  * @module
  */
-import { type AnyClient, op } from '../client.ts';
-import type { CallOptions } from '../http/op.ts';
+import type { AnyClient } from '../client.ts';
+import { type CallOptions, op } from '../http/op.ts';
 import { type PagingMetadata, type PlatformQuery, QueryBuilder } from '../query.ts';
+import { date } from '../transforms.ts';
 
 /** A media item of a collection. */
 export interface CollectionMedia {
@@ -29,11 +30,10 @@ export interface QueryCollectionsResponse {
   metadata: PagingMetadata;
 }
 
-const res = { date: ['collection.lastUpdated', 'collections.lastUpdated'] };
+const res = { collection: { lastUpdated: date }, collections: { lastUpdated: date } };
 
 /** GET `/v2/collections/{id}` → the collection. */
-export const getCollection = op<[id: string], Collection>({
-  name: 'collections.getCollection',
+export const getCollection = /* @__PURE__ */ op<[id: string], Collection>({
   method: 'GET',
   path: '/v2/collections/{id}',
   args: ['id'],
@@ -42,16 +42,14 @@ export const getCollection = op<[id: string], Collection>({
 });
 
 /** GET `/v2/collections/slug/{slug}` → `{collection}`. */
-export const getCollectionBySlug = op<[slug: string], { collection: Collection }>({
-  name: 'collections.getCollectionBySlug',
+export const getCollectionBySlug = /* @__PURE__ */ op<[slug: string], { collection: Collection }>({
   method: 'GET',
   path: '/v2/collections/slug/{slug}',
   args: ['slug'],
   res,
 });
 
-const queryOp = op<[query: PlatformQuery], QueryCollectionsResponse>({
-  name: 'collections.queryCollections',
+const queryOp = /* @__PURE__ */ op<[query: PlatformQuery], QueryCollectionsResponse>({
   method: 'GET',
   path: '/v2/collections/query',
   args: ['query'],

@@ -7,9 +7,10 @@
 import type { OAuthStrategyApi } from '../auth/oauth.ts';
 import { generateChallenge, generateState, generateVerifier } from '../auth/pkce.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
-import { type AnyClient, op } from '../client.ts';
+import type { AnyClient } from '../client.ts';
 import { ApplicationError, errorFromResponse, ShopkitError, ValidationError } from '../http/errors.ts';
-import type { CallOptions } from '../http/op.ts';
+import { type CallOptions, op } from '../http/op.ts';
+import { address, date, float } from '../transforms.ts';
 import { createRedirectSession } from './redirects.ts';
 
 export {
@@ -75,29 +76,27 @@ interface StateResponse {
   additionalData?: Record<string, unknown>;
 }
 
-const profileReq = {
-  float: ['profile.customFields.value.numValue'],
-  date: ['profile.customFields.value.dateValue'],
-  address: ['profile.addresses.address'],
-};
+const VALUE = { numValue: float, dateValue: date };
+const PROFILE = { customFields: { value: VALUE }, addresses: { address } };
+const profileReq = { profile: PROFILE };
 const identityRes = {
-  date: [
-    'identity.createdDate',
-    'identity.updatedDate',
-    'identity.identityProfile.customFields.value.dateValue',
-    'additionalData.*.dateValue',
-  ],
-  float: ['identity.identityProfile.customFields.value.numValue', 'additionalData.*.numValue'],
-  address: ['identity.identityProfile.addresses.address'],
+  identity: { createdDate: date, updatedDate: date, identityProfile: PROFILE },
+  additionalData: { '*': VALUE },
 };
 const A = '/_api/iam/authentication';
 const post = <Args extends unknown[], R>(path: string, args: string[], extra: object = {}) =>
   op<Args, R>({ method: 'POST', path, args, res: identityRes, ...extra });
 
-const registerOp = post<[msg: object], StateResponse>(`${A}/v2/register`, ['options:'], { req: profileReq });
-const loginOp = post<[msg: object], StateResponse>(`${A}/v2/login`, ['options:']);
-const verifyOp = post<[msg: object], StateResponse>('/_api/iam/verification/v1/auth/verify', ['options:']);
-const recoverOp = post<[msg: object], StateResponse>('/_api/iam/recovery/v1/recover', ['options:']);
+const registerOp = /* @__PURE__ */ post<[msg: object], StateResponse>(`${A}/v2/register`, ['options:'], {
+  req: profileReq,
+});
+const loginOp = /* @__PURE__ */ post<[msg: object], StateResponse>(`${A}/v2/login`, ['options:']);
+const verifyOp = /* @__PURE__ */ post<[msg: object], StateResponse>('/_api/iam/verification/v1/auth/verify', [
+  'options:',
+]);
+const recoverOp = /* @__PURE__ */ post<[msg: object], StateResponse>('/_api/iam/recovery/v1/recover', [
+  'options:',
+]);
 
 /** What the strategy remembers between login and e-mail verification. */
 const remembered = new WeakMap<object, { loginState: LoginState; stateToken?: string }>();
@@ -239,7 +238,7 @@ export const sendPasswordResetEmail = (
   );
 
 /** POST recovery `activation-email` for an identity. */
-export const sendActivationEmail = op<
+export const sendActivationEmail = /* @__PURE__ */ op<
   [
     identityId: string,
     options?: { emailOptions?: { language?: string; redirect?: { url?: string; clientId?: string } } },
@@ -261,14 +260,14 @@ export async function recover(
 }
 
 /** POST `change-password` as the logged-in member; the server revokes the member's other sessions. */
-export const changePassword = op<[newPassword: string], object>({
+export const changePassword = /* @__PURE__ */ op<[newPassword: string], object>({
   method: 'POST',
   path: `${A}/v2/change-password`,
   args: ['newPassword'],
 });
 
 /** POST `v2/verify` of a second factor (e-mail code). */
-export const verifyFactor = op<
+export const verifyFactor = /* @__PURE__ */ op<
   [
     factorType: string,
     options: {
@@ -289,7 +288,7 @@ export const verifyFactor = op<
 });
 
 /** POST verification `start`: mails a code to the identity; `verificationId` is its state token. */
-export const startVerification = op<
+export const startVerification = /* @__PURE__ */ op<
   [options: { identityId?: string; target?: 'EMAIL' }],
   { verificationId: string }
 >({
@@ -299,7 +298,10 @@ export const startVerification = op<
 });
 
 /** POST verification `auth/verify` with a code and a state token. */
-export const verifyDuringAuthentication = op<[code: string, options: { stateToken: string }], StateResponse>({
+export const verifyDuringAuthentication = /* @__PURE__ */ op<
+  [code: string, options: { stateToken: string }],
+  StateResponse
+>({
   method: 'POST',
   path: '/_api/iam/verification/v1/auth/verify',
   args: ['code', 'options:'],
@@ -307,7 +309,7 @@ export const verifyDuringAuthentication = op<[code: string, options: { stateToke
 });
 
 /** POST verification `auth/resend`: a new code replaces the old one. */
-export const resendVerification = op<[stateToken: string], object>({
+export const resendVerification = /* @__PURE__ */ op<[stateToken: string], object>({
   method: 'POST',
   path: '/_api/iam/verification/v1/auth/resend',
   args: ['stateToken'],
@@ -325,7 +327,7 @@ export interface TokenInfo {
 }
 
 /** POST `/oauth2/token-info` → who a token belongs to. */
-export const getTokenInfo = op<[token: string], TokenInfo>({
+export const getTokenInfo = /* @__PURE__ */ op<[token: string], TokenInfo>({
   method: 'POST',
   path: '/oauth2/token-info',
   args: ['token'],
@@ -382,6 +384,100 @@ export const getMemberTokensForExternalLogin = async (
     { Authorization: `${Authorization},${apiKey}` },
   );
 };
+
+// ---- SSO: an external identity provider (an IdP connection of the site) ----
+
+/** The platform's raw-HTTP answer (SSO login, logout): a status, headers and a base64 body. */
+export interface RawHttpResponse {
+  statusCode: number;
+  headers?: { key: string; value: string }[];
+  body?: string;
+}
+
+export interface SsoLoginOptions {
+  /** Opaque text that the callback hands back as `additionalData.customPayload`. */
+  customPayload?: string;
+  /**
+   * The id of an `auth` redirect session: the SSO then finishes that authorization request (a
+   * code to its redirect URI, as the hosted login page would).
+   */
+  sessionId?: string;
+  encryptionKey?: string;
+  visitorId?: string;
+  bsi?: string;
+  /** `SITE` (default) for a site's members. */
+  tenantType?: 'ACCOUNT' | 'SITE' | 'ROOT';
+}
+
+const ssoLoginOp = /* @__PURE__ */ op<
+  [tenantId: string, idpConnectionId: string, options?: SsoLoginOptions],
+  RawHttpResponse
+>({
+  method: 'GET',
+  path: `${A}/v1/sso/login/{tenantId}/{idpConnectionId}`,
+  args: ['tenantId', 'idpConnectionId', 'options:'],
+});
+const ssoCallbackOp = /* @__PURE__ */ op<[msg: { state: string; sessionToken: string }], StateResponse>({
+  method: 'GET',
+  path: `${A}/v1/callback`,
+  args: ['options:'],
+  res: identityRes,
+});
+const tokenParamsOp = /* @__PURE__ */ post<[msg: object], StateResponse>(
+  `${A}/v1/sso/login-with-token-params`,
+  ['options:'],
+);
+
+/**
+ * GET `v1/sso/login/{tenantId}/{idpConnectionId}`: starts a login with an identity provider and
+ * answers where to send the browser (the provider's login page). `tenantId` is the site id.
+ * @example
+ * const { redirectUrl } = await client.identity.ssoLogin(siteId, idpConnectionId, { sessionId: redirectSession.id });
+ * location.href = redirectUrl;
+ */
+export async function ssoLogin(
+  client: AnyClient,
+  tenantId: string,
+  idpConnectionId: string,
+  options: SsoLoginOptions = {},
+  callOptions?: CallOptions,
+): Promise<{ redirectUrl?: string; response: RawHttpResponse }> {
+  const response = await ssoLoginOp(client, tenantId, idpConnectionId, options, callOptions);
+  const location = response.headers?.find((h) => h.key.toLowerCase() === 'location')?.value;
+  return { redirectUrl: location, response };
+}
+
+/**
+ * GET `v1/callback`: completes an SSO login with the `state` and the provider's `sessionToken`
+ * that came back to the callback. Answers like a login (a session token for
+ * `getMemberTokensForDirectLogin` on SUCCESS); never throws for a refused login.
+ */
+export async function ssoCallback(
+  client: AnyClient,
+  params: { state: string; sessionToken: string },
+): Promise<LoginResult> {
+  try {
+    return fromState(client, await ssoCallbackOp(client, params));
+  } catch (e) {
+    return failure(e, networkish(e) ? 'network' : appCode(e));
+  }
+}
+
+/**
+ * POST `v1/sso/login-with-token-params`: logs in with tokens the provider gave the app (for the
+ * emulated provider, `{ id_token }`). Answers like a login; never throws for a refused login.
+ */
+export async function loginWithTokenParams(
+  client: AnyClient,
+  idpConnectionId: string,
+  tokenParams: Record<string, string>,
+): Promise<LoginResult> {
+  try {
+    return fromState(client, await tokenParamsOp(client, { idpConnectionId, tokenParams }));
+  } catch (e) {
+    return failure(e, networkish(e) ? 'network' : appCode(e));
+  }
+}
 
 // ---- OAuth authorization code with PKCE ----
 
@@ -446,6 +542,12 @@ export function parseFromUrl(
   const u = new URL(url ?? loc?.href ?? '');
   const p = new URLSearchParams(responseMode === 'query' ? u.search : u.hash.slice(1));
   const get = (k: string) => p.get(k) ?? undefined;
+  const out = {
+    code: get('code'),
+    state: get('state'),
+    error: get('error'),
+    errorDescription: get('error_description'),
+  };
   // Take code and state out of the address bar once read (checklist 11).
   if (loc && u.href === loc.href && (p.has('code') || p.has('state'))) {
     for (const k of ['code', 'state', 'error', 'error_description']) p.delete(k);
@@ -454,12 +556,7 @@ export function parseFromUrl(
     else u.hash = rest;
     globalThis.history?.replaceState(history.state, '', u.href);
   }
-  return {
-    code: get('code'),
-    state: get('state'),
-    error: get('error'),
-    errorDescription: get('error_description'),
-  };
+  return out;
 }
 
 const usedStates = new Set<string>();

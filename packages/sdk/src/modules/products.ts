@@ -8,7 +8,7 @@
  * const page = await client.products.queryProducts().hasSome('collectionIds', [id]).ascending('price').find();
  * @module
  */
-import { type AnyClient, op } from '../client.ts';
+import type { AnyClient } from '../client.ts';
 import type {
   InventoryStatus,
   MeasurementUnit,
@@ -17,8 +17,9 @@ import type {
   ProductDiscountType,
   ProductType,
 } from '../enums/catalog.ts';
-import type { CallOptions, OpSpec } from '../http/op.ts';
+import { type CallOptions, type OpSpec, op } from '../http/op.ts';
 import { type PagingMetadata, type PlatformQuery, QueryBuilder } from '../query.ts';
+import { date, float, image, nest, video } from '../transforms.ts';
 import type { Collection } from './collections.ts';
 
 export interface FormattedPrice {
@@ -305,54 +306,43 @@ export type BulkSet =
 export type Adjustment = { amount: number } | { percentage: { rate: number; roundToInt?: boolean } };
 export type BulkAdjust = { price: Adjustment } | { cost: Adjustment } | { weight: Adjustment };
 
-// ---- Transform paths (wire §5.3).
-const at = (prefix: string, paths: string[]) => paths.map((p) => prefix + p);
-const PRICE = ['price', 'discountedPrice', 'pricePerUnit'];
-const COST = at('costAndProfitData.', ['itemCost', 'profit', 'profitMargin']);
-const VARIANT = [...at('priceData.', PRICE), ...at('convertedPriceData.', PRICE), ...COST, 'weight'];
-const PRODUCT_FLOATS = [
-  'weight',
-  ...at('price.', PRICE),
-  ...at('priceData.', PRICE),
-  ...at('convertedPriceData.', PRICE),
-  ...COST,
-  ...['weightRange', 'priceRange', 'costRange'].flatMap((r) => at(r + '.', ['minValue', 'maxValue'])),
-  'pricePerUnitData.totalQuantity',
-  'pricePerUnitData.baseQuantity',
-  'discount.value',
-  ...at('variants.variant.', VARIANT),
-];
-const DATES = ['lastUpdated', 'createdDate'];
-const product = (root: string) => ({ float: at(root, PRODUCT_FLOATS), date: at(root, DATES) });
-const MEDIA_DATES = at('media.', [
-  'image.urlExpirationDate',
-  'video.urlExpirationDate',
-  'video.resolutions.urlExpirationDate',
-  'video.resolutions.poster.urlExpirationDate',
-  'video.posters.urlExpirationDate',
-]);
-const MEDIA_FLOATS = at('media.', [
-  'image.focalPoint.x',
-  'image.focalPoint.y',
-  'video.resolutions.poster.focalPoint.x',
-  'video.resolutions.poster.focalPoint.y',
-  'video.posters.focalPoint.x',
-  'video.posters.focalPoint.y',
-]);
-const storeVariant = (root: string) => ({
-  date: at(root, MEDIA_DATES),
-  float: at(root, MEDIA_FLOATS),
-  image: [root + 'media.image'],
-  video: [root + 'media.video'],
-});
-const collection = { date: ['collection.lastUpdated'] };
-
-const READ = '/stores-reader/v1';
-const WRITE = '/stores/v1';
+// ---- Transformed fields (wire §5.3).
+const PRICE = { price: float, discountedPrice: float, pricePerUnit: float };
+const RANGE = { minValue: float, maxValue: float };
+const COST = { itemCost: float, profit: float, profitMargin: float };
+const VARIANT = { priceData: PRICE, convertedPriceData: PRICE, costAndProfitData: COST, weight: float };
+const PRODUCT = {
+  weight: float,
+  price: PRICE,
+  priceData: PRICE,
+  convertedPriceData: PRICE,
+  costAndProfitData: COST,
+  weightRange: RANGE,
+  priceRange: RANGE,
+  costRange: RANGE,
+  pricePerUnitData: { totalQuantity: float, baseQuantity: float },
+  discount: { value: float },
+  variants: { variant: VARIANT },
+  lastUpdated: date,
+  createdDate: date,
+};
+const POSTER = { urlExpirationDate: date, focalPoint: { x: float, y: float } };
+const STORE_VARIANT = {
+  media: {
+    image: /* @__PURE__ */ nest(image, POSTER),
+    video: /* @__PURE__ */ nest(video, {
+      urlExpirationDate: date,
+      resolutions: { urlExpirationDate: date, poster: POSTER },
+      posters: POSTER,
+    }),
+  },
+};
+const collection = { collection: { lastUpdated: date } };
 
 /** A call that answers `{}`: resolves to nothing. */
+/* @__NO_SIDE_EFFECTS__ */
 function voidOp<A extends unknown[]>(spec: OpSpec) {
-  const f = op<A, unknown>({ ...spec, elevated: true });
+  const f = /* @__PURE__ */ op<A, unknown>({ ...spec, elevated: true });
   return Object.assign(
     async (client: AnyClient, ...args: [...A, CallOptions?]): Promise<void> => {
       await f(client, ...args);
@@ -364,26 +354,27 @@ function voidOp<A extends unknown[]>(spec: OpSpec) {
 // ---- Reads.
 
 /** GET `/stores-reader/v1/products/{id}` → `{product}` (with variants). */
-export const getProduct = op<
+export const getProduct = /* @__PURE__ */ op<
   [id: string, options?: { includeMerchantSpecificData?: boolean }],
   { product: Product }
 >({
-  name: 'products.getProduct',
   method: 'GET',
-  path: READ + '/products/{id}',
+  path: '/stores-reader/v1/products/{id}',
   args: ['id', 'options:'],
-  res: product('product.'),
+  res: { product: PRODUCT },
 });
 
-const queryOp = op<[query: PlatformQuery, options?: QueryProductsOptions], QueryProductsResponse>({
-  name: 'products.queryProducts',
+const queryOp = /* @__PURE__ */ op<
+  [query: PlatformQuery, options?: QueryProductsOptions],
+  QueryProductsResponse
+>({
   method: 'GET',
-  path: READ + '/products/query-platformized',
+  path: '/stores-reader/v1/products/query-platformized',
   args: ['query', 'options:'],
   complexQuery: true,
   fallback: true,
-  req: { float: ['query.sort.origin.latitude', 'query.sort.origin.longitude'] },
-  res: product('products.'),
+  req: { query: { sort: { origin: { latitude: float, longitude: float } } } },
+  res: { products: PRODUCT },
 });
 
 const isQuery = (x: object) => ['filter', 'sort', 'paging', 'cursorPaging'].some((k) => k in x);
@@ -416,225 +407,224 @@ export function queryProducts(
 }
 
 /** GET `/stores-reader/v1/collections/slug/{slug}` → `{collection}` (v1 shape). */
-export const getCollectionBySlug = op<[slug: string], { collection: Collection }>({
-  name: 'products.getCollectionBySlug',
+export const getCollectionBySlug = /* @__PURE__ */ op<[slug: string], { collection: Collection }>({
   method: 'GET',
-  path: READ + '/collections/slug/{slug}',
+  path: '/stores-reader/v1/collections/slug/{slug}',
   args: ['slug'],
   res: collection,
 });
 
 /** Which variant the chosen options (`{optionName: choiceDescription}`) select, and whether it can be bought. */
-export const getProductOptionsAvailability = op<
+export const getProductOptionsAvailability = /* @__PURE__ */ op<
   [id: string, options: Record<string, string>],
   ProductOptionsAvailability
 >({
-  name: 'products.getProductOptionsAvailability',
   method: 'POST',
-  path: READ + '/products/{id}/productOptionsAvailability',
+  path: '/stores-reader/v1/products/{id}/productOptionsAvailability',
   args: ['id', 'options'],
   idempotent: true,
-  res: {
-    float: [
-      'selectedVariant.weight',
-      ...at('selectedVariant.price.', PRICE),
-      ...at('selectedVariant.convertedPriceData.', PRICE),
-    ],
-  },
+  res: { selectedVariant: { weight: float, price: PRICE, convertedPriceData: PRICE } },
 });
 
 /** A product's variants, by choices or ids, with offset paging. */
-export const queryProductVariants = op<
+export const queryProductVariants = /* @__PURE__ */ op<
   [id: string, options?: QueryProductVariantsOptions],
   QueryProductVariantsResponse
 >({
-  name: 'products.queryProductVariants',
   method: 'POST',
-  path: READ + '/products/{id}/variants/query',
+  path: '/stores-reader/v1/products/{id}/variants/query',
   args: ['id', 'options:'],
   idempotent: true,
-  res: { float: at('variants.variant.', VARIANT) },
+  res: { variants: { variant: VARIANT } },
 });
 
 /** Variants across products (fields `productId`, `variantId`, `sku`, `productName`, `variantName`, `stock.inStock`, …). */
-export const queryStoreVariants = op<[query: StoreVariantsQuery], QueryStoreVariantsResponse>({
-  name: 'products.queryStoreVariants',
-  method: 'POST',
-  path: READ + '/variants/query',
-  args: ['query'],
-  idempotent: true,
-  res: storeVariant('variants.'),
-});
+export const queryStoreVariants = /* @__PURE__ */ op<[query: StoreVariantsQuery], QueryStoreVariantsResponse>(
+  {
+    method: 'POST',
+    path: '/stores-reader/v1/variants/query',
+    args: ['query'],
+    idempotent: true,
+    res: { variants: STORE_VARIANT },
+  },
+);
 
 /** GET `/stores-reader/v1/variants/{productId}-{variantId}` → `{variant}`. */
-export const getStoreVariant = op<[id: string], { variant: StoreVariant }>({
-  name: 'products.getStoreVariant',
+export const getStoreVariant = /* @__PURE__ */ op<[id: string], { variant: StoreVariant }>({
   method: 'GET',
-  path: READ + '/variants/{id}',
+  path: '/stores-reader/v1/variants/{id}',
   args: ['id'],
-  res: storeVariant('variant.'),
+  res: { variant: STORE_VARIANT },
 });
 
 // ---- Writes (elevated clients only).
 
 /** Creates a product (`name`, `productType` and `priceData.price` are required). */
-export const createProduct = op<[product: ProductInput], { product: Product }>({
+export const createProduct = /* @__PURE__ */ op<[product: ProductInput], { product: Product }>({
   name: 'products.createProduct',
   method: 'POST',
-  path: WRITE + '/products',
+  path: '/stores/v1/products',
   args: ['product'],
   elevated: true,
-  req: product('product.'),
-  res: product('product.'),
+  req: { product: PRODUCT },
+  res: { product: PRODUCT },
 });
 
 /** Changes the given fields of a product (PATCH). New options regenerate the variants. */
-export const updateProduct = op<[id: string, product: ProductInput], { product: Product }>({
+export const updateProduct = /* @__PURE__ */ op<[id: string, product: ProductInput], { product: Product }>({
   name: 'products.updateProduct',
   method: 'PATCH',
-  path: WRITE + '/products/{product.id}',
+  path: '/stores/v1/products/{product.id}',
   args: ['id:product.id', 'product'],
   elevated: true,
-  req: product('product.'),
-  res: product('product.'),
+  req: { product: PRODUCT },
+  res: { product: PRODUCT },
 });
 
-export const deleteProduct = voidOp<[id: string]>({
+export const deleteProduct = /* @__PURE__ */ voidOp<[id: string]>({
   name: 'products.deleteProduct',
   method: 'DELETE',
-  path: WRITE + '/products/{id}',
+  path: '/stores/v1/products/{id}',
   args: ['id'],
 });
 
 /** Overrides price, cost, weight, SKU or visibility of the variants each entry selects. */
-export const updateProductVariants = op<[id: string, variants: VariantUpdate[]], { variants: Variant[] }>({
+export const updateProductVariants = /* @__PURE__ */ op<
+  [id: string, variants: VariantUpdate[]],
+  { variants: Variant[] }
+>({
   name: 'products.updateProductVariants',
   method: 'PATCH',
-  path: WRITE + '/products/{id}/variants',
+  path: '/stores/v1/products/{id}/variants',
   args: ['id', 'variants'],
   elevated: true,
-  req: { float: at('variants.', ['price', 'cost', 'weight']) },
-  res: { float: at('variants.variant.', VARIANT) },
+  req: { variants: { price: float, cost: float, weight: float } },
+  res: { variants: { variant: VARIANT } },
 });
 
 /** Drops every variant override: variants take the product's values again. */
-export const resetAllProductVariantData = voidOp<[id: string]>({
+export const resetAllProductVariantData = /* @__PURE__ */ voidOp<[id: string]>({
   name: 'products.resetAllProductVariantData',
   method: 'POST',
-  path: WRITE + '/products/{id}/variants/resetToDefault',
+  path: '/stores/v1/products/{id}/variants/resetToDefault',
   args: ['id'],
 });
 
-export const addProductsToCollection = voidOp<[id: string, productIds: string[]]>({
+export const addProductsToCollection = /* @__PURE__ */ voidOp<[id: string, productIds: string[]]>({
   name: 'products.addProductsToCollection',
   method: 'POST',
-  path: WRITE + '/collections/{id}/productIds',
+  path: '/stores/v1/collections/{id}/productIds',
   args: ['id', 'productIds'],
 });
 
-export const removeProductsFromCollection = voidOp<[id: string, productIds: string[]]>({
+export const removeProductsFromCollection = /* @__PURE__ */ voidOp<[id: string, productIds: string[]]>({
   name: 'products.removeProductsFromCollection',
   method: 'POST',
-  path: WRITE + '/collections/{id}/productIds/delete',
+  path: '/stores/v1/collections/{id}/productIds/delete',
   args: ['id', 'productIds'],
 });
 
 /** Adds media by media id or URL, optionally to a choice. */
-export const addProductMedia = voidOp<[id: string, media: MediaInput[]]>({
+export const addProductMedia = /* @__PURE__ */ voidOp<[id: string, media: MediaInput[]]>({
   name: 'products.addProductMedia',
   method: 'POST',
-  path: WRITE + '/products/{id}/media',
+  path: '/stores/v1/products/{id}/media',
   args: ['id', 'media'],
 });
 
 /** Removes media items; an empty list removes them all. */
-export const removeProductMedia = voidOp<[id: string, mediaIds: string[]]>({
+export const removeProductMedia = /* @__PURE__ */ voidOp<[id: string, mediaIds: string[]]>({
   name: 'products.removeProductMedia',
   method: 'POST',
-  path: WRITE + '/products/{id}/media/delete',
+  path: '/stores/v1/products/{id}/media/delete',
   args: ['id', 'mediaIds'],
 });
 
-export const addProductMediaToChoices = voidOp<[id: string, media: ChoiceMedia[]]>({
+export const addProductMediaToChoices = /* @__PURE__ */ voidOp<[id: string, media: ChoiceMedia[]]>({
   name: 'products.addProductMediaToChoices',
   method: 'PATCH',
-  path: WRITE + '/products/{id}/choices/media',
+  path: '/stores/v1/products/{id}/choices/media',
   args: ['id', 'media'],
 });
 
-export const removeProductMediaFromChoices = voidOp<[id: string, media: ChoiceMedia[]]>({
+export const removeProductMediaFromChoices = /* @__PURE__ */ voidOp<[id: string, media: ChoiceMedia[]]>({
   name: 'products.removeProductMediaFromChoices',
   method: 'POST',
-  path: WRITE + '/products/{id}/choices/media/delete',
+  path: '/stores/v1/products/{id}/choices/media/delete',
   args: ['id', 'media'],
 });
 
 /** Removes every option: the product is back to its one default variant. */
-export const deleteProductOptions = voidOp<[id: string]>({
+export const deleteProductOptions = /* @__PURE__ */ voidOp<[id: string]>({
   name: 'products.deleteProductOptions',
   method: 'DELETE',
-  path: WRITE + '/products/{id}/options',
+  path: '/stores/v1/products/{id}/options',
   args: ['id'],
 });
 
-export const removeBrand = voidOp<[id: string]>({
+export const removeBrand = /* @__PURE__ */ voidOp<[id: string]>({
   name: 'products.removeBrand',
   method: 'POST',
-  path: WRITE + '/products/{id}/remove-brand',
+  path: '/stores/v1/products/{id}/remove-brand',
   args: ['id'],
 });
 
-export const removeRibbon = voidOp<[id: string]>({
+export const removeRibbon = /* @__PURE__ */ voidOp<[id: string]>({
   name: 'products.removeRibbon',
   method: 'POST',
-  path: WRITE + '/products/{id}/remove-ribbon',
+  path: '/stores/v1/products/{id}/remove-ribbon',
   args: ['id'],
 });
 
 /** Creates a collection; its slug is made from the name unless given. */
-export const createCollection = op<[collection: CollectionInput], { collection: Collection }>({
-  name: 'products.createCollection',
-  method: 'POST',
-  path: WRITE + '/collections',
-  args: ['collection'],
-  elevated: true,
-  req: collection,
-  res: collection,
-});
+export const createCollection = /* @__PURE__ */ op<[collection: CollectionInput], { collection: Collection }>(
+  {
+    name: 'products.createCollection',
+    method: 'POST',
+    path: '/stores/v1/collections',
+    args: ['collection'],
+    elevated: true,
+    req: collection,
+    res: collection,
+  },
+);
 
-export const updateCollection = op<[id: string, collection: CollectionInput], { collection: Collection }>({
+export const updateCollection = /* @__PURE__ */ op<
+  [id: string, collection: CollectionInput],
+  { collection: Collection }
+>({
   name: 'products.updateCollection',
   method: 'PATCH',
-  path: WRITE + '/collections/{collection.id}',
+  path: '/stores/v1/collections/{collection.id}',
   args: ['id:collection.id', 'collection'],
   elevated: true,
   req: collection,
   res: collection,
 });
 
-export const deleteCollection = voidOp<[id: string]>({
+export const deleteCollection = /* @__PURE__ */ voidOp<[id: string]>({
   name: 'products.deleteCollection',
   method: 'DELETE',
-  path: WRITE + '/collections/{id}',
+  path: '/stores/v1/collections/{id}',
   args: ['id'],
 });
 
 /** Sets one property (price, cost, weight, ribbon or brand) on many products; per-item results. */
-export const bulkUpdateProductsProperty = op<[ids: string[], set: BulkSet], BulkResult>({
+export const bulkUpdateProductsProperty = /* @__PURE__ */ op<[ids: string[], set: BulkSet], BulkResult>({
   name: 'products.bulkUpdateProductsProperty',
   method: 'POST',
-  path: WRITE + '/bulk/products/update',
+  path: '/stores/v1/bulk/products/update',
   args: ['ids', 'set'],
   elevated: true,
-  req: { float: at('set.', ['price', 'cost', 'weight']) },
+  req: { set: { price: float, cost: float, weight: float } },
 });
 
 /** Adjusts price, cost or weight of many products by an amount or a percentage; per-item results. */
-export const bulkAdjustProductProperty = op<[adjust: BulkAdjust, ids: string[]], BulkResult>({
+export const bulkAdjustProductProperty = /* @__PURE__ */ op<[adjust: BulkAdjust, ids: string[]], BulkResult>({
   name: 'products.bulkAdjustProductProperty',
   method: 'POST',
-  path: WRITE + '/bulk/products/adjust-properties',
+  path: '/stores/v1/bulk/products/adjust-properties',
   args: ['adjust', 'ids'],
   elevated: true,
-  req: { float: at('adjust.', ['price.amount', 'cost.amount', 'weight.amount']) },
+  req: { adjust: { price: { amount: float }, cost: { amount: float }, weight: { amount: float } } },
 });

@@ -3,7 +3,7 @@
  * a URL of a hosted page. The redirect enumerations of spec point 3 are typed constants.
  * @module
  */
-import { op } from '../client.ts';
+import { op } from '../http/op.ts';
 
 type Enum<T extends string> = { readonly [K in T]: K };
 const e = <T extends string>(...keys: T[]): Enum<T> =>
@@ -119,7 +119,7 @@ export interface RedirectSession {
  * });
  * location.href = redirectSession.fullUrl;
  */
-export const createRedirectSession = op<
+export const createRedirectSession = /* @__PURE__ */ op<
   [options: RedirectSessionOptions],
   { redirectSession: RedirectSession }
 >({
