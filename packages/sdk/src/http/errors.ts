@@ -37,17 +37,17 @@ interface ErrorInit {
 /** Base class of every error the SDK throws for a call. */
 export class ShopkitError extends Error {
   /** HTTP status, when a response was received. */
-  readonly status?: number;
+  declare readonly status?: number;
   /** Machine-readable code: the platform's application code, `INVALID_ARGUMENT`, or a status name. */
-  readonly code: string;
+  declare readonly code: string;
   /** Human-readable description from the server (or the status text). */
-  readonly description: string;
+  declare readonly description: string;
   /** Extra data from the server's application error. */
-  readonly data: Record<string, unknown>;
+  declare readonly data: Record<string, unknown>;
   /** The `X-Wix-Request-Id` of the failed response, when known. */
-  readonly requestId: string | null;
+  declare readonly requestId: string | null;
   /** The error details as the platform sent them, plus the request id. */
-  readonly details: ErrorDetails;
+  declare readonly details: ErrorDetails;
 
   constructor(message: string, init: ErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -64,7 +64,7 @@ export class ShopkitError extends Error {
 /** The server rejected one or more fields (`details.validationError`), or the SDK did before sending. */
 export class ValidationError extends ShopkitError {
   /** The violations, sorted by field, with fields named as the caller's arguments. */
-  readonly violations: FieldViolation[];
+  declare readonly violations: FieldViolation[];
   constructor(violations: FieldViolation[], init: Omit<ErrorInit, 'code' | 'description'> = {}) {
     const text = violations.map((v) => `"${v.field}" ${v.description}`).join(', ');
     super(`INVALID_ARGUMENT: ${text}`, {

@@ -168,8 +168,12 @@ export async function call<R = unknown>(
     retrySafe: spec.method === 'GET' || !!spec.idempotent,
     rename,
   });
-  const out = spec.res ? walk(raw, nonFinite.has(raw) ? spec.res : lean(spec.res), 1) : raw;
-  return spec.unwrap ? out[spec.unwrap] : out;
+  try {
+    const out = spec.res ? walk(raw, nonFinite.has(raw) ? spec.res : lean(spec.res), 1) : raw;
+    return spec.unwrap ? out[spec.unwrap] : out;
+  } catch (err) {
+    return client.fail(err, spec.method, spec.path);
+  }
 }
 
 /**
