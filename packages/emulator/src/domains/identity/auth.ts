@@ -50,7 +50,7 @@ export const THROTTLE_AFTER = 5;
 const MAX_LOCK_SECONDS = 15 * 60;
 
 /** The state-machine response (wire §5.5) for a member in its current state. */
-async function stateResponse(emu: Emulator, sql: Sql, m: MemberRow, caller: Identity) {
+export async function stateResponse(emu: Emulator, sql: Sql, m: MemberRow, caller: Identity) {
   const state = stateOf(m);
   const out: Record<string, unknown> = { state, identity: identityOf(m), additionalData: {} };
   if (state === 'SUCCESS')

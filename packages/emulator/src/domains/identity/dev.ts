@@ -37,6 +37,7 @@ export function devRoutes(router: Router, emu: Emulator) {
         ownerApprovalRequired: z.boolean().optional(),
         captchaRequired: z.boolean().optional(),
         hideAccountExistence: z.boolean().optional(),
+        anonymousTokensPerMinute: z.number().int().min(0).max(1_000_000).optional(),
       })
       .strict(),
     async handler({ msg }) {

@@ -1,13 +1,14 @@
 /**
  * Visitors and members: identities, passwords, login and registration, recovery, verification,
- * the authorize endpoint with its hosted login page, the member grants and token-info, and the
- * development mailbox.
+ * the authorize endpoint with its hosted login page, SSO with an (emulated) identity provider,
+ * the member grants and token-info, and the development mailbox.
  * @module
  */
 import type { Domain } from '../../context.ts';
 import { authenticationRoutes, recoveryRoutes, verificationRoutes } from './auth.ts';
 import { devRoutes } from './dev.ts';
 import { oauthRoutes } from './oauth.ts';
+import { ssoRoutes } from './sso.ts';
 import { identityMigrations } from './store.ts';
 
 export const identity: Domain = {
@@ -18,6 +19,7 @@ export const identity: Domain = {
     recoveryRoutes(router, emu);
     verificationRoutes(router, emu);
     oauthRoutes(router, emu);
+    ssoRoutes(router, emu);
     devRoutes(router, emu);
   },
 };

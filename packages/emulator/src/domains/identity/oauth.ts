@@ -27,20 +27,20 @@ import {
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
 import { trustedCaller } from './auth.ts';
-import { getSettings, memberById, redeemSessionToken } from './store.ts';
+import { getSettings, idpConnections, memberById, redeemSessionToken, ssoLoginPath } from './store.ts';
 
 /** Authorization codes live 10 minutes and work once. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
-type StoredAuth = AuthRequest & { sessionTokenHash?: string };
+export type StoredAuth = AuthRequest & { sessionTokenHash?: string };
 type Outcome = { code: string } | { error: string; error_description: string };
 
 const invalidGrant = (d: string) => appError(400, 'invalid_grant', d);
 
 /** Where and how the answer of an authorization request goes, or why it cannot go anywhere. */
-async function target(emu: Emulator, session: StoredRedirectSession, a: StoredAuth) {
+export async function target(emu: Emulator, session: StoredRedirectSession, a: StoredAuth) {
   if (a.redirectUri && !(await isAllowedRedirect(emu, emu.db, a.clientId, a.redirectUri)))
     return { refused: 'The redirect URI is not registered for this client.' } as const;
   if (a.responseMode === 'web_message') {
@@ -54,7 +54,7 @@ async function target(emu: Emulator, session: StoredRedirectSession, a: StoredAu
 }
 
 /** Sends the outcome: a redirect carrying it, or a page that posts it to the one allowed origin. */
-function deliver(c: Context, t: Awaited<ReturnType<typeof target>>, state: string, outcome: Outcome) {
+export function deliver(c: Context, t: Awaited<ReturnType<typeof target>>, state: string, outcome: Outcome) {
   if ('refused' in t)
     return htmlPage(c, 'Login link refused', `<p class="error">${escapeHtml(t.refused)}</p>`, 400);
   const payload = { ...outcome, state };
@@ -84,7 +84,7 @@ function deliver(c: Context, t: Awaited<ReturnType<typeof target>>, state: strin
 }
 
 /** Mints a single-use code bound to client, redirect URI and challenge. */
-async function mintCode(emu: Emulator, a: StoredAuth, memberId: string, visitorId: string | null) {
+export async function mintCode(emu: Emulator, a: StoredAuth, memberId: string, visitorId: string | null) {
   const code = newToken('OAC.');
   await emu.db.query(
     `INSERT INTO auth_codes (code_hash, client_id, redirect_uri, code_challenge, member_id, visitor_id, expires_at)
@@ -102,7 +102,7 @@ async function mintCode(emu: Emulator, a: StoredAuth, memberId: string, visitorI
   return code;
 }
 
-async function authSession(emu: Emulator, id: string | undefined) {
+export async function authSession(emu: Emulator, id: string | undefined) {
   if (!id) return undefined;
   const s = await loadRedirectSession(emu.db, id);
   return s?.intent === 'auth' ? s : undefined;
@@ -110,6 +110,21 @@ async function authSession(emu: Emulator, id: string | undefined) {
 
 const expired = (c: Context) =>
   htmlPage(c, 'Login link expired', '<p class="error">This login link is unknown or has expired.</p>', 400);
+
+/**
+ * Lets a hosted page's form end at the client's redirect URI: browsers check `form-action` on
+ * every redirect of a form submission, so `'self'` alone would block the final redirect with the
+ * code. Only that one origin is added, and only when the redirect URI is allowed.
+ */
+export async function allowFormTarget(emu: Emulator, session: StoredRedirectSession, res: Response) {
+  const t = await target(emu, session, session.request.authRequest as StoredAuth);
+  if (!('refused' in t) && t.mode !== 'web_message')
+    res.headers.set(
+      'Content-Security-Policy',
+      `frame-ancestors 'none'; form-action 'self' ${new URL(t.uri).origin}`,
+    );
+  return res;
+}
 
 /** The hosted login page: log in, register, or ask for a reset e-mail. */
 async function loginPage(
@@ -134,23 +149,35 @@ async function loginPage(
     (view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '') +
     (view.notice ? `<p role="status">${escapeHtml(view.notice)}</p>` : '');
   if (view.stateToken)
-    return htmlPage(
-      c,
-      'Verify your e-mail',
-      `${msg}<form method="post" action="${action}">${hidden}<input type="hidden" name="state_token" value="${escapeHtml(view.stateToken)}">` +
-        '<label>Code from the e-mail<input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>' +
-        '<button name="action" value="verify">Verify</button> <button name="action" value="resend" formnovalidate>Send a new code</button></form>',
+    return allowFormTarget(
+      emu,
+      session,
+      htmlPage(
+        c,
+        'Verify your e-mail',
+        `${msg}<form method="post" action="${action}">${hidden}<input type="hidden" name="state_token" value="${escapeHtml(view.stateToken)}">` +
+          '<label>Code from the e-mail<input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>' +
+          '<button name="action" value="verify">Verify</button> <button name="action" value="resend" formnovalidate>Send a new code</button></form>',
+      ),
     );
   const email = escapeHtml(view.email ?? '');
-  return htmlPage(
+  // One link per identity provider connection: SSO that finishes this authorization request.
+  const sso = (await idpConnections(emu))
+    .map(
+      (x) =>
+        `<p><a href="${escapeHtml(ssoLoginPath(emu, x.id, session.id))}">Log in with ${escapeHtml(x.name)}</a></p>`,
+    )
+    .join('');
+  const page = htmlPage(
     c,
     'Log in',
     `${msg}<form method="post" action="${action}">${hidden}` +
       `<label>E-mail<input name="email" type="email" autocomplete="username" value="${email}" required></label>` +
       '<label>Password<input name="password" type="password" autocomplete="current-password"></label>' +
       '<button name="action" value="login">Log in</button> <button name="action" value="register">Sign up</button> ' +
-      '<button name="action" value="forgot" formnovalidate>Forgot password?</button></form>',
+      `<button name="action" value="forgot" formnovalidate>Forgot password?</button></form>${sso}`,
   );
+  return allowFormTarget(emu, session, page);
 }
 
 /** Calls one of the emulator's own identity endpoints in-process (all rules apply). */

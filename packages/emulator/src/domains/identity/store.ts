@@ -84,6 +84,29 @@ export const identityMigrations = [
       ALTER TABLE access_tokens ADD COLUMN app_id text;
     `,
   },
+  {
+    id: '0202_sso',
+    sql: `
+      CREATE TABLE idp_connections (
+        id text PRIMARY KEY,
+        name text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE sso_transactions (
+        state_hash text PRIMARY KEY,
+        connection_id text NOT NULL REFERENCES idp_connections(id) ON DELETE CASCADE,
+        redirect_session_id text,
+        client_id text,
+        visitor_id text,
+        custom_payload text,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE sso_used_tokens (jti_hash text PRIMARY KEY, expires_at timestamptz NOT NULL);
+      ALTER TABLE members ADD COLUMN connections jsonb NOT NULL DEFAULT '[]';
+    `,
+  },
 ];
 
 /** Site settings of the identity service (changeable at runtime, see README). */
@@ -95,11 +118,16 @@ export interface IdentitySettings {
   /** Register and login need a captcha token (from `POST /_api/emulator/v1/captcha-token`). */
   captchaRequired: boolean;
   /**
-   * Answer login failures for unknown e-mails and wrong passwords alike (-19976), and registration
-   * of an existing e-mail like a success that needs verification. Off by default: the platform
-   * tells them apart (spec 8), which reveals whether an account exists (checklist 50).
+   * Answer login failures for unknown e-mails and wrong passwords alike (-19976). Off by default:
+   * the platform tells them apart (spec 8), which reveals whether an account exists (checklist
+   * 50). Registration still answers -19995 for an existing e-mail (the SDK's `emailAlreadyExists`).
    */
   hideAccountExistence: boolean;
+  /**
+   * Anonymous visitor tokens per minute for one client id from one IP address (checklist 55): a
+   * token bucket that holds this many and refills at this rate. 0 turns the limit off.
+   */
+  anonymousTokensPerMinute: number;
 }
 
 export const DEFAULT_SETTINGS: IdentitySettings = {
@@ -107,6 +135,7 @@ export const DEFAULT_SETTINGS: IdentitySettings = {
   ownerApprovalRequired: false,
   captchaRequired: false,
   hideAccountExistence: false,
+  anonymousTokensPerMinute: 300,
 };
 
 export async function getSettings(emu: Emulator, sql: Sql): Promise<IdentitySettings> {
@@ -180,6 +209,8 @@ export interface MemberRow {
   revision: number;
   failed_logins: number;
   locked_until: Date | string | null;
+  /** Links to external identity providers (wire §5.5 `identity.connections`). */
+  connections?: unknown[];
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -208,7 +239,7 @@ export function identityOf(m: MemberRow) {
     revision: String(m.revision),
     createdDate: iso(m.created_at),
     updatedDate: iso(m.updated_at),
-    connections: [],
+    connections: m.connections ?? [],
     identityProfile: {
       ...m.profile,
       emails: [m.email, ...((m.profile.emails as string[]) ?? [])].filter((e, i, a) => a.indexOf(e) === i),
@@ -227,6 +258,23 @@ export function stateOf(m: MemberRow): 'SUCCESS' | 'REQUIRE_EMAIL_VERIFICATION' 
   if (m.status === 'PENDING') return 'REQUIRE_OWNER_APPROVAL';
   return 'SUCCESS';
 }
+
+// ---- identity provider connections (SSO) ----
+
+export interface IdpConnectionRow {
+  id: string;
+  name: string;
+  created_at: Date | string;
+}
+
+/** The site's identity provider connections, oldest first. */
+export const idpConnections = (emu: Emulator) =>
+  emu.db.query<IdpConnectionRow>('SELECT * FROM idp_connections ORDER BY created_at, id');
+
+/** The SSO login path of a connection that finishes the `auth` redirect session `sessionId`. */
+export const ssoLoginPath = (emu: Emulator, connectionId: string, sessionId: string) =>
+  `/_api/iam/authentication/v1/sso/login/${encodeURIComponent(emu.siteId)}/${encodeURIComponent(connectionId)}?` +
+  new URLSearchParams({ sessionId, tenantType: 'SITE' }).toString();
 
 // ---- one-shot login session tokens (checklist 54) ----
 

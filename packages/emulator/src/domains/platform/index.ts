@@ -1,14 +1,17 @@
 /**
  * The platform core: the site, its headless OAuth clients, API keys, access and refresh tokens,
- * the lifecycle event log, and the token endpoint's anonymous and refresh grants.
+ * the lifecycle event log, and the token endpoint's anonymous (rate-limited) and refresh grants.
  * @module
  */
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
 import type { Domain, Emulator, Identity } from '../../context.ts';
 import { derive, deriveUuid, hashToken, newId, newToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError } from '../../http/errors.ts';
 import { FAMILY } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
+import { getSettings } from '../identity/store.ts';
 
 export const migrations = [
   {
@@ -218,6 +221,55 @@ function normalizeGrantBody(raw: Record<string, unknown>) {
   return out;
 }
 
+/** Token buckets of the anonymous grant per emulator, keyed by `<ip> <clientId>`. */
+const buckets = new WeakMap<Emulator, Map<string, { tokens: number; at: number }>>();
+const MAX_BUCKETS = 10_000;
+
+/** The address a request came from (`local` for in-process requests); `X-Forwarded-For` is not trusted. */
+function remoteAddress(c: Context) {
+  const env = c.env as { incoming?: IncomingMessage; server?: { incoming?: IncomingMessage } } | undefined;
+  return (env?.server ?? env)?.incoming?.socket?.remoteAddress ?? 'local';
+}
+
+/**
+ * Rate limit of the anonymous grant (checklist 55): per IP address and client id, a bucket of
+ * `anonymousTokensPerMinute` that refills at that rate. Over the limit: 429 with `Retry-After`.
+ */
+async function limitAnonymous(emu: Emulator, c: Context, clientId: unknown) {
+  const perMinute = (await getSettings(emu, emu.db)).anonymousTokensPerMinute;
+  if (!perMinute) return;
+  let map = buckets.get(emu);
+  if (!map) {
+    map = new Map();
+    buckets.set(emu, map);
+  }
+  const key = `${remoteAddress(c)} ${String(clientId).slice(0, 200)}`;
+  const now = emu.now().getTime();
+  const refill = (b: { tokens: number; at: number }) =>
+    Math.min(perMinute, b.tokens + (Math.max(0, now - b.at) / 60_000) * perMinute);
+  const b = map.get(key) ?? { tokens: perMinute, at: now };
+  b.tokens = refill(b);
+  b.at = now;
+  if (b.tokens < 1) {
+    const wait = Math.max(1, Math.ceil(((1 - b.tokens) * 60) / perMinute));
+    const e = appError(
+      429,
+      'TOO_MANY_REQUESTS',
+      `Too many anonymous tokens for this client from this address; try again in ${wait} s`,
+    );
+    e.headers['Retry-After'] = String(wait);
+    throw e;
+  }
+  b.tokens -= 1;
+  map.delete(key);
+  map.set(key, b);
+  // Forget the least recently used buckets beyond the cap (a full bucket is the default anyway).
+  for (const k of map.keys()) {
+    if (map.size <= MAX_BUCKETS) break;
+    map.delete(k);
+  }
+}
+
 /** Resolves the caller of a request from its Authorization header. */
 export async function identify(emu: Emulator, authorization: string | undefined): Promise<Identity> {
   const none: Identity = { type: 'NONE', siteId: emu.siteId };
@@ -257,6 +309,7 @@ export const platform: Domain = {
       async handler({ msg, c }) {
         const body = normalizeGrantBody(msg);
         const type = body.grantType;
+        if (type === 'anonymous') await limitAnonymous(emu, c, body.clientId);
         const grant = typeof type === 'string' ? grants.get(type) : undefined;
         if (!grant)
           throw appError(
