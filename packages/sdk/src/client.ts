@@ -293,7 +293,10 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
     const url = baseUrl + path + (init.query ? '?' + init.query : '');
     try {
       return await (method === 'GET' && !init.signal
-        ? shareRead(url + JSON.stringify([init.headers, init.timeoutMs]), () => send(method, url, init))
+        ? shareRead(
+            init.headers || init.timeoutMs ? url + JSON.stringify([init.headers, init.timeoutMs]) : url,
+            () => send(method, url, init),
+          )
         : send(method, url, init));
     } catch (err) {
       return fail(err, method, path);

@@ -114,7 +114,7 @@ export function argFieldMapper(places: ArgPlace[]) {
 }
 
 const MAX_QUERY = 4000;
-const placesOf = new WeakMap<OpSpec, ArgPlace[]>();
+const prepared = new WeakMap<OpSpec, { places: ArgPlace[]; rename: (field: string) => string }>();
 
 /**
  * Runs one declared call: `call(client, spec, [arg1, arg2], callOptions)`. Domain functions are
@@ -126,12 +126,13 @@ export async function call<R = unknown>(
   args: unknown[],
   opts: CallOptions = {},
 ): Promise<R> {
-  let places = placesOf.get(spec);
-  if (!places) {
-    places = parseArgs(spec.args);
-    placesOf.set(spec, places);
+  let prep = prepared.get(spec);
+  if (!prep) {
+    const places = parseArgs(spec.args);
+    prep = { places, rename: argFieldMapper(places) };
+    prepared.set(spec, prep);
   }
-  const rename = argFieldMapper(places);
+  const { places, rename } = prep;
   let method: string = spec.method;
   let path: string;
   let query = '';
