@@ -24,8 +24,11 @@ export function startCli(db: string) {
   return { child, ready, stderr: () => stderr };
 }
 
+/** Resolves once the child has exited. One killed by a signal has `signalCode` set, not `exitCode`. */
 export const exited = (child: ChildProcess) =>
-  new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));
+  new Promise<void>((r) =>
+    child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r()),
+  );
 
 /** POST a new collection (merchant call). */
 export const postCollection = (url: string, apiKey: string, name: string, signal?: AbortSignal) =>
