@@ -1,7 +1,8 @@
 /**
  * The route table. A route names its method, its path on each path family (wire §1.3), the
  * message schema, who may call it, and a handler that works on a decoded, validated message.
- * Decoding, auth, validation, the envelope on failure and 405/404 are handled here once.
+ * Decoding, auth, validation, the envelope on failure and 405/404 are handled here once. A hosted
+ * page's HTML form posts to a route whose `body` is `form`: the same table, access and errors.
  * @module
  */
 import type { Context, Hono } from 'hono';
@@ -52,6 +53,12 @@ export interface RouteDef<S extends z.ZodType> {
   path: string;
   access: Access;
   schema?: S;
+  /**
+   * How a POST/PATCH/PUT message is read: the platform's JSON body (default), or the fields of a
+   * hosted page's HTML form (`application/x-www-form-urlencoded` or `multipart/form-data`, string
+   * fields only, at most `MAX_FORM_BYTES`). Path parameters win over form fields of the same name.
+   */
+  body?: 'json' | 'form';
   /** Returns the JSON body (HTTP 200), or a `Response` for pages and redirects. */
   handler: (ctx: RouteContext<z.output<S>>) => Promise<unknown> | unknown;
 }
@@ -93,7 +100,9 @@ export class Router {
         const raw =
           def.method === 'GET' || def.method === 'DELETE'
             ? decodeQuery(new URL(c.req.url))
-            : await decodeBody(c.req.raw);
+            : def.body === 'form'
+              ? await decodeForm(c.req.raw)
+              : await decodeBody(c.req.raw);
         for (const p of params) setPath(raw, p.field, c.req.param(p.hono));
         const msg = (def.schema ? parseMessage(def.schema, raw) : raw) as z.output<S>;
         const out = await def.handler({ msg, identity, emu: this.emu, c });
@@ -112,6 +121,39 @@ export class Router {
   allowedMethods(path: string): HttpMethod[] {
     return [...new Set(this.table.filter((r) => r.regex.test(path)).map((r) => r.method))];
   }
+}
+
+/** The hosted pages' forms are small; a larger form is refused before it is parsed. */
+export const MAX_FORM_BYTES = 16 * 1024;
+
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The string fields of an HTML form post (the first value of a repeated field); empty is `{}`. */
+async function decodeForm(req: Request): Promise<Record<string, unknown>> {
+  const tooLarge = () =>
+    appError(413, 'PAYLOAD_TOO_LARGE', `The form is larger than ${MAX_FORM_BYTES} bytes`);
+  if (Number(req.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) throw tooLarge();
+  const buf = await req.arrayBuffer();
+  if (buf.byteLength > MAX_FORM_BYTES) throw tooLarge();
+  if (buf.byteLength === 0) return {};
+  const contentType = req.headers.get('content-type') ?? '';
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (!FORM_TYPES.includes(type))
+    throw appError(415, 'UNSUPPORTED_MEDIA_TYPE', `The form must be sent as ${FORM_TYPES.join(' or ')}`);
+  let fields: Iterable<[string, unknown]>;
+  try {
+    fields =
+      type === 'multipart/form-data'
+        ? await new Response(buf, { headers: { 'content-type': contentType } }).formData()
+        : new URLSearchParams(new TextDecoder().decode(buf));
+  } catch {
+    throw appError(400, 'MALFORMED_REQUEST', 'The request body is not a valid form');
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of fields)
+    if (typeof v === 'string' && !FORBIDDEN_KEYS.has(k) && !Object.hasOwn(out, k)) out[k] = v;
+  return out;
 }
 
 function setPath(obj: Record<string, any>, path: string, value: unknown) {

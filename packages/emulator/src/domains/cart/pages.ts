@@ -3,14 +3,17 @@
  * e-mail and address form, "Place order"), the product page (`storesProduct`, also served at
  * `/product-page/{slug}`), and clear "not available in the emulator" pages for bookings, events and
  * paid plans. Plain server-rendered HTML; every value escaped; forms post back to the same page.
+ * Placing an order takes the ordered units out of the catalog's stock in the order's transaction.
  * @module
  */
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { Emulator } from '../../context.ts';
 import { newId } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
-import { lookupCatalogItem } from '../catalog/lookup.ts';
+import { lookupCatalogItem, STORES_APP_ID } from '../catalog/lookup.ts';
+import { lockProducts } from '../catalog/store.ts';
+import { adjustInventory, type InventoryChange, type InventoryShortage } from '../catalog/writes.ts';
 import { loadRedirectSession } from '../redirects/index.ts';
 import {
   callbackUrl,
@@ -73,8 +76,6 @@ const FORM_FIELDS: Array<[keyof CheckoutForm, string, string]> = [
   ['subdivision', 'State or region (optional, e.g. US-NY)', 'address-level1'],
   ['country', 'Country (two-letter code, e.g. US)', 'country'],
 ];
-
-const MAX_FORM_BYTES = 16 * 1024;
 
 /**
  * A callback URL of the session that may be followed: allowed for the session's client (see
@@ -306,9 +307,31 @@ function formErrors(f: CheckoutForm): string[] {
   return out;
 }
 
-/** `POST /redirect/{id}` of an `ecomCheckout` session: places the order. */
-async function placeOrder(emu: Emulator, c: Context) {
-  const session = await loadRedirectSession(emu.db, c.req.param('id') ?? '');
+/** The units an order takes from the stores catalog: one change per catalog line. */
+function stockTaken(lines: StoredLine[]): InventoryChange[] {
+  return lines.flatMap((l) =>
+    l.catalog?.appId === STORES_APP_ID
+      ? [{ productId: l.catalog.catalogItemId, variantId: l.catalog.variantId, delta: -l.quantity }]
+      : [],
+  );
+}
+
+/** Why the stock refused an order, worded like the checkout's own violations. */
+const shortageText = (s: InventoryShortage) =>
+  s.available === 0
+    ? `${s.name} is out of stock.`
+    : `Only ${s.available} of ${s.name} are in stock; the order has ${s.requested}.`;
+
+/** Thrown inside the order's transaction to roll it back when the stock cannot cover it. */
+class StockShort extends Error {
+  constructor(readonly reasons: string[]) {
+    super('The stock cannot cover the order');
+  }
+}
+
+/** `POST /redirect/{id}` of an `ecomCheckout` session (its form's fields in `body`): places the order. */
+async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknown>) {
+  const session = await loadRedirectSession(emu.db, String(body.id ?? ''));
   if (session?.intent !== 'ecomCheckout')
     return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
   // The form posts back to this same page; a post from another site is refused. Browsers say so
@@ -322,67 +345,81 @@ async function placeOrder(emu: Emulator, c: Context) {
     : !!origin && origin !== 'null' && !own.includes(origin);
   if (crossSite)
     return htmlPage(c, 'Not allowed', '<p>This form can only be sent from its own page.</p>', 403);
-  if (Number(c.req.header('content-length') ?? 0) > MAX_FORM_BYTES)
-    return checkoutPage(emu, c, session, undefined, ['The form is too large.'], 413);
-  const form = readForm(await c.req.parseBody());
+  const form = readForm(body);
   const errors = formErrors(form);
   if (errors.length) return checkoutPage(emu, c, session, form, errors, 400);
 
   const checkoutId = String(session.request.checkoutId ?? '');
-  const outcome = await emu.db.tx(async (sql) => {
-    const co = await loadCheckout(sql, checkoutId, true);
-    if (!co || !sameBuyer(session, co)) return { kind: 'missing' as const };
-    if (co.status === 'COMPLETED') return { kind: 'done' as const };
-    const shippingAddress: RestAddress = {
-      addressLine: form.addressLine,
-      city: form.city,
-      postalCode: form.postalCode,
-      country: form.country,
-      ...(form.subdivision ? { subdivision: form.subdivision } : {}),
-    };
-    const est = await priceCheckout(emu, sql, co, shippingAddress);
-    if (est.wire.violations.length)
-      return { kind: 'unavailable' as const, errors: est.wire.violations.map((v) => `${v.description}.`) };
-    const orderId = newId();
-    const now = emu.now();
-    const w = est.wire;
-    const order = {
-      id: orderId,
-      checkoutId: co.id,
-      status: 'APPROVED',
-      paymentStatus: 'NOT_PAID',
-      channelInfo: { type: co.doc.channelType },
-      buyerInfo: { ...w.cart.buyerInfo, email: form.email },
-      lineItems: w.cart.lineItems,
-      priceSummary: w.priceSummary,
-      taxSummary: w.taxSummary,
-      appliedDiscounts: w.appliedDiscounts,
-      shippingInfo: w.shippingInfo.selectedCarrierServiceOption ?? null,
-      recipientInfo: {
-        contactDetails: { firstName: form.firstName, lastName: form.lastName },
-        address: shippingAddress,
-      },
-      currency: w.currency,
-      createdDate: now.toISOString(),
-    };
-    const [{ number }] = (await sql.query<{ number: number }>(
-      `INSERT INTO orders (id, checkout_id, owner_kind, owner_id, doc, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING number`,
-      [orderId, co.id, co.owner_kind, co.owner_id, JSON.stringify(order), now],
-    )) as [{ number: number }];
-    await sql.query(
-      "UPDATE checkouts SET status = 'COMPLETED', order_id = $2, completed_at = $3 WHERE id = $1",
-      [co.id, orderId, now],
-    );
-    await emu.recordEvent(sql, 'wix.ecom.v1.order_created', orderId, { ...order, number: String(number) });
-    // The order empties the cart it came from (also if it has since moved to the member's cart).
-    const gone = await sql.query<{ id: string }>(
-      "DELETE FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 RETURNING id",
-      [co.cart_id, co.id],
-    );
-    for (const g of gone) await emu.recordEvent(sql, 'wix.ecom.v1.cart_deleted', g.id, { id: g.id });
-    return { kind: 'placed' as const, co };
-  });
+  const outcome = await emu.db
+    .tx(async (sql) => {
+      const co = await loadCheckout(sql, checkoutId, true);
+      if (!co || !sameBuyer(session, co)) return { kind: 'missing' as const };
+      if (co.status === 'COMPLETED') return { kind: 'done' as const };
+      // The catalog rows stay locked until the order commits: the availability priced below is the
+      // stock this order takes from, and a concurrent order for the last unit waits, then sees none.
+      const taken = stockTaken(co.doc.lineItems);
+      await lockProducts(
+        sql,
+        taken.map((t) => t.productId),
+      );
+      const shippingAddress: RestAddress = {
+        addressLine: form.addressLine,
+        city: form.city,
+        postalCode: form.postalCode,
+        country: form.country,
+        ...(form.subdivision ? { subdivision: form.subdivision } : {}),
+      };
+      const est = await priceCheckout(emu, sql, co, shippingAddress);
+      if (est.wire.violations.length)
+        return { kind: 'unavailable' as const, errors: est.wire.violations.map((v) => `${v.description}.`) };
+      const orderId = newId();
+      const now = emu.now();
+      const w = est.wire;
+      const order = {
+        id: orderId,
+        checkoutId: co.id,
+        status: 'APPROVED',
+        paymentStatus: 'NOT_PAID',
+        channelInfo: { type: co.doc.channelType },
+        buyerInfo: { ...w.cart.buyerInfo, email: form.email },
+        lineItems: w.cart.lineItems,
+        priceSummary: w.priceSummary,
+        taxSummary: w.taxSummary,
+        appliedDiscounts: w.appliedDiscounts,
+        shippingInfo: w.shippingInfo.selectedCarrierServiceOption ?? null,
+        recipientInfo: {
+          contactDetails: { firstName: form.firstName, lastName: form.lastName },
+          address: shippingAddress,
+        },
+        currency: w.currency,
+        createdDate: now.toISOString(),
+      };
+      const [{ number }] = (await sql.query<{ number: number }>(
+        `INSERT INTO orders (id, checkout_id, owner_kind, owner_id, doc, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING number`,
+        [orderId, co.id, co.owner_kind, co.owner_id, JSON.stringify(order), now],
+      )) as [{ number: number }];
+      await sql.query(
+        "UPDATE checkouts SET status = 'COMPLETED', order_id = $2, completed_at = $3 WHERE id = $1",
+        [co.id, orderId, now],
+      );
+      await emu.recordEvent(sql, 'wix.ecom.v1.order_created', orderId, { ...order, number: String(number) });
+      // Then the stock it takes (product_changed per tracked product); a shortfall the per-line
+      // check could not see undoes the whole order.
+      const short = await adjustInventory(emu, sql, taken);
+      if (short.length) throw new StockShort(short.map(shortageText));
+      // The order empties the cart it came from (also if it has since moved to the member's cart).
+      const gone = await sql.query<{ id: string }>(
+        "DELETE FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 RETURNING id",
+        [co.cart_id, co.id],
+      );
+      for (const g of gone) await emu.recordEvent(sql, 'wix.ecom.v1.cart_deleted', g.id, { id: g.id });
+      return { kind: 'placed' as const, co };
+    })
+    .catch((e: unknown) => {
+      if (e instanceof StockShort) return { kind: 'unavailable' as const, errors: e.reasons };
+      throw e;
+    });
   if (outcome.kind === 'missing')
     return htmlPage(c, 'Checkout not found', '<p>This checkout does not exist.</p>', 404);
   if (outcome.kind === 'unavailable') return checkoutPage(emu, c, session, form, outcome.errors, 409);
@@ -481,7 +518,12 @@ export function cartPages(router: Router, emu: Emulator) {
     access: 'public',
     handler: ({ msg, c }) => productPage(emu, c, String((msg as { slug: string }).slug)),
   });
-  // The router reads JSON bodies; the checkout form is urlencoded, so its POST goes on the app.
-  const app = (router as unknown as { app: Hono }).app;
-  app.post('/redirect/:id', (c) => placeOrder(emu, c));
+  router.route({
+    method: 'POST',
+    family: FAMILY.none,
+    path: '/redirect/{id}',
+    access: 'public',
+    body: 'form',
+    handler: ({ msg, c }) => placeOrder(emu, c, msg as Record<string, unknown>),
+  });
 }

@@ -112,6 +112,17 @@ export async function loadProduct(sql: Sql, id: string, lock = false): Promise<P
   return (await hydrate(sql, rows))[0];
 }
 
+/**
+ * Locks the rows of these products (in id order, so that two transactions locking overlapping sets
+ * cannot deadlock) until the transaction ends. Reads in the same transaction then see their latest
+ * committed state, and no other writer changes them meanwhile. Unknown ids are ignored.
+ */
+export async function lockProducts(sql: Sql, ids: readonly string[]) {
+  const unique = [...new Set(ids)].sort();
+  if (unique.length)
+    await sql.query('SELECT id FROM products WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [unique]);
+}
+
 function docOf(p: ProductState) {
   const {
     variants: _v,

@@ -1,6 +1,7 @@
 /**
  * Catalog v1 collection writes (create, update, delete, add and remove products) and the bulk
- * product calls (set or adjust price, cost or weight), each item in a transaction of its own.
+ * product calls (set or adjust price, cost or weight), each item in a transaction of its own; and
+ * the inventory change an order makes, in the order's transaction (`adjustInventory`).
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -11,10 +12,18 @@ import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { findCollection } from './collections.ts';
 import { SLUG } from './input.ts';
-import type { ProductState } from './model.ts';
+import { discounted, type ProductState, productToWire } from './model.ts';
 import { adjustByPercent, PERCENT_SCALE, scaled, WEIGHT_SCALE } from './money.ts';
 import { mutateProduct, PRODUCT_EVENTS } from './products.ts';
-import { ALL_PRODUCTS_COLLECTION_ID, slugify, slugSafe, uniqueSlug } from './store.ts';
+import {
+  ALL_PRODUCTS_COLLECTION_ID,
+  loadProduct,
+  lockProducts,
+  saveProduct,
+  slugify,
+  slugSafe,
+  uniqueSlug,
+} from './store.ts';
 
 export const COLLECTION_EVENTS = {
   created: 'wix.stores.catalog.v1.collection_created',
@@ -88,6 +97,92 @@ async function lockCollection(sql: Sql, id: string) {
 /** Records product_changed for products whose collection membership changed. */
 async function productsChanged(emu: Emulator, sql: Sql, ids: string[]) {
   for (const id of ids) await emu.recordEvent(sql, PRODUCT_EVENTS.changed, id, { productId: id });
+}
+
+/** A change of one variant's stock by `delta` units (negative: units taken, as by an order). */
+export interface InventoryChange {
+  productId: string;
+  /** The variant's id (`DEFAULT_VARIANT_ID` for a product without options). */
+  variantId: string;
+  delta: number;
+}
+
+/** A change refused because the variant tracks its stock and has too few units (or is gone). */
+export interface InventoryShortage {
+  productId: string;
+  variantId: string;
+  /** The product's name, or its id when it no longer exists. */
+  name: string;
+  /** Units in stock now (0 when the product or variant is gone). */
+  available: number;
+  /** Units the changes would take. */
+  requested: number;
+}
+
+/**
+ * Applies stock changes in the caller's transaction, all or nothing. The products are locked first
+ * (see `lockProducts`), so the stock read is the latest and two orders cannot both take the last
+ * unit. Only variants of products that track inventory change: the quantity moves by the summed
+ * deltas and a variant at zero is out of stock (the product's `inStock` and `inventoryStatus`
+ * follow from its variants). A product that does not track inventory (an in-stock flag only) is
+ * left as it is. If some tracked variant would go below zero, nothing is written and the shortages
+ * are returned; otherwise each changed product records `product_changed` (in product id order) and
+ * the result is empty.
+ */
+export async function adjustInventory(
+  emu: Emulator,
+  sql: Sql,
+  changes: readonly InventoryChange[],
+): Promise<InventoryShortage[]> {
+  const byProduct = new Map<string, Map<string, number>>();
+  for (const c of changes) {
+    if (!c.delta) continue;
+    const variants = byProduct.get(c.productId) ?? new Map<string, number>();
+    variants.set(c.variantId, (variants.get(c.variantId) ?? 0) + c.delta);
+    byProduct.set(c.productId, variants);
+  }
+  const ids = [...byProduct.keys()].sort();
+  await lockProducts(sql, ids);
+  const shortages: InventoryShortage[] = [];
+  const next: ProductState[] = [];
+  for (const id of ids) {
+    const p = await loadProduct(sql, id);
+    const deltas = byProduct.get(id)!;
+    if (p && !p.trackInventory) continue;
+    for (const [variantId, delta] of deltas) {
+      const v = p?.variants.find((x) => x.id === variantId);
+      const available = Math.max(0, v?.quantity ?? 0);
+      if (!p || !v || available + delta < 0)
+        shortages.push({
+          productId: id,
+          variantId,
+          name: p?.name ?? id,
+          available,
+          requested: Math.max(0, -delta),
+        });
+    }
+    if (!p || shortages.length) continue;
+    next.push({
+      ...p,
+      variants: p.variants.map((v) => {
+        const delta = deltas.get(v.id);
+        if (delta === undefined) return v;
+        const quantity = Math.max(0, v.quantity ?? 0) + delta;
+        return { ...v, quantity, inStock: quantity > 0 };
+      }),
+    });
+  }
+  if (shortages.length) return shortages;
+  for (const p of next) {
+    const saved = await saveProduct(sql, p, emu.now(), discounted(p.price, p.discount));
+    await emu.recordEvent(
+      sql,
+      PRODUCT_EVENTS.changed,
+      saved.id,
+      productToWire(saved, { absoluteUrl: emu.absoluteUrl, merchant: true, variants: true }),
+    );
+  }
+  return shortages;
 }
 
 const bulkSet = z
