@@ -332,6 +332,15 @@ describe('the SDK against a scripted fetch', () => {
         client(f, oauth(tokens(TokenRole.MEMBER))).identity.changePassword(S.password, { signal }),
     ],
     'POST token-info': [[S.access], (f, signal) => client(f).identity.getTokenInfo(S.access, { signal })],
+    'GraphQL with a password in its variables': [
+      [S.access, S.password],
+      (f, signal) =>
+        client(f, oauth(tokens())).graphql(
+          'mutation ($p: String!) { changePassword(p: $p) }',
+          { p: S.password },
+          { signal },
+        ),
+    ],
     'verify a factor with a code': [
       [S.stateToken, S.verification],
       (f, signal) =>
