@@ -145,6 +145,23 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     // Never leak a stack trace or driver message to the caller; log the gist for the developer.
     log(`[emulator] ${c.req.method} ${c.req.path} failed: ${(error as Error)?.message ?? String(error)}`);
     const requestId = c.res.headers.get('X-Wix-Request-Id');
+    if (storageUnavailable(error)) {
+      // The database is down or restarting: a retryable answer, so clients retry their reads.
+      c.header('Retry-After', '1');
+      return c.json(
+        {
+          message: 'Service unavailable',
+          details: {
+            applicationError: {
+              code: 'UNAVAILABLE',
+              description: 'Service unavailable',
+              data: { requestId },
+            },
+          },
+        },
+        503,
+      );
+    }
     return c.json(
       {
         message: 'Internal error',
@@ -196,4 +213,17 @@ async function seedOnce(emu: Emulator, domains: Domain[]) {
       await sql.query("INSERT INTO emulator_meta (key, value) VALUES ($1, 'demo')", [key]);
     }
   });
+}
+
+/** Connection-level failures of the storage (PostgreSQL down, restarting, or the link cut). */
+function storageUnavailable(error: unknown) {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) ||
+    code.startsWith('08') ||
+    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(
+      String(e?.message ?? ''),
+    )
+  );
 }

@@ -184,6 +184,9 @@ if (!PG) {
           const [r, w] = [await read(), await write()];
           if (r.status === 200 || w.status === 200)
             problems.push(`answered ${r.status} and ${w.status} while the server was stopped`);
+          // Storage down is a retryable 503 (with Retry-After), so clients retry their reads.
+          if (r.status !== 503 || w.status !== 503)
+            problems.push(`answered ${r.status} and ${w.status}, not 503, while the server was stopped`);
         }
         await sleep(1000);
         expect(alive(), context()).toBe(true);

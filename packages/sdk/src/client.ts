@@ -14,6 +14,8 @@ import type { CallOptions } from './http/op.ts';
 export interface Transport {
   baseUrl: string;
   fetch: typeof fetch;
+  /** The client's per-call timeout in milliseconds, for the strategy's own calls too. */
+  timeoutMs?: number;
 }
 
 /** How a client authenticates its calls. */
@@ -162,6 +164,7 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
   const transport: Transport = {
     baseUrl,
     fetch: (input, init) => (options.fetch ?? globalThis.fetch)(input, init),
+    timeoutMs: options.timeoutMs,
   };
   const auth = options.auth as A;
   const retry = { attempts: 3, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retry };

@@ -103,6 +103,8 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...headers },
         body: JSON.stringify(body),
+        // A token endpoint that never answers must not hang every call behind it.
+        signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
       });
       json = await res.json().catch(() => json);
     } catch (e) {

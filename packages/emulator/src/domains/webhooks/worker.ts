@@ -233,7 +233,16 @@ async function deliver(
       WHERE subscription_id = $1 AND seq = $2 AND state = 'PENDING'`,
     [d.subscription_id, d.seq, state, attempts, next, status, error, now],
   );
-  if (state === 'DEAD') emu.log(`[webhooks] gave up on event ${d.seq} for ${d.url}: ${error}`);
+  // The receiver's origin only: a receiver URL often carries a key in its path or query.
+  if (state === 'DEAD') emu.log(`[webhooks] gave up on event ${d.seq} for ${originOf(d.url)}: ${error}`);
+}
+
+function originOf(url: string) {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'an invalid receiver URL';
+  }
 }
 
 export interface WebhookWorker {
