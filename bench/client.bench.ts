@@ -14,6 +14,7 @@ import { gzipSync } from 'node:zlib';
 import { startEmulator } from '@shopkit/emulator';
 import { ApiKeyStrategy, cart, createClient, OAuthStrategy, products } from '@shopkit/sdk';
 import { build } from 'esbuild';
+import { lean, type TransformSpec, walk } from '../packages/sdk/src/transforms.ts';
 import { AUTH, MODULES, TYPICAL } from '../packages/sdk/test/entries.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -186,6 +187,64 @@ async function interleaved(fns: (() => Promise<unknown>)[], ms = 4500) {
   return calls.map((n, k) => n / (spent[k]! / 1000));
 }
 
+/** Mean microseconds of `fn` over `n` runs, each on its own input from `make`. */
+function micros<T>(make: () => T, fn: (x: T) => unknown, n = 400) {
+  const inputs = Array.from({ length: n }, make);
+  const t0 = performance.now();
+  for (const x of inputs) fn(x);
+  return ((performance.now() - t0) / n) * 1000;
+}
+
+/** What the SDK does to a products page beyond `JSON.parse`, step by step. */
+function productsPageCosts(body: string) {
+  // The query answers `{products: [...]}` with the same product fields as `getProduct`'s `{product}`.
+  const { spec: get } = products.getProduct as unknown as { spec: { res: { product: TransformSpec } } };
+  const spec: TransformSpec = { products: get.res.product };
+  const dates = (JSON.parse(body).products as { lastUpdated?: string; createdDate?: string }[]).flatMap(
+    (p) => [p.lastUpdated, p.createdDate].filter(Boolean) as string[],
+  );
+  for (let i = 0; i < 3; i++) {
+    micros(() => body, JSON.parse);
+    micros(
+      () => JSON.parse(body),
+      (x) => walk(x, lean(spec), 1),
+    );
+  }
+  const parse = micros(() => body, JSON.parse);
+  const scan = micros(
+    () => body,
+    (t) => /"-?Infinity"|"NaN"/.test(t),
+  );
+  const walkLean = micros(
+    () => JSON.parse(body),
+    (x) => walk(x, lean(spec), 1),
+  );
+  const walkFull = micros(
+    () => JSON.parse(body),
+    (x) => walk(x, spec, 1),
+  );
+  const toDates = micros(
+    () => dates,
+    (d) => d.map((s) => new Date(s)),
+  );
+  const row = (what: string, us: number) =>
+    `| ${what} | ${us.toFixed(0)} µs | ${((us / parse) * 100).toFixed(0)} % |`;
+  return [
+    `Where the products page's time goes beyond the raw call (one page, ${(body.length / 1024).toFixed(0)} KiB; microseconds per page):`,
+    '',
+    '| step | time | of `JSON.parse` |',
+    '|---|---:|---:|',
+    row('`JSON.parse` of the body (raw and SDK alike)', parse),
+    row('scan of the text for `"NaN"` / `"Infinity"` (decides whether floats need a walk)', scan),
+    row(
+      `transform walk without floats (the usual case), including ${dates.length} timestamps → \`Date\``,
+      walkLean,
+    ),
+    row(`of which creating the ${dates.length} \`Date\` objects`, toDates),
+    row('transform walk with floats (only when the scan finds one)', walkFull),
+  ];
+}
+
 async function main() {
   ensureBaseline();
   const lines: string[] = [
@@ -296,7 +355,7 @@ async function main() {
         `| ${c.name} | ${r.toFixed(0)}/s | ${s.toFixed(0)}/s (${(s / r).toFixed(2)}) | ${p.toFixed(0)}/s (${(p / r).toFixed(2)}) |`,
       );
     }
-    lines.push('');
+    lines.push('', ...productsPageCosts(bodies.productsBody), '');
 
     // Token requests for 20 concurrent calls on a fresh client.
     mem.counter.token = 0;

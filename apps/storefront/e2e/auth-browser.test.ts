@@ -71,14 +71,14 @@ afterAll(async () => {
  * asynchronously, so a tab can read stale tokens right after another released the lock; see
  * docs/security.md, item 22.)
  */
-async function shopPage(ctx: BrowserContext, path = '/', shared = false): Promise<Page> {
+async function shopPage(ctx: BrowserContext, path = '/', shared: boolean | 'local' = false): Promise<Page> {
   const page = await ctx.newPage();
   await page.goto(origin + path);
   await makeClient(page, shared);
   return page;
 }
 
-async function makeClient(page: Page, shared = false) {
+async function makeClient(page: Page, shared: boolean | 'local' = false) {
   await page.waitForFunction(() => !!(window as any).sdk);
   await page.evaluate(
     ({ baseUrl, clientId, shared }) => {
@@ -110,7 +110,12 @@ async function makeClient(page: Page, shared = false) {
         baseUrl,
         auth: sdk.OAuthStrategy({
           clientId,
-          storage: shared ? indexedDbStore(`shopkit:${clientId}:tokens`) : undefined,
+          storage:
+            shared === 'local'
+              ? sdk.webStorage(localStorage, clientId)
+              : shared
+                ? indexedDbStore(`shopkit:${clientId}:tokens`)
+                : undefined,
         }),
         modules: { identity: sdk.identity, collections: sdk.collections },
       });
@@ -349,15 +354,15 @@ describe('checklist 22: tabs sharing storage renew once', () => {
    * for the Web Lock, or, without Web Locks, sending its own refresh). Returns how many refresh
    * requests went out, and how many of them carried the stored refresh token.
    */
-  async function race(withLocks: boolean) {
+  async function race(withLocks: boolean, store: true | 'local' = true) {
     const ctx = await browser.newContext();
     if (!withLocks)
       await ctx.addInitScript(() => {
         Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined, configurable: true });
       });
     const lockName = `shopkit:${emu.demo.clientId}:tokens`;
-    const a = await shopPage(ctx, '/', true);
-    const b = await shopPage(ctx, '/', true);
+    const a = await shopPage(ctx, '/', store);
+    const b = await shopPage(ctx, '/', store);
     const rt0 = await a.evaluate(async () => {
       const auth = (window as any).client.auth;
       const t = await auth.generateVisitorTokens();
@@ -417,6 +422,16 @@ describe('checklist 22: tabs sharing storage renew once', () => {
     expect(r.refreshes).toBe(1);
     expect(r.withRt0).toBe(1);
     expect(r.same).toBe(true);
+  });
+
+  it('the same with webStorage(localStorage), which hands writes to other tabs late: one refresh', async () => {
+    for (let round = 0; round < 3; round++) {
+      const r = await race(true, 'local');
+      expect(r.results).toEqual(['ok', 'ok']);
+      expect(r.refreshes).toBe(1);
+      expect(r.withRt0).toBe(1);
+      expect(r.same).toBe(true);
+    }
   });
 
   it('the control: without Web Locks the same race sends the same refresh token twice', async () => {

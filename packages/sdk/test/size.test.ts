@@ -24,8 +24,8 @@ async function gzipSize(source: string) {
   return gzipSync(out.outputFiles[0]!.contents, { level: 9 }).length;
 }
 
-// Measured 7712 B and 3691 B (esbuild 0.28); about 2% of slack for esbuild version noise.
-const BUDGET = { typical: 7900, auth: 3780 };
+// Measured 7857 B and 3810 B (esbuild 0.28); about 2% of slack for esbuild version noise.
+const BUDGET = { typical: 8020, auth: 3890 };
 
 it('keeps the typical storefront entry within its budget', async () => {
   const size = await gzipSize(TYPICAL);

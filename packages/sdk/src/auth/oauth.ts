@@ -126,10 +126,13 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
 
   const anonymous = () => tokenRequest({ clientId, grantType: 'anonymous' }, TokenRole.VISITOR);
 
-  /** Renewal itself: refresh when possible; a refused member refresh is a visible logout. */
-  async function renew(force: boolean): Promise<Tokens> {
+  /**
+   * Renewal itself: refresh when possible; a refused member refresh is a visible logout. `renewed`:
+   * another tab renewed while this one waited for the lock; its tokens are taken even when forced.
+   */
+  async function renew(force: boolean, renewed = false): Promise<Tokens> {
     const current = await read();
-    if (!force && usable(current)) return current;
+    if ((!force || renewed) && usable(current)) return current;
     let next: Tokens | undefined;
     const rt = current.refreshToken;
     if (rt.value) {
@@ -158,12 +161,36 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     return next;
   }
 
+  /**
+   * After waiting for another tab's renewal: a shared storage may hand its writes to this tab late
+   * (Chromium's localStorage does), so give the new tokens up to a second to show before this tab
+   * refreshes with what may be a rotated, spent refresh token.
+   */
+  async function changedSince(seen: Tokens) {
+    for (let i = 0; i < 50; i++) {
+      const now = await read();
+      if (
+        now.refreshToken.value !== seen.refreshToken.value ||
+        now.accessToken.value !== seen.accessToken.value
+      )
+        return true;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return false;
+  }
+
   /** Single-flight within this instance, and across instances sharing storage via Web Locks. */
   const renewOnce = (force: boolean): Promise<Tokens> =>
     (inflight ??= (async () => {
       try {
         const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-        return await (locks ? locks.request(`shopkit:${clientId}:tokens`, () => renew(force)) : renew(force));
+        if (!locks) return await renew(force);
+        const name = `shopkit:${clientId}:tokens`;
+        const seen = await read();
+        // A free lock: renew now. A held one: another tab is renewing; wait for it, then see.
+        return await locks.request(name, { ifAvailable: true }, (lock) =>
+          lock ? renew(force) : locks.request(name, async () => renew(force, await changedSince(seen))),
+        );
       } finally {
         inflight = undefined;
       }
