@@ -21,6 +21,7 @@ export function AppStrategy(options: AppOptions): AuthStrategy & { invalidate():
     const res = await t.fetch(t.baseUrl + '/oauth2/token', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
+      signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
       body: JSON.stringify({
         grant_type: 'client_credentials',
         client_id: options.appId,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../client.ts';
 import type { ShopkitError } from '../http/errors.ts';
 import { call } from '../http/op.ts';
+import { AppStrategy } from './app.ts';
 import { OAuthStrategy } from './oauth.ts';
 
 /** A fetch that never answers, until the request's signal aborts it. */
@@ -25,5 +26,18 @@ describe('token requests', () => {
     )) as ShopkitError;
     expect(err.message).toBe('something went wrong');
     expect(err.code).toBe('NETWORK_ERROR');
+  });
+
+  it('of the app strategy give up too', async () => {
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch: hanging,
+      timeoutMs: 50,
+      auth: AppStrategy({ appId: 'a', appSecret: 's' }),
+    });
+    const err = (await call(client, { method: 'GET', path: '/things/v1/x' }, []).catch(
+      (e) => e,
+    )) as ShopkitError;
+    expect(err.name).toBe('SystemError');
   });
 });

@@ -340,6 +340,7 @@ async function trustedPost(client: AnyClient, apiKey: string, path: string, body
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `${Authorization},${apiKey}` },
     body: JSON.stringify(body),
+    signal: AbortSignal.timeout(client.transport.timeoutMs ?? 30_000),
   });
   const json = await res.json().catch(() => undefined);
   if (res.status !== 200)
