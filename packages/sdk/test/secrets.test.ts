@@ -1156,7 +1156,7 @@ describe.each(testBackends())('the SDK against the emulator (%s)', (backend) => 
     expect(found).toEqual([]);
   });
 
-  it('the emulator failing inside (its storage gone): 500 envelopes, and a log line without secrets', async () => {
+  it('the emulator failing inside (its storage gone): 503 envelopes, and a log line without secrets', async () => {
     const who = await member();
     const db = emu.emu.db as unknown as Record<'query' | 'exec' | 'tx', unknown>;
     const saved = { query: db.query, exec: db.exec, tx: db.tx };
@@ -1201,7 +1201,8 @@ describe.each(testBackends())('the SDK against the emulator (%s)', (backend) => 
         `${emu.url}/oauth2/authorize?redirect_session_id=${secret('session token')}&code=${secret('authorization code')}`,
         { headers: { authorization: secret('access token'), cookie: `session=${secret('session token')}` } },
       );
-      expect(raw.status).toBe(500);
+      expect(raw.status).toBe(503); // storage unavailable: retryable, with Retry-After
+      expect(raw.headers.get('retry-after')).toBe('1');
     } finally {
       Object.assign(db, saved);
     }
