@@ -4,7 +4,7 @@
  * A call declares the fields it transforms as a tree that mirrors the message:
  * `{ product: { lastUpdated: date, priceData: { price: float } } }`. Leaves are transform kinds
  * (`float`, `date`, `image`, `video`, `address`, `url`), each a pair of functions; a kind with fields
- * of its own below it is `[...kind, { ... }]` (an address and its geocode). {@link walk} visits only
+ * of its own below it is `nest(kind, { ... })` (an address and its geocode). {@link walk} visits only
  * the declared fields, in one pass, in place. Arrays on the way are walked element by element; a
  * `*` key stands for every value of a map. Only the kinds a bundle's calls use are bundled.
  * @module
