@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
 import { type AuthStrategy, createClient } from './client.ts';
 import { ApplicationError, ShopkitError, SystemError, ValidationError } from './http/errors.ts';
@@ -254,6 +255,42 @@ describe('responses and failures', () => {
     const err = await getThing(client, 'a').catch((e) => e);
     expect(err).toBeInstanceOf(SystemError);
     expect(err).toMatchObject({ code: 'TIMEOUT', message: 'System error occurred: the call timed out' });
+  });
+
+  it('times out a short call on time while a longer one is still waiting (one shared timer)', async () => {
+    const hang: Handler = (_req, signal) =>
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch: fakeFetch(hang).fetch,
+      retry: { attempts: 1 },
+    });
+    const ctl = new AbortController();
+    let longDone = false;
+    const long = getThing(client, 'long', { timeoutMs: 60_000, signal: ctl.signal })
+      .catch((e) => e)
+      .finally(() => {
+        longDone = true;
+      });
+    const short = await getThing(client, 'short', { timeoutMs: 30 }).catch((e) => e);
+    expect(short).toMatchObject({ code: 'TIMEOUT' });
+    expect(longDone).toBe(false);
+    ctl.abort();
+    expect(await long).toMatchObject({ code: 'ABORTED' });
+  });
+
+  it('does not keep a Node process alive once its calls are done', () => {
+    // A child makes one call with a 10-minute timeout and must then exit by itself: a timer left
+    // armed for that deadline would hold it open far beyond this test's own timeout.
+    const script = `
+      const { createClient } = await import(${JSON.stringify(new URL('./client.ts', import.meta.url).href)});
+      const client = createClient({ baseUrl: 'http://h', timeoutMs: 600000, fetch: async () => Response.json({ ok: 1 }) });
+      console.log(JSON.stringify(await client.request('GET', '/x')));`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    expect(out.trim()).toBe('{"ok":1}');
   });
 
   it('stops at once when the caller aborts, without retrying', async () => {

@@ -20,8 +20,11 @@ export interface Transport {
 
 /** How a client authenticates its calls. */
 export interface AuthStrategy {
-  /** Headers that authenticate one request (for example `{ Authorization: '<token>' }`). */
-  getAuthHeaders(transport: Transport): Promise<Record<string, string>>;
+  /**
+   * Headers that authenticate one request (for example `{ Authorization: '<token>' }`), or a
+   * promise of them; answering at once when a usable credential is at hand saves the call a tick.
+   */
+  getAuthHeaders(transport: Transport): Record<string, string> | Promise<Record<string, string>>;
   /** After a 401: obtain a fresh credential; resolve `true` when the call may be replayed once. */
   onUnauthorized?(transport: Transport): Promise<boolean>;
   /** Whether this strategy can make elevated (merchant/app) calls. */
@@ -129,6 +132,40 @@ const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 export const nonFinite = new WeakSet<object>();
 const NON_FINITE = /"-?Infinity"|"NaN"/;
 
+/**
+ * Deadlines of the calls in flight. One timer serves them all, armed for the earliest deadline:
+ * a timer of its own for every call costs more than the rest of the engine's work on a call. The
+ * timer holds a Node process open only while a call is in flight.
+ */
+const deadlines = new Map<AbortController, number>();
+let timer: any;
+let armedAt = 0;
+function arm(at: number) {
+  clearTimeout(timer);
+  armedAt = at;
+  timer = setTimeout(sweep, at - Date.now());
+}
+function sweep() {
+  timer = undefined;
+  let next = Infinity;
+  for (const [ctl, at] of deadlines)
+    if (at <= Date.now()) {
+      deadlines.delete(ctl);
+      ctl.abort(new DOMException('timeout', 'TimeoutError'));
+    } else next = Math.min(next, at);
+  if (next < Infinity) arm(next);
+}
+function watch(ctl: AbortController, ms: number) {
+  const at = Date.now() + ms;
+  deadlines.set(ctl, at);
+  if (!timer || at < armedAt) arm(at);
+  else timer.ref?.();
+}
+function unwatch(ctl: AbortController) {
+  deadlines.delete(ctl);
+  if (!deadlines.size) timer?.unref?.();
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const t = setTimeout(resolve, ms);
@@ -141,9 +178,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /** `Retry-After` in seconds or as an HTTP date, in milliseconds. */
 function retryAfterMs(res: Response): number | undefined {
   const h = res.headers.get('retry-after');
-  const secs = Number(h);
-  const ms = h ? (Number.isFinite(secs) ? secs * 1000 : Date.parse(h) - Date.now()) : Number.NaN;
-  return Number.isNaN(ms) ? undefined : Math.max(0, ms);
+  const ms = h ? (Number(h) >= 0 ? Number(h) * 1000 : Date.parse(h) - Date.now()) : Number.NaN;
+  return ms >= 0 ? ms : ms < 0 ? 0 : undefined;
 }
 
 /**
@@ -163,31 +199,32 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
   const baseUrl = (options.baseUrl ?? 'https://www.wixapis.com').replace(/\/+$/, '');
   const transport: Transport = {
     baseUrl,
-    fetch: (input, init) => (options.fetch ?? globalThis.fetch)(input, init),
+    fetch: (input, init) => (options.fetch ?? fetch)(input, init),
     timeoutMs: options.timeoutMs,
   };
   const auth = options.auth as A;
   const retry = { attempts: 3, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retry };
-  const backoff = (attempt: number) =>
-    Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
 
   async function send(method: string, url: string, init: RequestOptions): Promise<object> {
+    const outer = init.signal;
     let refreshed = false;
     for (let attempt = 1; ; attempt++) {
       const headers: Record<string, string> = { ...options.headers, ...init.headers };
       if (init.body !== undefined) headers['Content-Type'] = 'application/json';
       if (shared.consistent) headers['X-Wix-Consistent'] = shared.consistent;
-      if (auth) Object.assign(headers, await auth.getAuthHeaders(transport));
-      // One signal per attempt: the caller's abort and this attempt's timeout.
-      const outer = init.signal;
+      if (auth) {
+        // A strategy may answer at once (a usable token in memory): no await then.
+        const h = auth.getAuthHeaders(transport);
+        Object.assign(headers, (h as Promise<unknown>).then ? await h : h);
+      }
+      // One controller per attempt: the caller's abort and this attempt's deadline.
       const ctl = new AbortController();
-      const onAbort = () => ctl.abort(outer?.reason);
-      const timer = setTimeout(
-        () => ctl.abort(new DOMException('timeout', 'TimeoutError')),
-        init.timeoutMs ?? options.timeoutMs ?? 30_000,
-      );
-      if (outer?.aborted) onAbort();
-      outer?.addEventListener('abort', onAbort);
+      const onAbort = () => ctl.abort(outer!.reason);
+      if (outer) {
+        if (outer.aborted) onAbort();
+        outer.addEventListener('abort', onAbort);
+      }
+      watch(ctl, init.timeoutMs ?? options.timeoutMs ?? 30_000);
       let res: Response | undefined;
       let text: string | undefined;
       let cause: unknown;
@@ -201,29 +238,28 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
         text = await res.text();
       } catch (e) {
         cause = e;
-      } finally {
-        clearTimeout(timer);
-        outer?.removeEventListener('abort', onAbort);
       }
-      const requestId = res?.headers.get('x-wix-request-id') ?? null;
+      unwatch(ctl);
+      outer?.removeEventListener('abort', onAbort);
+      const backoff = () =>
+        Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
       if (text === undefined) {
-        if (outer?.aborted)
-          throw systemError(null, { code: 'ABORTED', reason: 'the call was aborted', cause });
-        if (res)
-          throw systemError(requestId, {
-            status: res.status,
-            code: 'NETWORK_ERROR',
-            reason: 'the response was cut off',
-            cause,
-          });
-        if (init.retrySafe && attempt < retry.attempts) {
-          await sleep(backoff(attempt), outer);
+        // Only a request that never got an answer is retried (never a caller's abort).
+        if (!res && !outer?.aborted && init.retrySafe && attempt < retry.attempts) {
+          await sleep(backoff(), outer);
           continue;
         }
-        const timedOut = ctl.signal.aborted;
-        throw systemError(null, {
-          code: timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
-          reason: timedOut ? 'the call timed out' : 'the network request failed',
+        const [code, reason] = outer?.aborted
+          ? ['ABORTED', 'the call was aborted']
+          : res
+            ? ['NETWORK_ERROR', 'the response was cut off']
+            : ctl.signal.aborted
+              ? ['TIMEOUT', 'the call timed out']
+              : ['NETWORK_ERROR', 'the network request failed'];
+        throw systemError(res && !outer?.aborted ? res.headers.get('x-wix-request-id') : null, {
+          status: outer?.aborted ? undefined : res?.status,
+          code,
+          reason,
           cause,
         });
       }
@@ -234,28 +270,27 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
       try {
         parsed = JSON.parse(text);
       } catch {}
-      if (res.status === 200) {
-        if (!parsed || typeof parsed !== 'object')
-          throw systemError(requestId, {
-            status: 200,
-            code: 'INVALID_RESPONSE',
-            reason: 'the response body is not a JSON object',
-          });
+      const status = res.status;
+      if (status === 200 && parsed && typeof parsed === 'object') {
         if (NON_FINITE.test(text)) nonFinite.add(parsed);
         return parsed;
       }
-      if (res.status === 401 && auth?.onUnauthorized && !refreshed) {
+      const requestId = res.headers.get('x-wix-request-id');
+      if (status === 200)
+        throw systemError(requestId, {
+          status,
+          code: 'INVALID_RESPONSE',
+          reason: 'the response body is not a JSON object',
+        });
+      if (status === 401 && auth?.onUnauthorized && !refreshed) {
         refreshed = true;
         if (await auth.onUnauthorized(transport)) continue;
       }
-      if (init.retrySafe && attempt < retry.attempts && (res.status === 429 || res.status === 503)) {
-        await sleep(Math.min(retryAfterMs(res) ?? backoff(attempt), retry.maxDelayMs), outer);
+      if (init.retrySafe && attempt < retry.attempts && (status === 429 || status === 503)) {
+        await sleep(Math.min(retryAfterMs(res) ?? backoff(), retry.maxDelayMs), outer);
         continue;
       }
-      throw errorFromResponse(
-        { status: res.status, statusText: res.statusText, body: parsed, requestId },
-        init.rename,
-      );
+      throw errorFromResponse({ status, statusText: res.statusText, body: parsed, requestId }, init.rename);
     }
   }
 
@@ -264,25 +299,12 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
    * response transforms work in place: followers clone, and the first caller clones too when
    * anyone joined (the entry is gone before any caller resumes, so the count is final).
    */
-  const reads = new Map<string, { p: Promise<object>; followers: number }>();
+  const reads = new Map<string, { p: Promise<object>; n: number }>();
   const copy = (raw: object) => {
     const c = structuredClone(raw);
     if (nonFinite.has(raw)) nonFinite.add(c);
     return c;
   };
-  async function shareRead(key: string, run: () => Promise<object>) {
-    const joined = reads.get(key);
-    if (joined) {
-      joined.followers++;
-      return copy(await joined.p);
-    }
-    const entry = { p: run(), followers: 0 };
-    reads.set(key, entry);
-    const drop = () => reads.delete(key);
-    entry.p.then(drop, drop);
-    const raw = await entry.p;
-    return entry.followers ? copy(raw) : raw;
-  }
 
   function fail(err: unknown, method: string, path: string): never {
     const error =
@@ -294,13 +316,29 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
   async function request(method: string, path: string, init: RequestOptions = {}): Promise<any> {
     if (!METHODS.includes(method)) throw new TypeError(`Unknown HTTP method: ${method}`);
     const url = baseUrl + path + (init.query ? '?' + init.query : '');
+    // Reads without a signal of their own may share; calls with their own headers or timeout
+    // share only with identical ones.
+    const key =
+      method === 'GET' && !init.signal
+        ? init.headers || init.timeoutMs
+          ? url + JSON.stringify([init.headers, init.timeoutMs])
+          : url
+        : '';
     try {
-      return await (method === 'GET' && !init.signal
-        ? shareRead(
-            init.headers || init.timeoutMs ? url + JSON.stringify([init.headers, init.timeoutMs]) : url,
-            () => send(method, url, init),
-          )
-        : send(method, url, init));
+      if (!key) return await send(method, url, init);
+      const joined = reads.get(key);
+      if (joined) {
+        joined.n++;
+        return copy(await joined.p);
+      }
+      const entry = { p: send(method, url, init), n: 0 };
+      reads.set(key, entry);
+      try {
+        const raw = await entry.p;
+        return entry.n ? copy(raw) : raw;
+      } finally {
+        reads.delete(key);
+      }
     } catch (err) {
       return fail(err, method, path);
     }

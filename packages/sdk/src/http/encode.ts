@@ -5,16 +5,14 @@
  */
 
 /** Base64url (no padding) of UTF-8 text. */
-export function base64urlEncode(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  return bytesToBase64url(bytes);
-}
+export const base64urlEncode = (text: string): string => bytesToBase64url(new TextEncoder().encode(text));
 
 /** Base64url (no padding) of raw bytes. */
 export function bytesToBase64url(bytes: Uint8Array): string {
   let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  // In slices: spreading a large array into one call would overflow the argument stack.
+  for (let i = 0; i < bytes.length; i += 8192) bin += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return btoa(bin).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 /** Decodes base64url (padding optional) to UTF-8 text. Throws on malformed input. */
@@ -24,65 +22,53 @@ export function base64urlDecode(s: string): string {
   return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
+/** A plain object: not null, not an array, not a `Date`. */
+export const isObj = (v: unknown): v is Record<string, any> =>
+  !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
 
 /**
  * Simple query encoding: nested objects become dot paths, arrays of scalars repeated keys; arrays of
  * objects, `null` and `undefined` are dropped. Returns whether a dotted key or an array of objects
  * was seen, which is what makes a query endpoint switch to `.r`.
  */
-export function flattenQuery(msg: Record<string, unknown>, out = new URLSearchParams(), prefix = '') {
+export function flattenQuery(msg: Record<string, unknown>, params = new URLSearchParams(), prefix = '') {
   let complex = false;
-  for (const key of Object.keys(msg)) {
+  for (const key in msg) {
     const value = msg[key];
     const name = prefix + key;
-    if (value == null) continue;
     if (isObj(value)) {
+      flattenQuery(value, params, name + '.');
       complex = true;
-      flattenQuery(value, out, name + '.');
-    } else if (Array.isArray(value)) {
-      for (const item of value) {
-        if (isObj(item) || Array.isArray(item)) complex = true;
-        else if (item != null) out.append(name, scalar(item));
-      }
-    } else out.append(name, scalar(value));
+    } else
+      for (const item of Array.isArray(value) ? value : [value])
+        if (item != null && typeof item === 'object' && !(item instanceof Date))
+          complex ||= Array.isArray(value);
+        else if (item != null) params.append(name, item instanceof Date ? item.toISOString() : String(item));
   }
-  return { params: out, complex };
+  return { params, complex };
 }
-
-const scalar = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
 
 /**
  * The query string of a GET/DELETE message. With `complex`, a message that has a dotted key or an
  * array of objects travels whole as `.r=<base64url JSON>`; an empty message sends nothing.
  */
 export function encodeQuery(msg: Record<string, unknown>, complex: boolean): string {
-  const { params, complex: needsR } = flattenQuery(msg);
-  if (complex && needsR) return '.r=' + base64urlEncode(JSON.stringify(msg));
-  return params.toString();
+  const flat = flattenQuery(msg);
+  return complex && flat.complex ? '.r=' + base64urlEncode(JSON.stringify(msg)) : flat.params.toString();
 }
 
 /** Reads a dotted path (`a.b.c`) of an object. */
-export function getPath(obj: unknown, path: string): unknown {
-  let cur = obj as any;
-  for (const seg of path.split('.')) {
-    if (cur == null) return undefined;
-    cur = cur[seg];
-  }
-  return cur;
+export function getPath(obj: unknown, path: string): any {
+  for (const seg of path.split('.')) obj = (obj as any)?.[seg];
+  return obj;
 }
 
 /** Sets a dotted path, creating (or copying) the objects on the way. */
 export function setPath(obj: Record<string, any>, path: string, value: unknown) {
   const segs = path.split('.');
-  let cur = obj;
-  for (let i = 0; i < segs.length - 1; i++) {
-    const seg = segs[i]!;
-    cur[seg] = isObj(cur[seg]) ? { ...cur[seg] } : {};
-    cur = cur[seg];
-  }
-  cur[segs[segs.length - 1]!] = value;
+  const last = segs.pop()!;
+  for (const seg of segs) obj = obj[seg] = isObj(obj[seg]) ? { ...obj[seg] } : {};
+  obj[last] = value;
 }
 
 /**
@@ -97,7 +83,7 @@ export function fillPath(
   const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const v = getPath(msg, name);
     if ((typeof v !== 'string' && typeof v !== 'number') || v === '') missing ||= name;
-    return encodeURIComponent(String(v));
+    return encodeURIComponent(v);
   });
   return missing ? { missing } : { path };
 }

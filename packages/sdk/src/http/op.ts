@@ -8,7 +8,7 @@
 import type { AnyClient } from '../client.ts';
 import { nonFinite } from '../client.ts';
 import { lean, type TransformSpec, walk } from '../transforms.ts';
-import { encodeQuery, fillPath, setPath } from './encode.ts';
+import { encodeQuery, fillPath, getPath, isObj, setPath } from './encode.ts';
 import { ShopkitError, ValidationError } from './errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -60,38 +60,26 @@ interface ArgPlace {
   path: string;
 }
 
-export function parseArgs(args: string[] = []): ArgPlace[] {
-  return args.map((a) => {
-    const i = a.indexOf(':');
-    return i < 0 ? { name: a, path: a } : { name: a.slice(0, i), path: a.slice(i + 1) };
+export const parseArgs = (args: string[] = []): ArgPlace[] =>
+  args.map((a) => {
+    const [name = '', path = name] = a.split(/:(.*)/);
+    return { name, path };
   });
-}
 
 /** Builds the request message from positional arguments, never mutating the caller's objects. */
 export function buildMessage(places: ArgPlace[], values: unknown[]): Record<string, unknown> {
   let msg: Record<string, unknown> = {};
-  const order = places.map((p, i) => [p, values[i]] as const).filter(([, v]) => v !== undefined);
-  order.sort(([a], [b]) => depth(a.path) - depth(b.path));
-  for (const [place, value] of order) {
-    if (place.path === '') msg = { ...msg, ...(value as object) };
-    else
-      setPath(
-        msg,
-        place.path,
-        value && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)
-          ? { ...(getAt(msg, place.path) as object), ...value }
-          : value,
-      );
-  }
+  // Shallow places first: a spread argument (`'options:'`) must not overwrite `'id:product.id'`.
+  const depth = (p: ArgPlace) => (p.path ? p.path.split('.').length : 0);
+  for (const [place, value] of places
+    .map((p, i) => [p, values[i]] as const)
+    .sort(([a], [b]) => depth(a) - depth(b)))
+    if (value !== undefined) {
+      const old = getPath(msg, place.path);
+      if (!place.path) msg = { ...msg, ...(value as object) };
+      else setPath(msg, place.path, isObj(value) && isObj(old) ? { ...old, ...value } : value);
+    }
   return msg;
-}
-
-const depth = (path: string) => (path === '' ? -1 : path.split('.').length);
-
-function getAt(obj: Record<string, any>, path: string) {
-  let cur: any = obj;
-  for (const seg of path.split('.')) cur = cur?.[seg];
-  return cur && typeof cur === 'object' ? cur : {};
 }
 
 /**
@@ -99,21 +87,26 @@ function getAt(obj: Record<string, any>, path: string) {
  * field starts with wins (`product.id` → `id`, `product.name` → `product.name`, `lineItems` →
  * `options.lineItems` for a spread `options` argument).
  */
-export function argFieldMapper(places: ArgPlace[]) {
-  return (field: string): string => {
+export const argFieldMapper =
+  (places: ArgPlace[]) =>
+  (field: string): string => {
     let best: ArgPlace | undefined;
-    for (const p of places) {
-      const under =
-        p.path === '' || field === p.path || field.startsWith(p.path + '.') || field.startsWith(p.path + '[');
-      if (under && (!best || p.path.length > best.path.length)) best = p;
-    }
-    if (!best) return field;
-    if (best.path === '') return field ? `${best.name}.${field}` : best.name;
-    return best.name + field.slice(best.path.length);
+    for (const p of places)
+      if (
+        (!p.path || field === p.path || /^[.[]/.test(field.slice(p.path.length))) &&
+        field.startsWith(p.path) &&
+        (!best || p.path.length > best.path.length)
+      )
+        best = p;
+    return !best
+      ? field
+      : best.path
+        ? best.name + field.slice(best.path.length)
+        : field
+          ? `${best.name}.${field}`
+          : best.name;
   };
-}
 
-const MAX_QUERY = 4000;
 const prepared = new WeakMap<OpSpec, { places: ArgPlace[]; rename: (field: string) => string }>();
 
 /**
@@ -132,28 +125,28 @@ export async function call<R = unknown>(
     prep = { places, rename: argFieldMapper(places) };
     prepared.set(spec, prep);
   }
-  const { places, rename } = prep;
+  const { rename } = prep;
   let method: string = spec.method;
-  let path: string;
   let query = '';
   let body: unknown;
+  let filled: { path: string } | { missing: string };
   try {
     if (spec.elevated && !client.auth?.elevated)
       throw new ShopkitError(
         `${spec.name ?? spec.path} needs an elevated client (ApiKeyStrategy or AppStrategy); this client has none.`,
         { code: 'ELEVATION_REQUIRED', description: 'An elevated client is required' },
       );
-    let msg = buildMessage(places, args);
+    let msg = prep.places.length ? buildMessage(prep.places, args) : {};
     if (spec.req) msg = walk(structuredClone(msg), spec.req, 0);
-    const filled = fillPath(spec.path, msg);
+    filled = fillPath(spec.path, msg);
     if ('missing' in filled)
       throw new ValidationError([
         { field: rename(filled.missing), description: 'must be a non-empty string' },
       ]);
-    path = filled.path;
     if (method === 'GET' || method === 'DELETE') {
       query = encodeQuery(msg, !!spec.complexQuery);
-      if (spec.fallback && method === 'GET' && query.length > MAX_QUERY) {
+      // A GET whose query string would be too long for proxies goes as a POST with a JSON body.
+      if (spec.fallback && method === 'GET' && query.length > 4000) {
         method = 'POST';
         query = '';
         body = msg;
@@ -162,7 +155,7 @@ export async function call<R = unknown>(
   } catch (err) {
     return client.fail(err, spec.method, spec.path);
   }
-  const raw = await client.request<any>(method, path, {
+  const raw = await client.request<any>(method, filled.path, {
     ...opts,
     query,
     body,
