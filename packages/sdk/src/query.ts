@@ -55,6 +55,7 @@ export interface QueryPage<T> {
 }
 
 type Cond = Record<string, unknown>;
+type State<T> = { r: QueryRunner<T>; c: Cond[]; s: Sorting[]; p: { limit: number; offset: number } };
 
 /**
  * Builds a platform query; every method returns a new builder.
@@ -63,60 +64,32 @@ type Cond = Record<string, unknown>;
  *   .startsWith('name', 'Linen').ge('price', 20).descending('price').limit(12).find();
  * for await (const product of client.products.queryProducts().hasSome('collectionIds', [id])) { … }
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface below types the condition methods built from a table
 export class QueryBuilder<T> {
+  // `declare`: assigned in the constructor, so no class-field code is emitted
+  declare private readonly r: QueryRunner<T>;
+  declare private readonly c: Cond[];
+  declare private readonly s: Sorting[];
+  declare private readonly p: { limit: number; offset: number };
+
   constructor(
-    private readonly run: QueryRunner<T>,
-    private readonly conds: Cond[] = [],
-    private readonly sorts: Sorting[] = [],
-    private readonly paging: { limit: number; offset: number } = { limit: DEFAULT_LIMIT, offset: 0 },
-  ) {}
-
-  private with(conds: Cond[], sorts = this.sorts, paging = this.paging) {
-    return new QueryBuilder<T>(this.run, conds, sorts, paging);
-  }
-  private op(field: string, op: string, value: unknown) {
-    return this.with([...this.conds, { [field]: op ? { [op]: value } : value }]);
+    run: QueryRunner<T>,
+    conds: Cond[] = [],
+    sorts: Sorting[] = [],
+    paging: { limit: number; offset: number } = { limit: DEFAULT_LIMIT, offset: 0 },
+  ) {
+    Object.assign(this, { r: run, c: conds, s: sorts, p: paging });
   }
 
-  eq(field: string, value: unknown) {
-    return this.op(field, '', value === undefined ? null : value);
+  /** A copy of this builder with some of its state replaced (the constructor has nothing else to do). */
+  private w(state: Partial<State<T>>): QueryBuilder<T> {
+    return Object.assign(Object.create(QueryBuilder.prototype), this, state);
   }
-  ne(field: string, value: unknown) {
-    return this.op(field, '$ne', value);
+  /** A copy with more conditions. */
+  private a(...conds: Cond[]) {
+    return this.w({ c: [...this.c, ...conds] });
   }
-  gt(field: string, value: unknown) {
-    return this.op(field, '$gt', value);
-  }
-  ge(field: string, value: unknown) {
-    return this.op(field, '$gte', value);
-  }
-  lt(field: string, value: unknown) {
-    return this.op(field, '$lt', value);
-  }
-  le(field: string, value: unknown) {
-    return this.op(field, '$lte', value);
-  }
-  in(field: string, values: unknown[]) {
-    return this.op(field, '$in', values);
-  }
-  hasSome(field: string, values: unknown[]) {
-    return this.op(field, '$hasSome', values);
-  }
-  hasAll(field: string, values: unknown[]) {
-    return this.op(field, '$hasAll', values);
-  }
-  startsWith(field: string, value: string) {
-    return this.op(field, '$startsWith', value);
-  }
-  endsWith(field: string, value: string) {
-    return this.op(field, '$endsWith', value);
-  }
-  contains(field: string, value: string) {
-    return this.op(field, '$contains', value);
-  }
-  exists(field: string, value = true) {
-    return this.op(field, '$exists', value);
-  }
+
   isEmpty(field: string) {
     return this.eq(field, null);
   }
@@ -129,58 +102,58 @@ export class QueryBuilder<T> {
   }
   /** This builder's conditions OR the other's. */
   or(other: QueryBuilder<T>) {
-    return this.with([{ $or: [this.filter(), other.filter()] }]);
+    return this.w({ c: [{ $or: [this.filter(), other.filter()] }] });
   }
   /** This builder's conditions AND the other's. */
   and(other: QueryBuilder<T>) {
-    return this.with([...this.conds, ...other.conds]);
+    return this.a(...other.c);
   }
   /** This builder's conditions AND NOT the other's. */
   not(other: QueryBuilder<T>) {
-    return this.with([...this.conds, { $not: other.filter() }]);
+    return this.a({ $not: other.filter() });
   }
 
   ascending(...fields: string[]) {
-    return this.sortBy(fields, 'ASC');
+    return this.o(fields, 'ASC');
   }
   descending(...fields: string[]) {
-    return this.sortBy(fields, 'DESC');
+    return this.o(fields, 'DESC');
   }
-  private sortBy(fields: string[], order: SortOrder) {
-    return this.with(this.conds, [...this.sorts, ...fields.map((fieldName) => ({ fieldName, order }))]);
+  private o(fields: string[], order: SortOrder) {
+    return this.w({ s: [...this.s, ...fields.map((fieldName) => ({ fieldName, order }))] });
   }
   /** Page size; keeps the offset. */
   limit(limit: number) {
-    return this.with(this.conds, this.sorts, { ...this.paging, limit });
+    return this.w({ p: { ...this.p, limit } });
   }
   /** Offset; keeps the page size. */
   skip(offset: number) {
-    return this.with(this.conds, this.sorts, { ...this.paging, offset });
+    return this.w({ p: { ...this.p, offset } });
   }
 
   /** The filter object: one condition as is, several joined by `$and`. */
   filter(): Record<string, unknown> {
-    const flat = this.conds.flatMap((c) =>
+    const flat = this.c.flatMap((c) =>
       Array.isArray(c.$and) && Object.keys(c).length === 1 ? (c.$and as Cond[]) : [c],
     );
-    return flat.length === 0 ? {} : flat.length === 1 ? flat[0]! : { $and: flat };
+    return flat.length > 1 ? { $and: flat } : (flat[0] ?? {});
   }
 
   /** The query this builder sends. */
   build(): PlatformQuery {
-    const q: PlatformQuery = { paging: { ...this.paging } };
+    const q: PlatformQuery = { paging: { ...this.p } };
     const filter = this.filter();
     if (Object.keys(filter).length) q.filter = filter;
-    if (this.sorts.length) q.sort = [...this.sorts];
+    if (this.s.length) q.sort = [...this.s];
     return q;
   }
 
   /** Runs the query and returns the first page. */
   find(): Promise<QueryPage<T>> {
-    return runPage(this.run, this.build());
+    return runPage(this.r, this.build());
   }
 
-  /** Every page, in order. */
+  /** Every page, in order: the first always, then each next one while there may be more and it is not empty. */
   async *pages(): AsyncGenerator<QueryPage<T>> {
     let page = await this.find();
     yield page;
@@ -188,10 +161,7 @@ export class QueryBuilder<T> {
       page.hasNext() ||
       (page.totalPages === undefined && page.items.length === page.pageSize && page.items.length > 0)
     ) {
-      page = await runPage(this.run, {
-        ...page.query,
-        paging: { limit: page.pageSize, offset: (page.query.paging?.offset ?? 0) + page.pageSize },
-      });
+      page = await page.next();
       if (!page.items.length) return;
       yield page;
     }
@@ -203,27 +173,69 @@ export class QueryBuilder<T> {
   }
 }
 
+// The condition methods, typed here and built below from one table.
+export interface QueryBuilder<T> {
+  /** `field` equals `value` (`undefined` is sent as `null`). */
+  eq(field: string, value: unknown): QueryBuilder<T>;
+  /** `field` differs from `value`. */
+  ne(field: string, value: unknown): QueryBuilder<T>;
+  /** `field` > `value`. */
+  gt(field: string, value: unknown): QueryBuilder<T>;
+  /** `field` >= `value`. */
+  ge(field: string, value: unknown): QueryBuilder<T>;
+  /** `field` < `value`. */
+  lt(field: string, value: unknown): QueryBuilder<T>;
+  /** `field` <= `value`. */
+  le(field: string, value: unknown): QueryBuilder<T>;
+  /** `field` is one of `values`. */
+  in(field: string, values: unknown[]): QueryBuilder<T>;
+  /** The array `field` holds at least one of `values`. */
+  hasSome(field: string, values: unknown[]): QueryBuilder<T>;
+  /** The array `field` holds every one of `values`. */
+  hasAll(field: string, values: unknown[]): QueryBuilder<T>;
+  startsWith(field: string, value: string): QueryBuilder<T>;
+  endsWith(field: string, value: string): QueryBuilder<T>;
+  contains(field: string, value: string): QueryBuilder<T>;
+  /** `field` is present (`true`, the default) or absent (`false`). */
+  exists(field: string, value?: boolean): QueryBuilder<T>;
+}
+
+// `name` or `name:operator`: the operator is `$name` unless given; `eq` has none (`{field: value}`).
+for (const entry of 'eq: ne gt ge:gte lt le:lte in hasSome hasAll startsWith endsWith contains exists'.split(
+  ' ',
+)) {
+  const [name, op = name] = entry.split(':') as [string, string?];
+  (QueryBuilder.prototype as unknown as Record<string, unknown>)[name] = function (
+    this: { a(cond: Cond): unknown },
+    field: string,
+    // a missing `exists` value means true, a missing `eq` value means null
+    value = name === 'exists' || undefined,
+  ) {
+    return this.a({ [field]: op ? { [`$${op}`]: value } : (value ?? null) });
+  };
+}
+
 /** Runs one page of a query and wraps the answer. */
 export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Promise<QueryPage<T>> {
   const { items, metadata = {} } = await run(query);
   const limit = query.paging?.limit ?? DEFAULT_LIMIT;
   const offset = query.paging?.offset ?? metadata.offset ?? 0;
-  const hidden = !!metadata.tooManyToCount;
-  const total = hidden ? undefined : metadata.total;
-  const totalPages = total === undefined ? undefined : Math.ceil(total / limit);
+  const totalCount = metadata.tooManyToCount ? undefined : metadata.total;
+  const totalPages = totalCount === undefined ? undefined : Math.ceil(totalCount / limit);
   const currentPage = Math.floor(offset / limit);
-  const at = (delta: number) =>
+  const at = (delta: number) => () =>
     runPage(run, { ...query, paging: { limit, offset: Math.max(0, offset + delta * limit) } });
   return {
     items,
-    totalCount: total,
+    totalCount,
     totalPages,
     currentPage,
     pageSize: limit,
     query,
-    hasNext: () => totalPages !== undefined && currentPage < totalPages - 1,
+    // false while the total pages are unknown: the comparison with NaN is false
+    hasNext: () => currentPage < totalPages! - 1,
     hasPrev: () => currentPage > 0,
-    next: () => at(1),
-    prev: () => at(-1),
+    next: at(1),
+    prev: at(-1),
   };
 }

@@ -7,6 +7,7 @@ import {
   ShopkitError,
   SPI_ERROR_TYPE,
   SystemError,
+  systemError,
   ValidationError,
 } from './errors.ts';
 import { argFieldMapper, parseArgs } from './op.ts';
@@ -124,5 +125,88 @@ describe('errorFromResponse (spec point 8)', () => {
     expect(SPI_ERROR_TYPE).toBe('wix_spi_error');
     expect(constantCase('Precondition Required')).toBe('PRECONDITION_REQUIRED');
     expect(constantCase('notFound')).toBe('NOT_FOUND');
+  });
+});
+
+describe('error details', () => {
+  it('takes the status text from the table when the response has none (HTTP/2)', () => {
+    expect(errorFromResponse(res(404, null))).toMatchObject({ message: 'Not Found', code: 'NOT_FOUND' });
+    expect(errorFromResponse(res(415, null)).message).toBe('Unsupported Media Type');
+    expect(errorFromResponse(res(402, null))).toMatchObject({ message: 'HTTP 402', code: 'HTTP_402' });
+    expect(errorFromResponse(res(418, null, "I'm a teapot")).code).toBe('I_M_A_TEAPOT');
+    expect(errorFromResponse(res(503, null, '', null))).toMatchObject({ code: 'HTTP_503', status: 503 });
+  });
+
+  it('application errors: the code from the status when missing, data only when an object', () => {
+    const err = errorFromResponse(res(409, { details: { applicationError: { data: 'x' } } }));
+    expect(err).toMatchObject({ message: 'Conflict', code: 'CONFLICT', description: 'Conflict', data: {} });
+    expect(err.details).toEqual({ applicationError: { data: 'x' }, requestId: 'req-1' });
+    expect(
+      errorFromResponse(res(400, { message: '', details: { applicationError: { code: 7 } } })).code,
+    ).toBe('7');
+  });
+
+  it('validation: drops a violation when a more specific one is under the same field', () => {
+    const err = errorFromResponse(
+      res(400, {
+        details: {
+          validationError: {
+            fieldViolations: [
+              { field: 'ab', description: 'x' },
+              { field: 'a', description: 'y' },
+              { field: 'a.b', description: 'z' },
+              { field: 'c[1]', description: 'w' },
+              { field: 'c', description: 'v' },
+              { description: 'no field' },
+            ],
+          },
+        },
+      }),
+    ) as ValidationError;
+    expect(err.violations.map((v) => v.field)).toEqual(['', 'a.b', 'ab', 'c[1]']);
+    expect(err.message).toBe('INVALID_ARGUMENT: "" no field, "a.b" z, "ab" x, "c[1]" w');
+  });
+
+  it('fields and cause as given', () => {
+    const plain = new ShopkitError('m', { code: 'C', description: 'd' });
+    expect(plain).toMatchObject({ name: 'ShopkitError', message: 'm', code: 'C', data: {}, requestId: null });
+    expect(plain.details).toEqual({ requestId: null });
+    expect('cause' in plain).toBe(false);
+    expect(Object.keys(plain)).toEqual([
+      'name',
+      'status',
+      'code',
+      'description',
+      'data',
+      'requestId',
+      'details',
+    ]);
+    const cause = new Error('inner');
+    const v = new ValidationError([{ field: 'f', description: 'is bad' }], { cause, requestId: 'r' });
+    expect(v).toMatchObject({
+      name: 'ValidationError',
+      message: 'INVALID_ARGUMENT: "f" is bad',
+      requestId: 'r',
+    });
+    expect(v.cause).toBe(cause);
+    expect(v.details).toEqual({ validationError: { fieldViolations: v.violations }, requestId: 'r' });
+  });
+
+  it('systemError: the reason and the request id in the message', () => {
+    const cause = new Error('x');
+    const e = systemError('r', { code: 'TIMEOUT', reason: 'the call timed out', cause });
+    expect(e).toMatchObject({
+      message: 'System error occurred: the call timed out, request-id: r',
+      code: 'TIMEOUT',
+    });
+    expect(e).toMatchObject({ description: 'the call timed out', status: undefined, name: 'SystemError' });
+    expect(e.cause).toBe(cause);
+    const bare = systemError(null);
+    expect(bare).toMatchObject({
+      message: 'System error occurred',
+      code: 'UNKNOWN',
+      description: 'System error occurred',
+    });
+    expect('cause' in bare).toBe(false);
   });
 });

@@ -50,14 +50,18 @@ export class ShopkitError extends Error {
   declare readonly details: ErrorDetails;
 
   constructor(message: string, init: ErrorInit) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = new.target.name;
-    this.status = init.status;
-    this.code = init.code;
-    this.description = init.description;
-    this.data = init.data ?? {};
-    this.requestId = init.requestId ?? null;
-    this.details = { ...init.details, requestId: this.requestId };
+    // Error adds an own `cause` only when the options have one: none when it is undefined.
+    super(message, init.cause === undefined ? undefined : init);
+    const requestId = init.requestId ?? null;
+    Object.assign(this, {
+      name: new.target.name,
+      status: init.status,
+      code: init.code,
+      description: init.description,
+      data: init.data ?? {},
+      requestId,
+      details: { ...init.details, requestId },
+    });
   }
 }
 
@@ -86,29 +90,13 @@ export class HttpError extends ShopkitError {}
 /** Network failure, timeout, abort, an unreadable response or a 5xx without an envelope. */
 export class SystemError extends ShopkitError {}
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  410: 'Gone',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  428: 'Precondition Required',
-  429: 'Too Many Requests',
-};
+/** Reason phrases of the 4xx statuses the platform answers, from 400 on, `|`-separated (HTTP/2 sends none). */
+const STATUS_TEXT =
+  'Bad Request|Unauthorized||Forbidden|Not Found|Method Not Allowed|||Request Timeout|Conflict|Gone|||Payload Too Large||Unsupported Media Type|||||||Unprocessable Entity||||||Precondition Required|Too Many Requests';
 
-/** `Not Found` → `NOT_FOUND`. */
+/** `Not Found` → `NOT_FOUND`, `notFound` → `NOT_FOUND`: the words are runs of letters and digits, cut before a capital that follows a lower-case letter or digit. */
 export const constantCase = (s: string) =>
-  s
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_|_$/g, '')
-    .toUpperCase();
+  (s.match(/[A-Z]+[a-z\d]*|[a-z\d]+/g) ?? []).join('_').toUpperCase();
 
 /**
  * Sorts violations by field, renames fields with `rename` (wire name → argument name) and drops a
@@ -118,13 +106,10 @@ export function normalizeViolations(list: FieldViolation[], rename: (f: string) 
   const mapped = list.map((v) => ({ ...v, field: rename(String(v.field ?? '')) }));
   return mapped
     .filter(
-      (v) => !mapped.some((o) => o !== v && o.field.length > v.field.length && isUnder(o.field, v.field)),
+      (v) => !mapped.some((o) => o.field.startsWith(`${v.field}.`) || o.field.startsWith(`${v.field}[`)),
     )
-    .sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0));
+    .sort((a, b) => (a.field < b.field ? -1 : +(a.field > b.field)));
 }
-
-const isUnder = (child: string, parent: string) =>
-  child.startsWith(parent) && (child[parent.length] === '.' || child[parent.length] === '[');
 
 /** What the engine knows of a failed response. */
 export interface FailedResponse {
@@ -142,32 +127,32 @@ export interface FailedResponse {
  * 4. anything else: `System error occurred`, with `, request-id: <id>` when known.
  */
 export function errorFromResponse(res: FailedResponse, rename: (f: string) => string = (f) => f) {
-  const body = (res.body && typeof res.body === 'object' ? res.body : {}) as {
-    message?: unknown;
-    details?: ErrorDetails;
-  };
-  const base = { status: res.status, requestId: res.requestId };
-  const details = body.details && typeof body.details === 'object' ? body.details : undefined;
+  const { status, requestId } = res;
+  // Object(): an object body as is, anything else without `message` or `details`
+  const body: { message?: unknown; details?: ErrorDetails | null } = Object(res.body);
+  const base = { status, requestId };
+  const details = body.details;
   const violations = details?.validationError?.fieldViolations;
   if (Array.isArray(violations)) return new ValidationError(normalizeViolations(violations, rename), base);
   const app = details?.applicationError;
-  const statusText = res.statusText || STATUS_TEXT[res.status] || `HTTP ${res.status}`;
+  const statusText = res.statusText || STATUS_TEXT.split('|')[status - 400] || `HTTP ${status}`;
+  const code = constantCase(statusText);
   if (app && typeof app === 'object') {
     const description = typeof app.description === 'string' ? app.description : statusText;
-    const serverMessage = typeof body.message === 'string' && body.message ? body.message : description;
+    const serverMessage = (typeof body.message === 'string' && body.message) || description;
     const message = serverMessage === description ? serverMessage : `${serverMessage}: ${description}`;
     return new ApplicationError(message, {
       ...base,
-      code: String(app.code ?? constantCase(statusText)),
+      code: String(app.code ?? code),
       description,
-      data: app.data && typeof app.data === 'object' ? app.data : {},
-      details,
+      // null becomes {} in the constructor
+      data: typeof app.data === 'object' ? app.data : {},
+      details: details!,
     });
   }
-  if (res.status >= 400 && res.status < 500) {
-    return new HttpError(statusText, { ...base, code: constantCase(statusText), description: statusText });
-  }
-  return systemError(res.requestId, { status: res.status, code: constantCase(statusText) });
+  return status >= 400 && status < 500
+    ? new HttpError(statusText, { ...base, code, description: statusText })
+    : systemError(requestId, { status, code });
 }
 
 /** `System error occurred[: reason][, request-id: <id>]`. */
@@ -179,11 +164,11 @@ export function systemError(
     'System error occurred' +
     (init.reason ? `: ${init.reason}` : '') +
     (requestId ? `, request-id: ${requestId}` : '');
+  // `init` carries status and cause; the constructor reads only the fields it knows
   return new SystemError(message, {
-    status: init.status,
+    ...init,
     code: init.code ?? 'UNKNOWN',
     description: init.reason ?? 'System error occurred',
     requestId,
-    cause: init.cause,
   });
 }
