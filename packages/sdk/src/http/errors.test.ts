@@ -209,4 +209,18 @@ describe('error details', () => {
     });
     expect('cause' in bare).toBe(false);
   });
+
+  it('keeps the class names in a minified bundle', async () => {
+    const { build } = await import('esbuild');
+    const out = await build({
+      entryPoints: [new URL('./errors.ts', import.meta.url).pathname],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      write: false,
+    });
+    const m = await import(`data:text/javascript,${encodeURIComponent(out.outputFiles[0]!.text)}`);
+    const names = ['ShopkitError', 'ValidationError', 'ApplicationError', 'HttpError', 'SystemError'];
+    expect(names.map((n) => new m[n](n === 'ValidationError' ? [] : 'm', { code: 'C' }).name)).toEqual(names);
+  });
 });

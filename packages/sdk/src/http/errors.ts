@@ -90,6 +90,13 @@ export class HttpError extends ShopkitError {}
 /** Network failure, timeout, abort, an unreadable response or a 5xx without an envelope. */
 export class SystemError extends ShopkitError {}
 
+// Minifiers rename classes, and `name` (from `new.target.name`) must stay the class name.
+[ShopkitError, ValidationError, ApplicationError, HttpError, SystemError].map((C, i) =>
+  Object.defineProperty(C, 'name', {
+    value: 'ShopkitError ValidationError ApplicationError HttpError SystemError'.split(' ')[i],
+  }),
+);
+
 /** Reason phrases of the 4xx statuses the platform answers, from 400 on, `|`-separated (HTTP/2 sends none). */
 const STATUS_TEXT =
   'Bad Request|Unauthorized||Forbidden|Not Found|Method Not Allowed|||Request Timeout|Conflict|Gone|||Payload Too Large||Unsupported Media Type|||||||Unprocessable Entity||||||Precondition Required|Too Many Requests';
