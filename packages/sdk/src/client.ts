@@ -133,37 +133,30 @@ export const nonFinite = new WeakSet<object>();
 const NON_FINITE = /"-?Infinity"|"NaN"/;
 
 /**
- * Deadlines of the calls in flight. One timer serves them all, armed for the earliest deadline:
- * a timer of its own for every call costs more than the rest of the engine's work on a call. The
- * timer holds a Node process open only while a call is in flight.
+ * Deadlines of the calls in flight. One ticker checks them every 10 ms while any call is in flight
+ * and stops once none is: a timer of its own for every call costs more than the rest of the
+ * engine's work on a call. It holds a Node process open only while a call is in flight.
  */
 const deadlines = new Map<AbortController, number>();
-let timer: any;
-let armedAt = 0;
-function arm(at: number) {
-  clearTimeout(timer);
-  armedAt = at;
-  timer = setTimeout(sweep, at - Date.now());
-}
-function sweep() {
-  timer = undefined;
-  let next = Infinity;
-  for (const [ctl, at] of deadlines)
-    if (at <= Date.now()) {
-      deadlines.delete(ctl);
-      ctl.abort(new DOMException('timeout', 'TimeoutError'));
-    } else next = Math.min(next, at);
-  if (next < Infinity) arm(next);
-}
+let ticker: any;
 function watch(ctl: AbortController, ms: number) {
-  const at = Date.now() + ms;
-  deadlines.set(ctl, at);
-  if (!timer || at < armedAt) arm(at);
-  else timer.ref?.();
+  deadlines.set(ctl, Date.now() + ms);
+  ticker ??= setInterval(() => {
+    for (const [c, at] of deadlines)
+      if (at <= Date.now()) {
+        deadlines.delete(c);
+        c.abort(new DOMException('timeout', 'TimeoutError'));
+      }
+    if (!deadlines.size) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  }, 10);
+  ticker.ref?.();
 }
 function unwatch(ctl: AbortController) {
   deadlines.delete(ctl);
-  if (!deadlines.size) timer?.unref?.();
+  if (!deadlines.size) ticker?.unref?.();
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
