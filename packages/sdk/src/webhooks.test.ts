@@ -190,3 +190,16 @@ describe('webhooks.process', () => {
     ).rejects.toBe(boom);
   });
 });
+
+it('keeps the WebhookError class name in a minified bundle', async () => {
+  const { build } = await import('esbuild');
+  const out = await build({
+    entryPoints: [new URL('./webhooks.ts', import.meta.url).pathname],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+  });
+  const m = await import(`data:text/javascript,${encodeURIComponent(out.outputFiles[0]!.text)}`);
+  expect(new m.WebhookError('m', { code: 'C' }).name).toBe('WebhookError');
+});
