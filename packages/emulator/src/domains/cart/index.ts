@@ -4,6 +4,7 @@
  * plus the hosted checkout and product pages behind redirect sessions.
  * @module
  */
+import { ChannelType } from '@shopkit/sdk';
 import type { Context } from 'hono';
 import type { Domain, Emulator, Identity } from '../../context.ts';
 import { hashToken, newId } from '../../crypto.ts';
@@ -200,26 +201,14 @@ const updateSchema = z.object({
     .optional(),
 });
 
+/**
+ * Checkout channels: the spec's channel types (the SDK's `ChannelType`, spec point 3) and the two
+ * agentic channels the wire protocol (§5.1, `channelType`) lists besides; a set, should the SDK
+ * gain them too.
+ */
 const CHANNELS = [
-  'UNSPECIFIED',
-  'WEB',
-  'POS',
-  'EBAY',
-  'AMAZON',
-  'OTHER_PLATFORM',
-  'WIX_APP_STORE',
-  'WIX_INVOICES',
-  'BACKOFFICE_MERCHANT',
-  'WISH',
-  'CLASS_PASS',
-  'GLOBAL_E',
-  'FACEBOOK',
-  'ETSY',
-  'TIKTOK',
-  'FAIRE_COM',
-  'PAYPAL_AGENTIC_CHECKOUT',
-  'STRIPE_AGENTIC_CHECKOUT',
-] as const;
+  ...new Set([...Object.values(ChannelType), 'PAYPAL_AGENTIC_CHECKOUT', 'STRIPE_AGENTIC_CHECKOUT'] as const),
+];
 
 const estimateSchema = z.object({
   selectedShippingOption: shippingOption.optional(),

@@ -4,6 +4,7 @@
  * apply a validated input to a product's state.
  * @module
  */
+import { MeasurementUnit } from '@shopkit/sdk';
 import { invalid, type Violation } from '../../http/errors.ts';
 import { z } from '../../http/validate.ts';
 import {
@@ -31,29 +32,13 @@ const dims = z
     unit: z.enum(['UNSPECIFIED', 'MM', 'CM', 'M', 'IN', 'FT', 'YD']).optional(),
   })
   .strict();
-const UNITS = [
-  'ML',
-  'CL',
-  'L',
-  'CBM',
-  'MG',
-  'G',
-  'KG',
-  'MM',
-  'CM',
-  'M',
-  'SQM',
-  'OZ',
-  'LB',
-  'FLOZ',
-  'PT',
-  'QT',
-  'GAL',
-  'IN',
-  'FT',
-  'YD',
-  'SQFT',
-] as const;
+/**
+ * Units a unit price may use: the spec's measurement units (the SDK's `MeasurementUnit`, spec
+ * point 3) except `UNSPECIFIED`, which no price can be per.
+ */
+const UNITS = Object.values(MeasurementUnit).filter(
+  (u): u is Exclude<MeasurementUnit, 'UNSPECIFIED'> => u !== 'UNSPECIFIED',
+);
 
 export const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const slug = () => z.string().max(100).regex(SLUG, 'must be lower-case letters, digits and single hyphens');

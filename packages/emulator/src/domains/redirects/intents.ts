@@ -6,6 +6,7 @@
  * intentPages.set('ecomCheckout', async ({ session, emu, c }) => htmlPage(c, 'Checkout', '<p>…</p>'));
  * @module
  */
+import type { RedirectCallbacks } from '@shopkit/sdk/redirects';
 import type { Context } from 'hono';
 import type { Emulator } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
@@ -25,15 +26,8 @@ export const INTENTS = [
 ] as const;
 export type IntentName = (typeof INTENTS)[number];
 
-/** Callback URLs of a redirect session. */
-export interface RedirectCallbacks {
-  thankYouPageUrl?: string;
-  postFlowUrl?: string;
-  loginUrl?: string;
-  bookingsServiceListUrl?: string;
-  cartPageUrl?: string;
-  planListUrl?: string;
-}
+/** Callback URLs of a redirect session: the SDK's type of the wire message (§5.2). */
+export type { RedirectCallbacks };
 
 /** A redirect session as stored (table `redirect_sessions`). */
 export interface StoredRedirectSession {
