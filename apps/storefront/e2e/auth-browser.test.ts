@@ -9,60 +9,12 @@
  * one refresh request thanks to Web Locks (and, as the control, send the same refresh token twice
  * without them); and an SSO session token used for the hidden-frame direct login.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { holdAuthorize, ownerCall, sdkShop, setupShopOrigin } from './browser.ts';
 
-let browser: Browser;
-let emu: TestEmulator;
-let server: Server;
-let origin: string;
+const shop = setupShopOrigin(sdkShop);
 const PASSWORD = 'long enough pw';
-
-/** The SDK bundled for the browser. */
-async function bundleSdk(): Promise<string> {
-  const entry = fileURLToPath(new URL('../../../packages/sdk/src/index.ts', import.meta.url));
-  const out = (await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: { write: false, minify: false, lib: { entry, formats: ['es'], fileName: 'sdk' } },
-  })) as { output: { code?: string }[] }[] | { output: { code?: string }[] };
-  const first = Array.isArray(out) ? out[0]! : out;
-  return first.output[0]!.code!;
-}
-
-beforeAll(async () => {
-  const sdk = await bundleSdk();
-  // Every path but /sdk.js is the same page, so /callback works as a redirect URI.
-  server = createServer((req, res) => {
-    if (req.url === '/sdk.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(sdk);
-    } else {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(
-        '<!doctype html><html><body><h1>Shop</h1><script type="module">' +
-          "import * as sdk from '/sdk.js'; window.sdk = sdk;</script></body></html>",
-      );
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  [browser, emu] = await Promise.all([
-    launchChromium(),
-    startTestEmulator('pglite', { allowedOrigins: [origin] }),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await emu?.stop();
-  await new Promise((r) => server?.close(r));
-});
 
 /**
  * A page of the shop (`path` on its origin) with the SDK loaded and `window.client` made: memory
@@ -73,7 +25,7 @@ afterAll(async () => {
  */
 async function shopPage(ctx: BrowserContext, path = '/', shared: boolean | 'local' = false): Promise<Page> {
   const page = await ctx.newPage();
-  await page.goto(origin + path);
+  await page.goto(shop.origin + path);
   await makeClient(page, shared);
   return page;
 }
@@ -120,7 +72,7 @@ async function makeClient(page: Page, shared: boolean | 'local' = false) {
         modules: { identity: sdk.identity, collections: sdk.collections },
       });
     },
-    { baseUrl: emu.url, clientId: emu.demo.clientId, shared },
+    { baseUrl: shop.emu.url, clientId: shop.emu.demo.clientId, shared },
   );
 }
 
@@ -137,15 +89,7 @@ const register = (page: Page, email = newEmail()) =>
   );
 
 /** An owner call with the API key, from Node. */
-async function owner(path: string, body: object) {
-  const res = await fetch(emu.url + path, {
-    method: 'POST',
-    headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(200);
-  return res.json();
-}
+const owner = (path: string, body: object) => ownerCall(shop.emu, path, body);
 
 /** On the callback page: parse, read the address bar, exchange the code. */
 const finishAtCallback = (page: Page, responseMode: 'query' | 'fragment') =>
@@ -182,39 +126,42 @@ async function startHostedLogin(page: Page, responseMode: 'query' | 'fragment') 
 describe('checklist 11: code and state leave the address bar', () => {
   for (const mode of ['fragment', 'query'] as const)
     it(`after parseFromUrl (${mode}) location.href holds neither code= nor state=`, async () => {
-      const ctx = await browser.newContext();
+      const ctx = await shop.browser.newContext();
       const page = await shopPage(ctx);
       const who = await register(page);
       await startHostedLogin(page, mode);
       await page.fill('input[name=email]', who.email);
       await page.fill('input[name=password]', PASSWORD);
-      await Promise.all([page.waitForURL(`${origin}/callback**`), page.click('button[value=login]')]);
+      await Promise.all([page.waitForURL(`${shop.origin}/callback**`), page.click('button[value=login]')]);
       await makeClient(page);
       const r = await finishAtCallback(page, mode);
       expect(r.before).toMatch(/code=.+state=|state=.+code=/);
       expect(r.after).not.toMatch(/code=|state=/);
-      expect(r.after).toBe(`${origin}/callback?keep=1`);
-      expect(page.url()).toBe(`${origin}/callback?keep=1`);
+      expect(r.after).toBe(`${shop.origin}/callback?keep=1`);
+      expect(page.url()).toBe(`${shop.origin}/callback?keep=1`);
       expect(r).toMatchObject({ role: 'member', subject: who.id, localStorageKeys: 0, cookie: '' });
       await ctx.close();
     });
 
   it('the same after SSO through the hosted page’s provider link', async () => {
     const { idpConnection } = await owner('/_api/emulator/v1/idp-connections', { name: 'Acme ID' });
-    const ctx = await browser.newContext();
+    const ctx = await shop.browser.newContext();
     const page = await shopPage(ctx);
     await startHostedLogin(page, 'fragment');
-    await Promise.all([page.waitForURL(`${emu.url}/idp/**`), page.click('text=Log in with Acme ID')]);
+    await Promise.all([page.waitForURL(`${shop.emu.url}/idp/**`), page.click('text=Log in with Acme ID')]);
     const email = newEmail();
     await page.fill('input[name=email]', email);
-    await Promise.all([page.waitForURL(`${origin}/callback**`), page.click('button:has-text("Continue")')]);
+    await Promise.all([
+      page.waitForURL(`${shop.origin}/callback**`),
+      page.click('button:has-text("Continue")'),
+    ]);
     await makeClient(page);
     const r = await finishAtCallback(page, 'fragment');
     expect(r.before).toContain('#code=');
-    expect(r.after).toBe(`${origin}/callback?keep=1`);
+    expect(r.after).toBe(`${shop.origin}/callback?keep=1`);
     expect(r.role).toBe('member');
     const identity = (
-      await emu.emu.db.query('SELECT id, connections FROM members WHERE email = $1', [email])
+      await shop.emu.emu.db.query('SELECT id, connections FROM members WHERE email = $1', [email])
     )[0]!;
     expect(r.subject).toBe(identity.id);
     expect(identity.connections[0].idpConnection.idpConnectionId).toBe(idpConnection.id);
@@ -224,7 +171,7 @@ describe('checklist 11: code and state leave the address bar', () => {
 
 describe('checklists 15 and 16: only the login frame’s own answer counts', () => {
   it('the right origin and state from another window, and unrelated messages, are ignored', async () => {
-    const ctx = await browser.newContext();
+    const ctx = await shop.browser.newContext();
     const page = await shopPage(ctx);
     const who = await register(page);
     // Another frame on the authorize page's origin: the right origin, the wrong window.
@@ -233,20 +180,13 @@ describe('checklists 15 and 16: only the login frame’s own answer counts', () 
       f.name = 'other';
       f.src = url;
       document.body.appendChild(f);
-    }, `${emu.url}/health`);
+    }, `${shop.emu.url}/health`);
     await expect
       .poll(() => page.frame({ name: 'other' })?.url(), { timeout: 30_000 })
-      .toBe(`${emu.url}/health`);
+      .toBe(`${shop.emu.url}/health`);
     const other = page.frame({ name: 'other' })!;
     // Hold the login frame's answer until the forged messages have been handled.
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route('**/oauth2/authorize**', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdAuthorize(page);
     const result = page.evaluate(async (t) => {
       const w = window as any;
       w.__settled = false;
@@ -294,7 +234,7 @@ describe('checklists 15 and 16: only the login frame’s own answer counts', () 
 
 describe('checklist 19: concurrent direct logins are isolated', () => {
   it('two concurrent direct logins use two frames, and each resolves with its own member', async () => {
-    const ctx = await browser.newContext();
+    const ctx = await shop.browser.newContext();
     const page = await shopPage(ctx);
     const a = await register(page);
     const b = await register(page);
@@ -355,12 +295,12 @@ describe('checklist 22: tabs sharing storage renew once', () => {
    * requests went out, and how many of them carried the stored refresh token.
    */
   async function race(withLocks: boolean, store: true | 'local' = true) {
-    const ctx = await browser.newContext();
+    const ctx = await shop.browser.newContext();
     if (!withLocks)
       await ctx.addInitScript(() => {
         Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined, configurable: true });
       });
-    const lockName = `shopkit:${emu.demo.clientId}:tokens`;
+    const lockName = `shopkit:${shop.emu.demo.clientId}:tokens`;
     const a = await shopPage(ctx, '/', store);
     const b = await shopPage(ctx, '/', store);
     const rt0 = await a.evaluate(async () => {
@@ -447,7 +387,7 @@ describe('SSO and the direct login', () => {
     const { idToken } = await owner(`/_api/emulator/v1/idp-connections/${idpConnection.id}/id-tokens`, {
       email,
     });
-    const ctx = await browser.newContext();
+    const ctx = await shop.browser.newContext();
     const page = await shopPage(ctx);
     const r = await page.evaluate(
       async ({ idp, idToken }) => {

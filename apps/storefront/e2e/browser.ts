@@ -1,12 +1,17 @@
 /**
- * Real-browser helpers: Debian's Chromium driven by playwright-core, and the storefront served by
- * Vite against a test emulator.
+ * Real-browser helpers: Debian's Chromium driven by playwright-core, the storefront served by Vite
+ * against a test emulator, or a small shop server of a test's own on another origin; and the steps
+ * several journeys share (a page that collects its errors, adding a product to the cart, an
+ * owner call, holding the login frame's answer).
  */
 import { existsSync } from 'node:fs';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
-import { type Browser, chromium } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build, createServer, type ViteDevServer } from 'vite';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -62,6 +67,147 @@ export async function startStorefront(): Promise<Storefront> {
       await emu.stop();
     },
   };
+}
+
+/** What a storefront test file works with: Chromium, and the storefront with its emulator. */
+export interface StorefrontUnderTest {
+  browser: Browser;
+  /** The storefront's origin. */
+  url: string;
+  emu: TestEmulator;
+}
+
+/**
+ * Launches Chromium and starts the storefront (with its emulator) before the file's tests, and
+ * closes both after them. `beforeAll` fills the object in: read its fields in hooks and tests.
+ * @example const shop = setupStorefront(); … await page.goto(`${shop.url}/cart`);
+ */
+export function setupStorefront(): StorefrontUnderTest {
+  const shop = {} as StorefrontUnderTest;
+  let started: Storefront | undefined;
+  beforeAll(async () => {
+    [shop.browser, started] = await Promise.all([launchChromium(), startStorefront()]);
+    shop.url = started.url;
+    shop.emu = started.emu;
+  });
+  afterAll(async () => {
+    await shop.browser?.close();
+    await started?.stop();
+  });
+  return shop;
+}
+
+/** Chromium, a shop server on an origin of its own, and an emulator that allows that origin. */
+export interface ShopOriginUnderTest {
+  browser: Browser;
+  /** The shop server's origin, `http://127.0.0.1:<port>`. */
+  origin: string;
+  emu: TestEmulator;
+}
+
+/**
+ * Before the file's tests: serves `makeHandler()`'s answers on a fresh local origin, launches
+ * Chromium and starts an emulator that allows that origin; after them, closes all three.
+ * `beforeAll` fills the object in: read its fields in hooks and tests.
+ */
+export function setupShopOrigin(
+  makeHandler: () => RequestListener | Promise<RequestListener>,
+): ShopOriginUnderTest {
+  const shop = {} as ShopOriginUnderTest;
+  let server: Server | undefined;
+  beforeAll(async () => {
+    server = createHttpServer(await makeHandler());
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    shop.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    [shop.browser, shop.emu] = await Promise.all([
+      launchChromium(),
+      startTestEmulator('pglite', { allowedOrigins: [shop.origin] }),
+    ]);
+  });
+  afterAll(async () => {
+    await shop.browser?.close();
+    await shop.emu?.stop();
+    await new Promise((r) => server?.close(r));
+  });
+  return shop;
+}
+
+/**
+ * A shop whose every page loads the SDK, bundled for the browser, as `window.sdk`: `/sdk.js` is
+ * the bundle and every other path the same page, so `/callback` works as a redirect URI.
+ */
+export async function sdkShop(): Promise<RequestListener> {
+  const entry = fileURLToPath(new URL('../../../packages/sdk/src/index.ts', import.meta.url));
+  const out = (await build({
+    configFile: false,
+    logLevel: 'silent',
+    build: { write: false, minify: false, lib: { entry, formats: ['es'], fileName: 'sdk' } },
+  })) as { output: { code?: string }[] }[] | { output: { code?: string }[] };
+  const sdk = (Array.isArray(out) ? out[0]! : out).output[0]!.code!;
+  return (req, res) => {
+    if (req.url === '/sdk.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(sdk);
+    } else {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(
+        '<!doctype html><html><body><h1>Shop</h1><script type="module">' +
+          "import * as sdk from '/sdk.js'; window.sdk = sdk;</script></body></html>",
+      );
+    }
+  };
+}
+
+/** A new page and the uncaught errors its scripts throw (a journey ends expecting none). */
+export async function newPage(browser: Browser) {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { page, errors };
+}
+
+/**
+ * On the storefront's product page at `url` (its heading `name`): picks the first choice of every
+ * option, waits until that is in stock, and presses "Add to cart".
+ */
+export async function addToCart(page: Page, url: string, name: string) {
+  await page.goto(url);
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+  const options = await page.locator('fieldset.option').count();
+  for (let i = 0; i < options; i++)
+    await page.locator('fieldset.option').nth(i).locator('label').first().click();
+  await page
+    .getByTestId('availability')
+    .filter({ hasText: /In stock|left/ })
+    .waitFor();
+  await page.getByRole('button', { name: 'Add to cart' }).click();
+}
+
+/** An owner call with the API key, from Node; expects 200 and returns the parsed body. */
+export async function ownerCall(emu: TestEmulator, path: string, body: object) {
+  const res = await fetch(emu.url + path, {
+    method: 'POST',
+    headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/**
+ * Holds the page's authorize requests (the login frame's answer) until the returned function is
+ * called, so that a test can act while a login is in flight.
+ */
+export async function holdAuthorize(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route('**/oauth2/authorize**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
 }
 
 /** Runs axe-core in the page; returns the serious and critical violations (id, help, targets). */

@@ -3,9 +3,6 @@
  * checkout, the redirect session's URL opens the emulator's checkout page, the buyer fills in the
  * form and places the order, and lands on the post-flow URL with the cart emptied.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import {
   ApiKeyStrategy,
   ChannelType,
@@ -17,9 +14,8 @@ import {
   type ShopkitError,
   STORES_APP_ID,
 } from '@shopkit/sdk';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium } from './browser.ts';
+import { expect, it } from 'vitest';
+import { newPage, setupShopOrigin } from './browser.ts';
 
 const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug: string }> }>({
   method: 'POST',
@@ -27,31 +23,14 @@ const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug:
   args: ['query'],
 });
 
-let browser: Browser;
-let emu: TestEmulator;
-let shop: Server;
-let shopUrl: string;
-
-beforeAll(async () => {
-  // The storefront's "thank you" page the buyer comes back to.
-  shop = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Shop</title><h1>Back in the shop</h1>');
-  });
-  await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
-  [browser, emu] = await Promise.all([
-    launchChromium(),
-    startTestEmulator('pglite', { allowedOrigins: [shopUrl] }),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await emu?.stop();
-  await new Promise((resolve) => shop?.close(resolve));
+// The storefront's "thank you" page the buyer comes back to.
+const shop = setupShopOrigin(() => (_req, res) => {
+  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+  res.end('<!doctype html><title>Shop</title><h1>Back in the shop</h1>');
 });
 
 it('places an order on the hosted checkout page and returns to the post-flow URL with the cart emptied', async () => {
+  const { emu } = shop;
   const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
   const { products } = await queryProducts(admin, { paging: { limit: 100 } });
   const id = (slug: string) => products.find((p) => p.slug === slug)!.id;
@@ -71,15 +50,13 @@ it('places an order on the hosted checkout page and returns to the post-flow URL
     ],
   });
   const { checkoutId } = await cart.createCheckoutFromCurrentCart(client, { channelType: ChannelType.WEB });
-  const postFlowUrl = `${shopUrl}/thanks`;
+  const postFlowUrl = `${shop.origin}/thanks`;
   const { redirectSession } = await redirects.createRedirectSession(client, {
     ecomCheckout: { checkoutId },
     callbacks: { postFlowUrl },
   });
 
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await newPage(shop.browser);
   await page.goto(redirectSession.fullUrl);
   await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Checkout');
   const items = page.getByRole('table', { name: 'Items' });

@@ -1,21 +1,10 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, type Storefront, startStorefront } from './browser.ts';
+import { expect, it } from 'vitest';
+import { newPage, setupStorefront } from './browser.ts';
 
-let browser: Browser;
-let shop: Storefront;
-beforeAll(async () => {
-  [browser, shop] = await Promise.all([launchChromium(), startStorefront()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+const shop = setupStorefront();
 
 it('shows the featured collections in a real Chromium, loaded through the SDK with a visitor token', async () => {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await newPage(shop.browser);
   await page.goto(shop.url);
   const list = page.getByRole('list', { name: 'Collections' });
   await list.waitFor();

@@ -3,41 +3,20 @@
  * verification code from the emulator's mailbox, is logged in (silent login) with the cart kept,
  * logs out, logs in again with the password, and finds the same cart.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, type Storefront, startStorefront } from './browser.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { addToCart, newPage, ownerCall, setupStorefront } from './browser.ts';
 
-let browser: Browser;
-let shop: Storefront;
+const shop = setupStorefront();
 beforeAll(async () => {
-  [browser, shop] = await Promise.all([launchChromium(), startStorefront()]);
-  const res = await fetch(`${shop.emu.url}/_api/emulator/v1/settings`, {
-    method: 'POST',
-    headers: { Authorization: shop.emu.demo.apiKey, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ emailVerificationRequired: true }),
-  });
-  expect(res.status).toBe(200);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+  await ownerCall(shop.emu, '/_api/emulator/v1/settings', { emailVerificationRequired: true });
 });
 
 it('signs up with e-mail verification, keeps the visitor cart, logs out and back in', async () => {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await newPage(shop.browser);
   const email = 'grace@example.com';
   const password = 'correct horse battery 9';
 
-  await page.goto(`${shop.url}/products/canvas-tote`);
-  await page.getByRole('heading', { level: 1, name: 'Canvas Tote' }).waitFor();
-  await page.locator('fieldset.option').first().locator('label').first().click();
-  await page
-    .getByTestId('availability')
-    .filter({ hasText: /In stock|left/ })
-    .waitFor();
-  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await addToCart(page, `${shop.url}/products/canvas-tote`, 'Canvas Tote');
   await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
 
   await page.getByRole('link', { name: 'Log in' }).click();
@@ -92,7 +71,7 @@ it('signs up with e-mail verification, keeps the visitor cart, logs out and back
 });
 
 it('resets a forgotten password through the link in the mailbox and logs in with the new one', async () => {
-  const page = await browser.newPage();
+  const page = await shop.browser.newPage();
   const email = 'grace@example.com';
   await page.goto(`${shop.url}/login`);
   await page.getByRole('link', { name: 'Forgot your password?' }).click();

@@ -4,24 +4,13 @@
  * options, sets a variant price, previews and applies a bulk price change, and the product then
  * appears in the shop with its swatches.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, type Storefront, startStorefront } from './browser.ts';
+import { expect, it } from 'vitest';
+import { newPage, setupStorefront } from './browser.ts';
 
-let browser: Browser;
-let shop: Storefront;
-beforeAll(async () => {
-  [browser, shop] = await Promise.all([launchChromium(), startStorefront()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+const shop = setupStorefront();
 
 it('refuses a wrong key, then creates a product that appears in the shop', async () => {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await newPage(shop.browser);
   await page.goto(`${shop.url}/merchant`);
   await page.getByRole('heading', { name: 'Merchant console' }).waitFor();
 

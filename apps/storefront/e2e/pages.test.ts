@@ -5,22 +5,16 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, launchChromium, type Storefront, startStorefront } from './browser.ts';
+import { addToCart, axeViolations, setupStorefront } from './browser.ts';
 
 const SHOTS = process.env.SHOPKIT_SCREENSHOTS === '1';
 const DIR = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
-let browser: Browser;
-let shop: Storefront;
-beforeAll(async () => {
-  [browser, shop] = await Promise.all([launchChromium(), startStorefront()]);
+const shop = setupStorefront();
+beforeAll(() => {
   if (SHOTS) mkdirSync(DIR, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
 });
 
 const VIEWPORTS = [
@@ -59,15 +53,7 @@ const PAGES: {
     path: '/cart',
     before: async (p) => {
       // Put something in the cart through the product page first.
-      await p.goto(`${shop.url}/products/stoneware-mug`);
-      await p.getByRole('heading', { level: 1, name: 'Stoneware Mug' }).waitFor();
-      const n = await p.locator('fieldset.option').count();
-      for (let i = 0; i < n; i++) await p.locator('fieldset.option').nth(i).locator('label').first().click();
-      await p
-        .getByTestId('availability')
-        .filter({ hasText: /In stock|left/ })
-        .waitFor();
-      await p.getByRole('button', { name: 'Add to cart' }).click();
+      await addToCart(p, `${shop.url}/products/stoneware-mug`, 'Stoneware Mug');
       await p.getByText('Added to your cart.').waitFor();
     },
     ready: (p) => p.getByTestId('estimated-total').filter({ hasText: /^\$\d/ }).waitFor(),
@@ -108,7 +94,7 @@ const PAGES: {
 describe.each(VIEWPORTS)('at $name width', (vp) => {
   let page: Page;
   beforeAll(async () => {
-    page = await browser.newPage({ viewport: { width: vp.width, height: vp.height } });
+    page = await shop.browser.newPage({ viewport: { width: vp.width, height: vp.height } });
   });
   afterAll(() => page?.close());
 
@@ -126,7 +112,7 @@ describe.each(VIEWPORTS)('at $name width', (vp) => {
 });
 
 it('moves keyboard focus to visible elements: skip link first, then the header', async () => {
-  const page = await browser.newPage();
+  const page = await shop.browser.newPage();
   await page.goto(shop.url);
   await page.getByRole('list', { name: 'Collections' }).waitFor();
   await page.keyboard.press('Tab');

@@ -3,62 +3,15 @@
  * from a page on another origin. Success, a forged message from a foreign origin ignored, a server
  * error answered at once, the timeout, and nothing (frames, listeners) left behind.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
-import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { holdAuthorize, sdkShop, setupShopOrigin } from './browser.ts';
 
-let browser: Browser;
-let emu: TestEmulator;
-let server: Server;
-let origin: string;
-
-/** The SDK bundled for the browser. */
-async function bundleSdk(): Promise<string> {
-  const entry = fileURLToPath(new URL('../../../packages/sdk/src/index.ts', import.meta.url));
-  const out = (await build({
-    configFile: false,
-    logLevel: 'silent',
-    build: { write: false, minify: false, lib: { entry, formats: ['es'], fileName: 'sdk' } },
-  })) as { output: { code?: string }[] }[] | { output: { code?: string }[] };
-  const first = Array.isArray(out) ? out[0]! : out;
-  return first.output[0]!.code!;
-}
-
-beforeAll(async () => {
-  const sdk = await bundleSdk();
-  server = createServer((req, res) => {
-    if (req.url === '/sdk.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(sdk);
-    } else {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(
-        '<!doctype html><html><body><h1>Shop</h1><script type="module">' +
-          "import * as sdk from '/sdk.js'; window.sdk = sdk;</script></body></html>",
-      );
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  [browser, emu] = await Promise.all([
-    launchChromium(),
-    startTestEmulator('pglite', { allowedOrigins: [origin] }),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await emu?.stop();
-  await new Promise((r) => server?.close(r));
-});
+const shop = setupShopOrigin(sdkShop);
 
 /** A page on the shop origin with the SDK loaded and `message` listeners counted. */
 async function shopPage(): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await shop.browser.newPage();
   await page.addInitScript(() => {
     const w = window as any;
     w.__listeners = 0;
@@ -73,7 +26,7 @@ async function shopPage(): Promise<Page> {
       return (remove as any)(type, ...rest);
     }) as typeof window.removeEventListener;
   });
-  await page.goto(origin);
+  await page.goto(shop.origin);
   await page.waitForFunction(() => !!(window as any).sdk);
   await page.evaluate(
     ({ baseUrl, clientId }) => {
@@ -84,7 +37,7 @@ async function shopPage(): Promise<Page> {
         modules: { identity: sdk.identity },
       });
     },
-    { baseUrl: emu.url, clientId: emu.demo.clientId },
+    { baseUrl: shop.emu.url, clientId: shop.emu.demo.clientId },
   );
   return page;
 }
@@ -119,14 +72,7 @@ describe('silent login in Chromium', () => {
     const page = await shopPage();
     const sessionToken = await register(page);
     // Hold the authorize answer until the forged messages have been posted.
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route('**/oauth2/authorize**', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdAuthorize(page);
     const result = page.evaluate(async (t) => {
       const client = (window as any).client;
       const seen = new Promise<string>((resolve) => {

@@ -4,32 +4,17 @@
  * estimate with address and shipping option) → hosted checkout → thank-you page. Plus optimistic
  * cart changes held while offline and sent in order when the network returns.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, type Storefront, startStorefront } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { addToCart, newPage, setupStorefront } from './browser.ts';
 
-let browser: Browser;
-let shop: Storefront;
-beforeAll(async () => {
-  [browser, shop] = await Promise.all([launchChromium(), startStorefront()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
-
-async function newPage() {
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return { page, errors };
-}
+const shop = setupStorefront();
 
 const productNames = (page: Page) =>
   page.getByRole('list', { name: 'Products' }).getByRole('heading').allTextContents();
 
 it('browses collections and the listing with sort, price and stock filters and paging', async () => {
-  const { page, errors } = await newPage();
+  const { page, errors } = await newPage(shop.browser);
   await page.goto(shop.url);
   await page.getByRole('link', { name: 'Summer Linen' }).first().click();
   await page.getByRole('heading', { level: 1, name: 'Summer Linen' }).waitFor();
@@ -79,7 +64,7 @@ it('browses collections and the listing with sort, price and stock filters and p
 });
 
 it('buys a product: options, cart drawer, cart page, coupon, estimate, hosted checkout, thank-you', async () => {
-  const { page, errors } = await newPage();
+  const { page, errors } = await newPage(shop.browser);
   await page.goto(`${shop.url}/products/linen-shirt`);
   await page.getByRole('heading', { level: 1, name: 'Linen Shirt' }).waitFor();
   const add = page.getByRole('button', { name: 'Add to cart' });
@@ -105,16 +90,7 @@ it('buys a product: options, cart drawer, cart page, coupon, estimate, hosted ch
   await page.getByRole('button', { name: 'Cart, 2 items' }).waitFor();
 
   // A second product, then the drawer.
-  await page.goto(`${shop.url}/products/stoneware-mug`);
-  await page.getByRole('heading', { level: 1, name: 'Stoneware Mug' }).waitFor();
-  const options = await page.locator('fieldset.option').count();
-  for (let i = 0; i < options; i++)
-    await page.locator('fieldset.option').nth(i).locator('label').first().click();
-  await page
-    .getByTestId('availability')
-    .filter({ hasText: /In stock|left/ })
-    .waitFor();
-  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await addToCart(page, `${shop.url}/products/stoneware-mug`, 'Stoneware Mug');
   await page.getByRole('button', { name: 'Cart, 3 items' }).click();
   const drawer = page.getByRole('dialog', { name: 'Your cart' });
   await drawer.getByRole('list', { name: 'Cart items' }).waitFor();
@@ -178,18 +154,9 @@ it('buys a product: options, cart drawer, cart page, coupon, estimate, hosted ch
 });
 
 it('shows cart changes at once while offline and sends them in order when the network returns', async () => {
-  const context = await browser.newContext();
+  const context = await shop.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${shop.url}/products/canvas-tote`);
-  await page.getByRole('heading', { level: 1, name: 'Canvas Tote' }).waitFor();
-  const options = await page.locator('fieldset.option').count();
-  for (let i = 0; i < options; i++)
-    await page.locator('fieldset.option').nth(i).locator('label').first().click();
-  await page
-    .getByTestId('availability')
-    .filter({ hasText: /In stock|left/ })
-    .waitFor();
-  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await addToCart(page, `${shop.url}/products/canvas-tote`, 'Canvas Tote');
   await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
   await page.goto(`${shop.url}/cart`);
   await page.getByRole('list', { name: 'Cart items' }).waitFor();

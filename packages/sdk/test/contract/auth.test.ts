@@ -5,8 +5,8 @@
  * web-method guard and the app strategy.
  */
 import { createHash } from 'node:crypto';
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
 import {
   ApiKeyStrategy,
   AppStrategy,
@@ -19,31 +19,21 @@ import {
   requireAccess,
   type Tokens,
 } from '../../src/index.ts';
+import { mailbox as mailboxOf, setupEmulator, visitorClient } from './setup.ts';
 
 const SHOP = 'http://shop.test:5173';
 const CALLBACK = `${SHOP}/callback`;
 
 describe.each(testBackends())('visitors and members (%s)', (backend) => {
-  let emu: TestEmulator;
   let n = 0;
   const email = () => `m${++n}-${backend}@example.test`;
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
-  });
-  afterAll(() => emu?.stop());
+  const emu = setupEmulator(backend, { allowedOrigins: [SHOP] });
 
-  const member = (tokens?: Tokens) =>
-    createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId, tokens }),
-      modules: { identity, collections },
-    });
+  const member = (tokens?: Tokens) => visitorClient(emu, { identity, collections }, { tokens });
   const admin = () => createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
   const settings = (s: Record<string, boolean>) =>
     call(admin(), { method: 'POST', path: '/_api/emulator/v1/settings', args: ['s:'] }, [s]);
-  const mailbox = async (to: string) =>
-    (await (await fetch(`${emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).json())
-      .messages as { subject: string; code?: string; link?: string; text: string }[];
+  const mailbox = (to: string) => mailboxOf(emu, to);
 
   /** Runs the hosted page's code flow by hand: authorize URL → form post → redirect with code. */
   async function codeFlow(client: ReturnType<typeof member>, who: { email: string; password: string }) {

@@ -3,42 +3,22 @@
  * shipping options (carriers, delivery slots, store pickup with its address), regional tax with the
  * spec's tax enumerations, exact money (half-cent rounding, cent allocation), and bad input.
  */
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
 import {
-  ApiKeyStrategy,
   type cart as CartModule,
   cart,
-  createClient,
   DiscountType,
   JurisdictionType,
   ManualCalculationReason,
-  OAuthStrategy,
-  op,
   PickupMethod,
   RateType,
-  type ShopkitError,
-  STORES_APP_ID,
   TaxableAddressType,
   ValidationError,
 } from '../../src/index.ts';
+import { failure, setupCatalog, setupEmulator, visitorClient, withMerchant } from './setup.ts';
 
 type Address = CartModule.Address;
-
-const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug: string }> }>({
-  method: 'POST',
-  path: '/stores-reader/v1/products/query-platformized',
-  args: ['query'],
-});
-
-async function failure(p: Promise<unknown>): Promise<ShopkitError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as ShopkitError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const NY: Address = {
   country: 'US',
@@ -52,29 +32,10 @@ const GB: Address = { country: 'GB', city: 'London', postalCode: 'N1 9GU' };
 const JP: Address = { country: 'JP', city: 'Tokyo' };
 
 describe.each(testBackends())('estimate totals (%s)', (backend) => {
-  let emu: TestEmulator;
-  const ids = new Map<string, string>();
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend);
-    const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
-    for (const p of (await queryProducts(admin, { paging: { limit: 100 } })).products) ids.set(p.slug, p.id);
-  });
-  afterAll(() => emu?.stop());
+  const emu = setupEmulator(backend);
+  const { item } = setupCatalog(emu);
 
-  const visitor = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { cart },
-    });
-  const item = (slug: string, quantity = 1, options?: Record<string, string>) => ({
-    catalogReference: {
-      appId: STORES_APP_ID,
-      catalogItemId: ids.get(slug)!,
-      ...(options ? { options: { options } } : {}),
-    },
-    quantity,
-  });
+  const visitor = () => visitorClient(emu, { cart });
   const amounts = (s: Record<string, { amount: string } | undefined>) =>
     Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v?.amount]));
 
@@ -251,15 +212,7 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
     await m.cart.addToCurrentCart({
       lineItems: [item('linen-tea-towels'), item('gift-card'), item('dinner-plate')],
     }); // 18 + 50 + 27 = 95
-    const merchant = createClient({
-      baseUrl: emu.url,
-      auth: {
-        getAuthHeaders: async (t) => ({
-          Authorization: `${(await m.auth.getAuthHeaders(t)).Authorization},${emu.demo.apiKey}`,
-        }),
-      },
-      modules: { cart },
-    });
+    const merchant = withMerchant(emu, m, { cart });
     await merchant.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '0.10' }] });
     const split = await m.cart.estimateCurrentCartTotals({ calculateTax: false, calculateShipping: false });
     const parts = split.calculatedLineItems.map((l) => l.pricesBreakdown.totalDiscount.amount);

@@ -4,78 +4,28 @@
  * platform's errors on bad input (with nothing stored), lifecycle events, the member merge, and
  * concurrent adds.
  */
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
 import { issueTokens } from '../../../emulator/src/domains/platform/index.ts';
 import {
   ApiKeyStrategy,
   ApplicationError,
-  type AuthStrategy,
   cart,
   createClient,
   ItemAvailabilityStatus,
-  OAuthStrategy,
-  op,
-  type ShopkitError,
   STORES_APP_ID,
   type Tokens,
   ValidationError,
 } from '../../src/index.ts';
+import { failure, setupCatalog, setupEmulator, visitorClient, withMerchant } from './setup.ts';
 
 const APP = STORES_APP_ID;
 
-/** Reads product ids by slug over the catalog's wire API (no catalog internals). */
-const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug: string }> }>({
-  method: 'POST',
-  path: '/stores-reader/v1/products/query-platformized',
-  args: ['query'],
-});
-
-async function failure(p: Promise<unknown>): Promise<ShopkitError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as ShopkitError;
-  }
-  throw new Error('expected the call to fail');
-}
-
 describe.each(testBackends())('current cart (%s)', (backend) => {
-  let emu: TestEmulator;
-  const ids = new Map<string, string>();
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend);
-    // The merchant's view, so that hidden products have ids too.
-    const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
-    const { products } = await queryProducts(admin, { paging: { limit: 100 } });
-    for (const p of products) ids.set(p.slug, p.id);
-  });
-  afterAll(() => emu?.stop());
+  const emu = setupEmulator(backend);
+  const { ids, item } = setupCatalog(emu);
 
-  const visitor = (tokens?: Tokens) =>
-    createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId, tokens }),
-      modules: { cart },
-    });
-  /** The buyer's token joined with the demo API key: `<token>,<apiKey>` (wire §1.6). */
-  const withMerchant = (buyer: ReturnType<typeof visitor>) => {
-    const auth: AuthStrategy = {
-      getAuthHeaders: async (t) => {
-        const h = await buyer.auth.getAuthHeaders(t);
-        return { Authorization: `${h.Authorization},${emu.demo.apiKey}` };
-      },
-    };
-    return createClient({ baseUrl: emu.url, auth, modules: { cart } });
-  };
-  const item = (slug: string, quantity = 1, options?: Record<string, string>) => ({
-    catalogReference: {
-      appId: APP,
-      catalogItemId: ids.get(slug)!,
-      ...(options ? { options: { options } } : {}),
-    },
-    quantity,
-  });
+  const visitor = (tokens?: Tokens) => visitorClient(emu, { cart }, { tokens });
   const events = async (entityId: string) =>
     (
       await emu.emu.db.query<{ type: string }>('SELECT type FROM events WHERE entity_id = $1 ORDER BY seq', [
@@ -440,7 +390,7 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       (await failure(buyer.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00' }] }))).code,
     ).toBe('PERMISSION_DENIED');
 
-    const merchant = withMerchant(buyer);
+    const merchant = withMerchant(emu, buyer, { cart });
     const { cart: got } = await merchant.cart.addToCurrentCart({ customLineItems: [custom] });
     const wrap = got.lineItems[1]!;
     expect(wrap).toMatchObject({

@@ -3,39 +3,24 @@
  * options, brand and ribbon, collections and bulk edits; elevation, field violations, nothing
  * half-written, and the lifecycle events each write records.
  */
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
 import {
-  ApiKeyStrategy,
   ApplicationError,
   collections,
   createClient,
-  OAuthStrategy,
   ProductDiscountType,
   products,
   ShopkitError,
   ValidationError,
 } from '../../src/index.ts';
+import { merchantClient, setupEmulator, visitorClient } from './setup.ts';
 
 describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend);
-  });
-  afterAll(() => emu?.stop());
+  const emu = setupEmulator(backend);
 
-  const merchant = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey, siteId: emu.demo.siteId }),
-      modules: { products, collections },
-    }).products;
-  const visitor = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { products, collections },
-    });
+  const merchant = () => merchantClient(emu, { products, collections }).products;
+  const visitor = () => visitorClient(emu, { products, collections });
   const events = async (entityId: string) =>
     (
       await emu.emu.db.query<{ type: string }>(

@@ -3,19 +3,17 @@
  * operator, paging edges, `.r` and the POST fallback), options availability, variants, store
  * variants, v1 and v2 collections; each with a bad-input case.
  */
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
 import {
-  ApiKeyStrategy,
   ApplicationError,
   collections,
-  createClient,
   InventoryStatus,
-  OAuthStrategy,
   type Product,
   products,
   ValidationError,
 } from '../../src/index.ts';
+import { merchantClient, setupEmulator, visitorClient } from './setup.ts';
 
 function recordingFetch() {
   const calls: { method: string; url: string; body?: string }[] = [];
@@ -27,32 +25,12 @@ function recordingFetch() {
 }
 
 describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
-  let emu: TestEmulator;
-  let small: TestEmulator;
-  beforeAll(async () => {
-    [emu, small] = await Promise.all([
-      startTestEmulator(backend),
-      startTestEmulator(backend, { config: { catalogCountLimit: 5 } }),
-    ]);
-  });
-  afterAll(async () => {
-    await emu?.stop();
-    await small?.stop();
-  });
+  const emu = setupEmulator(backend);
+  const small = setupEmulator(backend, { config: { catalogCountLimit: 5 } });
 
   const visitor = (fetchFn?: typeof fetch, on = emu) =>
-    createClient({
-      baseUrl: on.url,
-      fetch: fetchFn,
-      auth: OAuthStrategy({ clientId: on.demo.clientId }),
-      modules: { products, collections },
-    });
-  const merchant = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey, siteId: emu.demo.siteId }),
-      modules: { products, collections },
-    });
+    visitorClient(on, { products, collections }, { fetch: fetchFn });
+  const merchant = () => merchantClient(emu, { products, collections });
   const bySlug = async (slug: string) =>
     (await visitor().products.queryProducts().eq('slug', slug).find()).items[0]!;
 

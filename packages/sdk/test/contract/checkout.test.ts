@@ -4,29 +4,28 @@
  * URL with the cart emptied. Also the other intents' pages, the open-redirect guard, cross-site
  * posts, and bad input that stores nothing.
  */
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
 import {
   ApiKeyStrategy,
   ApplicationError,
   ChannelType,
   cart,
   createClient,
-  OAuthStrategy,
   op,
   redirects,
-  type ShopkitError,
-  STORES_APP_ID,
   ValidationError,
 } from '../../src/index.ts';
+import {
+  failure,
+  CHECKOUT_FORM as GOOD,
+  postForm as post,
+  setupCatalog,
+  setupEmulator,
+  visitorClient,
+} from './setup.ts';
 
 const SHOP = 'https://shop.example';
-
-const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug: string }> }>({
-  method: 'POST',
-  path: '/stores-reader/v1/products/query-platformized',
-  args: ['query'],
-});
 
 const updateProduct = op<[id: string, product: Record<string, unknown>], unknown>({
   method: 'PATCH',
@@ -34,54 +33,13 @@ const updateProduct = op<[id: string, product: Record<string, unknown>], unknown
   args: ['id:product.id', 'product:product'],
 });
 
-async function failure(p: Promise<unknown>): Promise<ShopkitError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as ShopkitError;
-  }
-  throw new Error('expected the call to fail');
-}
-
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
-const GOOD = {
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  addressLine: '1 Main St',
-  city: 'Albany',
-  postalCode: '12207',
-  country: 'US',
-  subdivision: 'US-NY',
-};
 
 describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
-  let emu: TestEmulator;
-  const ids = new Map<string, string>();
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
-    const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
-    for (const p of (await queryProducts(admin, { paging: { limit: 100 } })).products) ids.set(p.slug, p.id);
-  });
-  afterAll(() => emu?.stop());
+  const emu = setupEmulator(backend, { allowedOrigins: [SHOP] });
+  const { ids, item } = setupCatalog(emu);
 
-  const visitor = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { cart, redirects },
-    });
-  const item = (slug: string, quantity = 1) => ({
-    catalogReference: { appId: STORES_APP_ID, catalogItemId: ids.get(slug)! },
-    quantity,
-  });
-  const post = (url: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
-      body,
-    });
+  const visitor = () => visitorClient(emu, { cart, redirects });
   const count = async (sql: string, params: unknown[]) =>
     Number((await emu.emu.db.query<{ n: number }>(sql, params))[0]!.n);
 

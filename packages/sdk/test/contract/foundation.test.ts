@@ -2,8 +2,8 @@
  * The request engine against the emulator over real HTTP: token single-flight, `.r` encoding and
  * the GET→POST fallback, paging, errors in the platform envelope, refresh rotation.
  */
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
 import {
   ApplicationError,
   collections,
@@ -13,6 +13,7 @@ import {
   type Tokens,
   ValidationError,
 } from '../../src/index.ts';
+import { setupEmulator, visitorClient } from './setup.ts';
 
 /** A fetch that records every request it passes on. */
 function recordingFetch() {
@@ -30,19 +31,10 @@ function recordingFetch() {
 }
 
 describe.each(testBackends())('foundation over HTTP (%s)', (backend) => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend);
-  });
-  afterAll(() => emu?.stop());
+  const emu = setupEmulator(backend);
 
   const visitor = (fetchFn?: typeof fetch, tokens?: Tokens) =>
-    createClient({
-      baseUrl: emu.url,
-      fetch: fetchFn,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId, tokens }),
-      modules: { collections },
-    });
+    visitorClient(emu, { collections }, { fetch: fetchFn, tokens });
 
   it('twenty concurrent calls on a fresh visitor client make exactly one token request', async () => {
     const { calls, fetchFn } = recordingFetch();

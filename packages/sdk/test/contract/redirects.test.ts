@@ -2,25 +2,17 @@
  * Redirect sessions against the emulator: one intent exactly, the stored session and its event,
  * the hosted pages (registered, logout, not available), and callback URLs only when allowed.
  */
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, OAuthStrategy, redirects, ValidationError } from '../../src/index.ts';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { redirects, ValidationError } from '../../src/index.ts';
+import { setupEmulator, visitorClient } from './setup.ts';
 
 const SHOP = 'http://shop.test:5173';
 
 describe.each(testBackends())('redirect sessions (%s)', (backend) => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
-  });
-  afterAll(() => emu?.stop());
+  const emu = setupEmulator(backend, { allowedOrigins: [SHOP] });
 
-  const visitor = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { redirects },
-    });
+  const visitor = () => visitorClient(emu, { redirects });
 
   it('creates a session for an intent, stores it and records the event in one go', async () => {
     const client = visitor();

@@ -12,32 +12,24 @@
  */
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collections, createClient, identity, OAuthStrategy, type Tokens } from '../../src/index.ts';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { collections, identity, type Tokens } from '../../src/index.ts';
+import { mailbox as mailboxOf, ownerCall, setupEmulator, visitorClient } from './setup.ts';
 
 const SHOP = 'http://shop.test:5173';
 const CALLBACK = `${SHOP}/callback`;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe.each(testBackends())('security checklist (%s)', (backend) => {
-  let emu: TestEmulator;
   let skewMs = 0;
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend, {
-      allowedOrigins: [SHOP],
-      now: () => new Date(Date.now() + skewMs),
-    });
+  const emu = setupEmulator(backend, {
+    allowedOrigins: [SHOP],
+    now: () => new Date(Date.now() + skewMs),
   });
-  afterAll(() => emu?.stop());
 
   const member = (fetchImpl?: typeof fetch, tokens?: Tokens) =>
-    createClient({
-      baseUrl: emu.url,
-      fetch: fetchImpl,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId, tokens }),
-      modules: { identity, collections },
-    });
+    visitorClient(emu, { identity, collections }, { fetch: fetchImpl, tokens });
   /** A fetch that records the paths and grant types it sends, then passes the call on. */
   const recorder = () => {
     const seen: string[] = [];
@@ -62,18 +54,8 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
   };
   let n = 0;
   const email = () => `sec${++n}-${backend}@example.test`;
-  const owner = async (method: string, path: string, body?: object) => {
-    const res = await fetch(emu.url + path, {
-      method,
-      headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    expect(res.status).toBe(200);
-    return res.json();
-  };
-  const mailbox = async (to: string) =>
-    (await (await fetch(`${emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).json())
-      .messages as { code?: string; link?: string }[];
+  const owner = (method: string, path: string, body?: object) => ownerCall(emu, method, path, body);
+  const mailbox = (to: string) => mailboxOf(emu, to);
 
   /** Every row of every table of the emulator's schema, as JSON text per table. */
   async function dump() {

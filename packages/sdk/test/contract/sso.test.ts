@@ -7,9 +7,10 @@
  * connection or tenant, tampered, foreign, expired or replayed tokens, replayed states, and
  * redirect URIs that are not allowed.
  */
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApplicationError, createClient, identity, LoginState, OAuthStrategy } from '../../src/index.ts';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
+import { ApplicationError, identity, LoginState } from '../../src/index.ts';
+import { ownerCall, setupEmulator, visitorClient } from './setup.ts';
 
 const SHOP = 'http://shop.test:5173';
 const CALLBACK = `${SHOP}/callback`;
@@ -17,34 +18,16 @@ const CALLBACK = `${SHOP}/callback`;
 const NAVIGATE = { accept: 'text/html' };
 
 describe.each(testBackends())('SSO (%s)', (backend) => {
-  let emu: TestEmulator;
   let skewMs = 0;
   let n = 0;
   const email = () => `sso${++n}-${backend}@example.test`;
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend, {
-      allowedOrigins: [SHOP],
-      now: () => new Date(Date.now() + skewMs),
-    });
+  const emu = setupEmulator(backend, {
+    allowedOrigins: [SHOP],
+    now: () => new Date(Date.now() + skewMs),
   });
-  afterAll(() => emu?.stop());
 
-  const member = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { identity },
-    });
-  /** An owner call with the API key. */
-  const owner = async (method: string, path: string, body?: object) => {
-    const res = await fetch(emu.url + path, {
-      method,
-      headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    expect(res.status).toBe(200);
-    return res.json();
-  };
+  const member = () => visitorClient(emu, { identity });
+  const owner = (method: string, path: string, body?: object) => ownerCall(emu, method, path, body);
   const newConnection = async (name: string): Promise<string> =>
     (await owner('POST', '/_api/emulator/v1/idp-connections', { name })).idpConnection.id;
   const idToken = async (connectionId: string, mail: string): Promise<string> =>

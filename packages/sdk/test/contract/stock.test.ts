@@ -5,43 +5,22 @@
  * zero the item is out of stock, a buyer whose last unit was sold meanwhile is refused with nothing
  * written, and two buyers racing for one last unit get exactly one order.
  */
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testBackends } from '@shopkit/emulator/testing';
+import { describe, expect, it } from 'vitest';
 import {
-  ApiKeyStrategy,
   ApplicationError,
   cart,
-  createClient,
-  OAuthStrategy,
   type Product,
   type ProductInput,
   products,
   redirects,
-  type ShopkitError,
   STORES_APP_ID,
 } from '../../src/index.ts';
+import { CHECKOUT_FORM, failure, merchantClient, postForm, setupEmulator, visitorClient } from './setup.ts';
 
 const SHOP = 'https://shop.example';
 const CHANGED = 'wix.stores.catalog.v1.product_changed';
-const FORM = new URLSearchParams({
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  addressLine: '1 Main St',
-  city: 'Albany',
-  postalCode: '12207',
-  country: 'US',
-  subdivision: 'US-NY',
-}).toString();
-
-async function failure(p: Promise<unknown>): Promise<ShopkitError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as ShopkitError;
-  }
-  throw new Error('expected the call to fail');
-}
+const FORM = new URLSearchParams(CHECKOUT_FORM).toString();
 
 /** One line of a buyer's cart: `quantity` of a product, or of one of its variants. */
 interface Line {
@@ -51,24 +30,10 @@ interface Line {
 }
 
 describe.each(testBackends())('stock taken by orders (%s)', (backend) => {
-  let emu: TestEmulator;
-  beforeAll(async () => {
-    emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
-  });
-  afterAll(() => emu?.stop());
+  const emu = setupEmulator(backend, { allowedOrigins: [SHOP] });
 
-  const merchant = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey, siteId: emu.demo.siteId }),
-      modules: { products },
-    }).products;
-  const visitor = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { cart, products, redirects },
-    });
+  const merchant = () => merchantClient(emu, { products }).products;
+  const visitor = () => visitorClient(emu, { cart, products, redirects });
 
   let made = 0;
   /** A new product of this test's own, so that every test starts from known stock. */
@@ -107,13 +72,7 @@ describe.each(testBackends())('stock taken by orders (%s)', (backend) => {
       callbacks: { postFlowUrl: `${SHOP}/thanks` },
     });
     /** Posts the hosted checkout form, as the page's "Place order" button does. */
-    const placeOrder = () =>
-      fetch(redirectSession.fullUrl, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: FORM,
-      });
+    const placeOrder = () => postForm(redirectSession.fullUrl, FORM);
     return { client: c, checkoutId, placeOrder };
   }
 

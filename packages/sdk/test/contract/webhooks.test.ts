@@ -7,10 +7,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ApiKeyStrategy,
   ApplicationError,
   cart,
   createClient,
@@ -23,6 +23,7 @@ import {
   ValidationError,
   webhooks,
 } from '../../src/index.ts';
+import { merchantClient, visitorClient } from './setup.ts';
 
 interface Hit {
   body: string;
@@ -34,16 +35,15 @@ async function receiver(port = 0) {
   const hits: Hit[] = [];
   let answer = (_n: number) => 200;
   const server: Server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', () => {
-      const status = answer(hits.length);
-      hits.push({ body, status });
-      res.writeHead(status).end();
-    });
+    // A request cut off by its sender records nothing, as if it never arrived.
+    text(req).then(
+      (body) => {
+        const status = answer(hits.length);
+        hits.push({ body, status });
+        res.writeHead(status).end();
+      },
+      () => {},
+    );
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const { port: bound } = server.address() as AddressInfo;
@@ -153,23 +153,9 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
     await main?.close();
   });
 
-  const merchant = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey, siteId: emu.demo.siteId }),
-      modules: { products },
-    });
-  const admin = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey, siteId: emu.demo.siteId }),
-    });
-  const visitor = () =>
-    createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { cart, redirects },
-    });
+  const merchant = () => merchantClient(emu, { products });
+  const admin = () => merchantClient(emu);
+  const visitor = () => visitorClient(emu, { cart, redirects });
   const newProduct = (
     name: string,
     extra: Parameters<ReturnType<typeof merchant>['products']['createProduct']>[0] = {},
