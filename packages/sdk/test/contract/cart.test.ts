@@ -33,7 +33,12 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       ])
     ).map((r) => r.type);
   const stored = async (cartId: string) =>
-    (await emu.emu.db.query('SELECT doc, revision FROM carts WHERE id = $1', [cartId]))[0];
+    (
+      await emu.emu.db.query<{ doc: unknown; revision: number }>(
+        'SELECT doc, revision FROM carts WHERE id = $1',
+        [cartId],
+      )
+    )[0]!;
 
   it('answers OWNED_CART_NOT_FOUND (404, platform envelope) before the first add', async () => {
     const c = visitor();

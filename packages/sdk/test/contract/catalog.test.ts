@@ -11,6 +11,7 @@ import {
   InventoryStatus,
   type Product,
   products,
+  type QueryBuilder,
   ValidationError,
 } from '../../src/index.ts';
 import { merchantClient, setupEmulator, visitorClient } from './setup.ts';
@@ -125,8 +126,8 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
   });
 
   describe('queries', () => {
-    const names = async (q: ReturnType<ReturnType<typeof visitor>['products']['queryProducts']>) =>
-      (await q.ascending('name').limit(100).find()).items.map((p: Product) => p.slug).sort();
+    const names = async (q: QueryBuilder<Product>) =>
+      (await q.ascending('name').limit(100).find()).items.map((p) => p.slug).sort();
 
     it('supports every filter operator on the seeded catalog', async () => {
       const q = visitor().products.queryProducts();
