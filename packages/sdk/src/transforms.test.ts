@@ -219,3 +219,148 @@ describe('transform trees', () => {
     expect(lean({ x: float })).toEqual({});
   });
 });
+
+describe('walks', () => {
+  const at = '2020-01-01T00:00:00.000Z';
+
+  it('go through arrays of arrays, leaving an element that becomes undefined in place', () => {
+    const out = walk({ grid: [[at, ''], [], [at]] }, { grid: date }, 1);
+    expect(out.grid).toEqual([[new Date(at), undefined], [], [new Date(at)]]);
+    expect(out.grid[0]).toHaveLength(2);
+    expect(walk({ rows: [[{ at }], [{ at: '' }]] }, { rows: { at: date } }, 1)).toEqual({
+      rows: [[{ at: new Date(at) }], [{}]],
+    });
+  });
+
+  it('walk every value of a map inside an array, and arrays inside a map', () => {
+    const spec = { items: { attrs: { '*': { at: date } } } };
+    const out = walk(
+      { items: [{ attrs: { a: { at }, b: [{ at }, { at: '' }], c: null, d: 'x' } }, { attrs: {} }, {}] },
+      spec,
+      1,
+    );
+    expect(out).toEqual({
+      items: [
+        { attrs: { a: { at: new Date(at) }, b: [{ at: new Date(at) }, {}], c: null, d: 'x' } },
+        { attrs: {} },
+        {},
+      ],
+    });
+    expect(walk({ '*': { a: 'Infinity' } }, { '*': float }, 1)).toEqual({ '*': { a: 'Infinity' } });
+    expect(walk({ m: { x: 'NaN', y: [1, 'Infinity'] } }, { m: { '*': float } }, 1)).toEqual({
+      m: { x: Number.NaN, y: [1, Infinity] },
+    });
+  });
+
+  it('apply a nested kind to every element of an array, in the order of the direction', () => {
+    const spec = { addresses: nest(address, { geocode: { latitude: float } }) };
+    expect(walk({ addresses: [{ location: { latitude: Infinity } }, { city: 'X' }, null] }, spec, 0)).toEqual(
+      { addresses: [{ geocode: { latitude: 'Infinity' } }, { city: 'X' }, null] },
+    );
+    expect(walk({ addresses: [[{ geocode: { latitude: 'NaN' } }], { addressLine: 'a' }] }, spec, 1)).toEqual({
+      addresses: [[{ location: { latitude: Number.NaN } }], { addressLine1: 'a' }],
+    });
+  });
+
+  it('delete a field whose transform gives undefined, and request fields that hold undefined', () => {
+    const spec = { a: date, b: { c: date }, d: address, e: { f: float } };
+    expect(walk({ a: '', b: { c: '' }, keep: '' }, spec, 1)).toEqual({ b: {}, keep: '' });
+    const msg = walk(
+      { a: undefined, b: { c: undefined }, d: undefined, e: undefined, keep: undefined },
+      spec,
+      0,
+    );
+    expect(Object.keys(msg)).toEqual(['b', 'keep']);
+    expect(Object.keys(msg.b)).toEqual([]);
+    expect(
+      walk({ img: { url: 'https://x/y.png' } }, { img: nest(image, { urlExpirationDate: date }) }, 1),
+    ).toEqual({
+      img: 'https://x/y.png',
+    });
+    expect(walk({ img: {} }, { img: image }, 1)).toEqual({});
+  });
+
+  it('leave a response without the declared fields, or with other types in them, as it is', () => {
+    const spec = { cart: { createdDate: date, lineItems: { image, price: { amount: float } } } };
+    for (const body of [{}, { cart: null }, { cart: 'x' }, { cart: {} }, { cart: { lineItems: [] } }]) {
+      const copy = structuredClone(body);
+      expect(walk(body, spec, 1)).toEqual(copy);
+      expect(walk(body, lean(spec), 1)).toEqual(copy);
+    }
+    expect(walk({ cart: { lineItems: [null, 3, { price: null }] } }, spec, 1)).toEqual({
+      cart: { lineItems: [null, 3, { price: null }] },
+    });
+    expect(walk(null, spec, 1)).toBe(null);
+    expect(walk([{ cart: { createdDate: at } }], spec, 1)).toEqual([{ cart: { createdDate: new Date(at) } }]);
+  });
+
+  it('change the message in place and give the same objects back', () => {
+    const spec = { cart: { createdDate: date, lineItems: { physicalProperties: { weight: float } } } };
+    const body = { cart: { createdDate: at, lineItems: [{ physicalProperties: { weight: 'NaN' } }] } };
+    const { cart } = body;
+    const items = cart.lineItems;
+    expect(walk(body, spec, 1)).toBe(body);
+    expect(body.cart).toBe(cart);
+    expect(body.cart.lineItems).toBe(items);
+    expect(items[0]!.physicalProperties.weight).toBeNaN();
+    expect(body.cart.createdDate).toEqual(new Date(at));
+  });
+
+  it('give the same result from a spec and its lean form when no float is non-finite', () => {
+    const spec = {
+      products: {
+        price: { price: float, discountedPrice: float },
+        lastUpdated: date,
+        media: { image: nest(image, { focalPoint: { x: float } }) },
+      },
+    };
+    const body = () => ({
+      products: [
+        {
+          price: { price: 1.5 },
+          lastUpdated: at,
+          media: { image: { id: 'i', width: 1, height: 2, focalPoint: { x: 0.5 } } },
+        },
+        { price: { discountedPrice: 2 }, media: {} },
+      ],
+    });
+    const full = walk(body(), spec, 1);
+    expect(walk(body(), lean(spec), 1)).toEqual(full);
+    expect(full.products[0].media.image).toBe('wix:image://v1/i#originWidth=1&originHeight=2');
+  });
+});
+
+describe('kinds on odd values', () => {
+  it('keep strings that only look like names of numbers', () => {
+    expect(['toString', 'nan', '+Infinity', ' NaN', 'Infinity '].map(floatFromWire)).toEqual([
+      'toString',
+      'nan',
+      '+Infinity',
+      ' NaN',
+      'Infinity ',
+    ]);
+  });
+
+  it('read timestamps exactly as the Date constructor does', () => {
+    for (const s of [
+      '2026-11-21T04:03:38.546Z',
+      '2021-02-31T00:00:00.000Z',
+      '2020-01-01T24:00:00.000Z',
+      '0050-01-01T00:00:00.000Z',
+      '2020-01-01T00:00:00Z',
+      '2020-01-01T00:00:00.000+02:00',
+      '2020-01-01',
+      'not a date',
+    ])
+      expect(Object.is((dateFromWire(s) as Date).getTime(), new Date(s).getTime())).toBe(true);
+  });
+
+  it('read image sizes of zero and leave missing ones out', () => {
+    expect(imageToWire('wix:image://v1/a#originWidth=0&originHeight=')).toEqual({
+      id: 'a',
+      width: 0,
+      height: undefined,
+    });
+    expect(imageToWire('wix:image://v1/a')).toEqual({ id: 'a', width: undefined, height: undefined });
+  });
+});
