@@ -161,6 +161,18 @@ describe('response floats', () => {
     expect(f.fn).toHaveBeenCalledTimes(1);
     for (const r of [a, b]) expect(r.stats).toEqual({ ratio: -Infinity, label: 'NaN' });
   });
+  it('turn them back in large bodies too (scanned), and leave a large body without them alone', async () => {
+    const pad = 'x'.repeat(20_000); // past the size from which the engine scans the text first
+    const bodies = [
+      { stats: { ratio: 'NaN', label: 'Infinity' }, pad },
+      { stats: { ratio: 2.5, label: 'Infinity and beyond' }, pad },
+    ];
+    let n = 0;
+    const f = fakeFetch(() => Response.json(bodies[n++]));
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    expect((await getStats(client)).stats).toEqual({ ratio: Number.NaN, label: 'Infinity' });
+    expect((await getStats(client)).stats).toEqual({ ratio: 2.5, label: 'Infinity and beyond' });
+  });
   it('leave ordinary numbers and strings alone', async () => {
     const f = fakeFetch(() => Response.json({ stats: { ratio: 0.5, label: 'Infinity and beyond' } }));
     const out = await getStats(createClient({ baseUrl: 'http://h', fetch: f.fetch }));

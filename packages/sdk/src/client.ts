@@ -128,8 +128,12 @@ export type Client<
 export type AnyClient = BaseClient<any>;
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
-/** Parsed bodies whose text holds a non-finite number string: only these need the float transforms. */
-export const nonFinite = new WeakSet<object>();
+/**
+ * Large parsed bodies whose text was scanned and holds no non-finite number string (`"NaN"`,
+ * `"Infinity"`): their float fields need no walk. A small body is not scanned: walking its float
+ * fields costs less than the scan.
+ */
+export const finite = new WeakSet<object>();
 const NON_FINITE = /"-?Infinity"|"NaN"/;
 
 /**
@@ -265,7 +269,7 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
       } catch {}
       const status = res.status;
       if (status === 200 && parsed && typeof parsed === 'object') {
-        if (NON_FINITE.test(text)) nonFinite.add(parsed);
+        if (text.length > 16384 && !NON_FINITE.test(text)) finite.add(parsed);
         return parsed;
       }
       const requestId = res.headers.get('x-wix-request-id');
@@ -295,7 +299,7 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
   const reads = new Map<string, { p: Promise<object>; n: number }>();
   const copy = (raw: object) => {
     const c = structuredClone(raw);
-    if (nonFinite.has(raw)) nonFinite.add(c);
+    if (finite.has(raw)) finite.add(c);
     return c;
   };
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { AnyClient } from '../client.ts';
-import { nonFinite } from '../client.ts';
+import { finite } from '../client.ts';
 import { lean, type TransformSpec, walk } from '../transforms.ts';
 import { encodeQuery, fillPath, getPath, isObj, setPath } from './encode.ts';
 import { ShopkitError, ValidationError } from './errors.ts';
@@ -163,7 +163,7 @@ export async function call<R = unknown>(
     rename,
   });
   try {
-    const out = spec.res ? walk(raw, nonFinite.has(raw) ? spec.res : lean(spec.res), 1) : raw;
+    const out = spec.res ? walk(raw, finite.has(raw) ? lean(spec.res) : spec.res, 1) : raw;
     return spec.unwrap ? out[spec.unwrap] : out;
   } catch (err) {
     return client.fail(err, spec.method, spec.path);
