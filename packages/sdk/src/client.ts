@@ -20,11 +20,8 @@ export interface Transport {
 
 /** How a client authenticates its calls. */
 export interface AuthStrategy {
-  /**
-   * Headers that authenticate one request (for example `{ Authorization: '<token>' }`), or a
-   * promise of them; answering at once when a usable credential is at hand saves the call a tick.
-   */
-  getAuthHeaders(transport: Transport): Record<string, string> | Promise<Record<string, string>>;
+  /** Headers that authenticate one request (for example `{ Authorization: '<token>' }`). */
+  getAuthHeaders(transport: Transport): Promise<Record<string, string>>;
   /** After a 401: obtain a fresh credential; resolve `true` when the call may be replayed once. */
   onUnauthorized?(transport: Transport): Promise<boolean>;
   /** Whether this strategy can make elevated (merchant/app) calls. */
@@ -209,11 +206,7 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
       const headers: Record<string, string> = { ...options.headers, ...init.headers };
       if (init.body !== undefined) headers['Content-Type'] = 'application/json';
       if (shared.consistent) headers['X-Wix-Consistent'] = shared.consistent;
-      if (auth) {
-        // A strategy may answer at once (a usable token in memory): no await then.
-        const h = auth.getAuthHeaders(transport);
-        Object.assign(headers, (h as Promise<unknown>).then ? await h : h);
-      }
+      if (auth) Object.assign(headers, await auth.getAuthHeaders(transport));
       // One controller per attempt: the caller's abort and this attempt's deadline.
       const ctl = new AbortController();
       const onAbort = () => ctl.abort(outer!.reason);

@@ -201,15 +201,10 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     attach(c) {
       transport = c.transport;
     },
-    getAuthHeaders(t) {
+    async getAuthHeaders(t) {
       transport ??= t;
-      // A usable token at hand (memory, web storage) answers at once, without a tick.
-      const at = storage.getTokens() as Tokens | null;
-      if (at && !(at as Partial<Promise<unknown>>).then && usable(at))
-        return { Authorization: at.accessToken.value };
-      return read().then(async (tokens) => ({
-        Authorization: (usable(tokens) ? tokens : await renewOnce(false)).accessToken.value,
-      }));
+      const tokens = await read();
+      return { Authorization: (usable(tokens) ? tokens : await renewOnce(false)).accessToken.value };
     },
     async onUnauthorized(t) {
       transport ??= t;
