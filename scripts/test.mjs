@@ -12,7 +12,7 @@ const run = (cmd, args, env = {}) =>
 if (!long) {
   // Lint/format and types first: cheap, and a failure there is a failure of the suite.
   if (run('npx', ['biome', 'check', '.']) !== 0) process.exit(1);
-  for (const project of ['packages/sdk', 'packages/emulator', 'packages/react', 'apps/storefront'])
+  for (const project of ['packages/sdk', 'packages/emulator', 'packages/react', 'apps/storefront', 'bench'])
     if (run('npx', ['tsc', '-p', `${project}/tsconfig.json`]) !== 0) process.exit(1);
 }
 if (run(process.execPath, ['scripts/ensure-chromium.mjs']) !== 0) process.exit(1);
