@@ -42,9 +42,12 @@ async function measure(n: number, call: (i: number) => Promise<unknown>) {
 }
 
 const backends: Array<'pglite' | 'postgres'> = ['pglite'];
-process.env.SHOPKIT_TEST_DATABASE_URL ??= process.env.DATABASE_URL;
-if (process.env.SHOPKIT_TEST_DATABASE_URL) backends.push('postgres');
-else delete process.env.SHOPKIT_TEST_DATABASE_URL;
+// (Not `??=`: assigning `undefined` to process.env stores the string "undefined".)
+const pgUrl = process.env.SHOPKIT_TEST_DATABASE_URL || process.env.DATABASE_URL;
+if (pgUrl) {
+  process.env.SHOPKIT_TEST_DATABASE_URL = pgUrl;
+  backends.push('postgres');
+}
 
 const rows: string[] = [];
 for (const backend of backends) {

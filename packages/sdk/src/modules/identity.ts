@@ -6,6 +6,7 @@
  */
 import type { OAuthStrategyApi } from '../auth/oauth.ts';
 import { generateChallenge, generateState, generateVerifier } from '../auth/pkce.ts';
+import { allowedReturnOrigins, returnUrlProblem } from '../auth/return-url.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
 import type { AnyClient } from '../client.ts';
 import { ApplicationError, errorFromResponse, ShopkitError, ValidationError } from '../http/errors.ts';
@@ -490,12 +491,21 @@ export interface OAuthData {
   state: string;
 }
 
-/** Fresh PKCE data and state for one authorization request. Keep it in memory or sessionStorage. */
+/**
+ * Fresh PKCE data and state for one authorization request. Keep it in memory or sessionStorage.
+ * `originalUri`, where the application returns after the login, must be a path on this site or a
+ * URL on this page's or the redirect URI's origin (no open redirect); anything else is a
+ * `ValidationError`.
+ */
 export async function generateOAuthData(
   _client: AnyClient,
   redirectUri?: string,
   originalUri?: string,
 ): Promise<OAuthData> {
+  // The application follows `originalUri` after the login: only a path here or an allowed origin.
+  const problem =
+    originalUri === undefined ? undefined : returnUrlProblem(originalUri, allowedReturnOrigins(redirectUri));
+  if (problem) throw new ValidationError([{ field: 'originalUri', description: problem }]);
   const codeVerifier = generateVerifier();
   return {
     redirectUri,
@@ -594,10 +604,13 @@ export { getMemberTokensForDirectLogin } from '../auth/silent.ts';
 /**
  * Logs out: creates the logout redirect session with the current token (when a member), then
  * clears both tokens (role `none`) even if that call fails. Returns the URL to visit, if any.
+ * `originalUrl` must be an absolute http(s) URL; an unsafe one (`//host`, `javascript:` …) is a
+ * `ValidationError`, thrown after the tokens are cleared.
  */
 export async function logout(client: AnyClient, originalUrl?: string): Promise<{ logoutUrl?: string }> {
   const s = oauth(client);
   let logoutUrl: string | undefined;
+  let refused: unknown;
   try {
     if (await s.loggedIn())
       logoutUrl = (
@@ -606,9 +619,12 @@ export async function logout(client: AnyClient, originalUrl?: string): Promise<{
           ...(originalUrl ? { callbacks: { postFlowUrl: originalUrl } } : {}),
         })
       ).redirectSession.fullUrl;
-  } catch {
-    // The local logout happens whatever the network says (checklist 33).
+  } catch (e) {
+    // The local logout happens whatever the network says (checklist 33); an unsafe return URL is
+    // still the caller's error, thrown once the tokens are gone.
+    if (e instanceof ValidationError) refused = e;
   }
   await s.setTokens(emptyTokens());
+  if (refused) throw refused;
   return { logoutUrl };
 }

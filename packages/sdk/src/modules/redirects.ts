@@ -3,7 +3,12 @@
  * a URL of a hosted page. The redirect enumerations of spec point 3 are typed constants.
  * @module
  */
-import { op } from '../http/op.ts';
+import { returnUrlProblem } from '../auth/return-url.ts';
+import type { AnyClient } from '../client.ts';
+import { ValidationError } from '../http/errors.ts';
+import { type CallOptions, op } from '../http/op.ts';
+
+const SESSION_PATH = '/_api/redirects-api/v1/redirect-session';
 
 type Enum<T extends string> = { readonly [K in T]: K };
 const e = <T extends string>(...keys: T[]): Enum<T> =>
@@ -111,20 +116,34 @@ export interface RedirectSession {
   shortUrl: string;
 }
 
+const sessionOp = /* @__PURE__ */ op<[options: RedirectSessionOptions], { redirectSession: RedirectSession }>(
+  {
+    name: 'redirects.createRedirectSession',
+    method: 'POST',
+    path: SESSION_PATH,
+    args: ['options:'],
+  },
+);
+
 /**
- * POST `/_api/redirects-api/v1/redirect-session` → `{redirectSession}`.
+ * POST `/_api/redirects-api/v1/redirect-session` → `{redirectSession}`. Every callback URL must be
+ * an absolute http(s) URL (no `//host`, `javascript:`, credentials or backslashes: checklist 13);
+ * anything else is a `ValidationError` and nothing is sent.
  * @example
  * const { redirectSession } = await client.redirects.createRedirectSession({
  *   ecomCheckout: { checkoutId }, callbacks: { postFlowUrl: location.href },
  * });
  * location.href = redirectSession.fullUrl;
  */
-export const createRedirectSession = /* @__PURE__ */ op<
-  [options: RedirectSessionOptions],
-  { redirectSession: RedirectSession }
->({
-  name: 'redirects.createRedirectSession',
-  method: 'POST',
-  path: '/_api/redirects-api/v1/redirect-session',
-  args: ['options:'],
-});
+export async function createRedirectSession(
+  client: AnyClient,
+  options: RedirectSessionOptions,
+  call?: CallOptions,
+): Promise<{ redirectSession: RedirectSession }> {
+  const violations = Object.entries(options?.callbacks ?? {}).flatMap(([key, url]) => {
+    const description = url === undefined ? undefined : returnUrlProblem(url);
+    return description ? [{ field: `options.callbacks.${key}`, description }] : [];
+  });
+  if (violations.length) client.fail(new ValidationError(violations), 'POST', SESSION_PATH);
+  return sessionOp(client, options, call);
+}

@@ -5,7 +5,7 @@
 import { testBackends } from '@shopkit/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { redirects, ValidationError } from '../../src/index.ts';
-import { setupEmulator, visitorClient } from './setup.ts';
+import { rawRedirectSession, setupEmulator, visitorClient } from './setup.ts';
 
 const SHOP = 'http://shop.test:5173';
 
@@ -89,7 +89,7 @@ describe.each(testBackends())('redirect sessions (%s)', (backend) => {
       'javascript:alert(1)',
       `http://u@shop.test:5173/`,
     ]) {
-      const s = await client.redirects.createRedirectSession({
+      const s = await rawRedirectSession(client, {
         bookingsBook: { resourceId: 'r1' },
         callbacks: { postFlowUrl: evil },
       });

@@ -6,6 +6,7 @@
 import { type Backend, startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
+  type AnyClient,
   ApiKeyStrategy,
   type AuthStrategy,
   createClient,
@@ -16,6 +17,7 @@ import {
   STORES_APP_ID,
   type Tokens,
 } from '../../src/index.ts';
+import type { RedirectSession } from '../../src/modules/redirects.ts';
 
 type EmulatorOptions = NonNullable<Parameters<typeof startTestEmulator>[1]>;
 
@@ -144,4 +146,13 @@ export const postForm = (url: string, body: string, headers: Record<string, stri
     redirect: 'manual',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
     body,
+  });
+
+/**
+ * Creates a redirect session without the SDK's own checks of callback URLs (which refuse
+ * `//host`, `javascript:` …): the emulator must stay safe whatever any client sends.
+ */
+export const rawRedirectSession = (client: AnyClient, options: object) =>
+  client.request<{ redirectSession: RedirectSession }>('POST', '/_api/redirects-api/v1/redirect-session', {
+    body: options,
   });

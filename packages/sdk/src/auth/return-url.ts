@@ -1,0 +1,48 @@
+/**
+ * Where a flow sends the browser afterwards, checked before it can become an open redirect
+ * (security checklist 13).
+ *
+ * - A post-login target (`originalUri`, which only the application ever follows) is a path on this
+ *   site (`/account`) or a URL of an allowed origin: this page's, or the redirect URI's.
+ * - A callback URL the platform follows after a hosted flow (`postFlowUrl`, `cartPageUrl`, …) is an
+ *   absolute http(s) URL; which origins may receive it is the platform's allow-list.
+ *
+ * Both refuse what a browser reads as another site or as script: `//evil.example`,
+ * `/\evil.example`, `https:evil.example`, `https://shop.example@evil.example`, `javascript:…`, and
+ * whitespace, control characters or backslashes anywhere (browsers drop or rewrite those).
+ * @module
+ */
+
+/** An http(s) URL written with `//`, whose authority holds no credentials and no backslash. */
+const ABSOLUTE = /^https?:\/\/[^/\\?#@]+(?:[/?#]|$)/i;
+
+/**
+ * What is wrong with a return URL, or `undefined` when it is fine. With `allowedOrigins`, a path on
+ * this site is fine and an absolute URL must be on one of them; without, the URL must be absolute.
+ */
+export function returnUrlProblem(value: unknown, allowedOrigins?: readonly string[]): string | undefined {
+  if (typeof value !== 'string' || !value) return 'must be a non-empty string';
+  // Browsers strip tabs and newlines and read `\` as `/`: `/\t/evil.example` is `//evil.example`.
+  if ([...value].some((c) => c <= ' ' || c === '\x7f' || c === '\\'))
+    return 'must not hold whitespace, control characters or backslashes';
+  if (value[0] === '/') {
+    if (value[1] === '/') return 'must not start with "//", which names another site';
+    return allowedOrigins ? undefined : 'must be an absolute http(s) URL';
+  }
+  if (!ABSOLUTE.test(value))
+    return allowedOrigins
+      ? 'must be a path on this site or an http(s) URL'
+      : 'must be an absolute http(s) URL';
+  if (allowedOrigins && !allowedOrigins.includes(new URL(value).origin))
+    return allowedOrigins.length
+      ? `must be a path on this site or a URL on ${allowedOrigins.join(' or ')}`
+      : 'must be a path on this site';
+  return undefined;
+}
+
+/** The origins a post-login target may name: this page's and the redirect URI's. */
+export function allowedReturnOrigins(redirectUri?: string): string[] {
+  const origins = [(globalThis as { location?: Location }).location?.origin];
+  if (redirectUri && ABSOLUTE.test(redirectUri)) origins.push(new URL(redirectUri).origin);
+  return origins.filter((o): o is string => !!o && o !== 'null');
+}
