@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { importMinified } from '../test/minified.ts';
 import { process as processWebhook, type WebhookError } from './webhooks.ts';
 
 const ALG = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
@@ -192,14 +193,6 @@ describe('webhooks.process', () => {
 });
 
 it('keeps the WebhookError class name in a minified bundle', async () => {
-  const { build } = await import('esbuild');
-  const out = await build({
-    entryPoints: [new URL('./webhooks.ts', import.meta.url).pathname],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    write: false,
-  });
-  const m = await import(`data:text/javascript,${encodeURIComponent(out.outputFiles[0]!.text)}`);
+  const m = await importMinified(new URL('./webhooks.ts', import.meta.url));
   expect(new m.WebhookError('m', { code: 'C' }).name).toBe('WebhookError');
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { importMinified } from '../../test/minified.ts';
 import {
   ApplicationError,
   constantCase,
@@ -211,16 +212,10 @@ describe('error details', () => {
   });
 
   it('keeps the class names in a minified bundle', async () => {
-    const { build } = await import('esbuild');
-    const out = await build({
-      entryPoints: [new URL('./errors.ts', import.meta.url).pathname],
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      write: false,
-    });
-    const m = await import(`data:text/javascript,${encodeURIComponent(out.outputFiles[0]!.text)}`);
+    const m = await importMinified(new URL('./errors.ts', import.meta.url));
     const names = ['ShopkitError', 'ValidationError', 'ApplicationError', 'HttpError', 'SystemError'];
-    expect(names.map((n) => new m[n](n === 'ValidationError' ? [] : 'm', { code: 'C' }).name)).toEqual(names);
+    expect(names.map((n) => new m[n]!(n === 'ValidationError' ? [] : 'm', { code: 'C' }).name)).toEqual(
+      names,
+    );
   });
 });
