@@ -38,19 +38,51 @@ export async function openDb(spec: string, opts: { schema?: string } = {}): Prom
 async function openPglite(dir?: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dir) mkdirSync(dir, { recursive: true });
-  const pg = dir ? new PGlite(dir) : new PGlite();
+  // Memory: initdb sets shared_buffers = 128MB, and PGlite's shared memory is zero-filled WASM
+  // heap, all of it resident, for a database (catalogs included) under 10 MB. 16MB holds it with
+  // room to grow; pages beyond are read back from data files that are in memory or the OS cache.
+  // Not ours to tune: the WASM heap starts at the module's minimum of 128 MiB, and PGlite's
+  // scratch initdb instance (about 300 MiB: its heap and a copy of it) stays resident after
+  // startup until V8's next full collection, which no stable API lets us request.
+  const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
+  const pg = dir ? new PGlite(dir, options) : new PGlite(options);
   await pg.waitReady;
   const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }): Sql => ({
     query: async <T>(text: string, params?: unknown[]) => (await q.query<T>(text, params as any[])).rows,
     exec: async (text: string) => void (await q.exec(text)),
   });
+  const inTurn = takeTurns();
   return {
     kind: 'pglite',
-    ...wrap(pg),
-    tx: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    close: () => pg.close(),
+    query: (text, params) => inTurn(() => pg.query(text, params as any[]).then((r) => r.rows as any[])),
+    exec: (text) => inTurn(async () => void (await pg.exec(text))),
+    // The transaction's own statements run inside its turn (PGlite serialises them itself).
+    tx: (fn) => inTurn(() => pg.transaction((tx) => fn(wrap(tx)))),
+    close: () => inTurn(() => pg.close()),
   };
 }
+
+/**
+ * A queue for the one PGlite connection: jobs (a statement, a script, a whole transaction) run
+ * one at a time, in the order they were queued, and each starts in a turn of the event loop of
+ * its own. PGlite is WASM executing synchronously behind promises, so without the turns a queue
+ * of jobs would run back to back in microtasks: Node would read no socket and accept no
+ * connection until the queue was empty, and libuv accepts a single connection per turn. Under
+ * load, requests on established connections kept the queue full while a new connection waited
+ * in the kernel's accept queue for seconds. With a turn per job, a request that has arrived is
+ * read after at most one job (a new connection accepted after one job per connection ahead of it)
+ * and served first come, first served.
+ */
+function takeTurns() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(job: () => Promise<T>): Promise<T> => {
+    const result = last.then(nextTurn).then(job);
+    last = result.catch(() => {});
+    return result;
+  };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function openPostgres(url: string, schema?: string): Promise<Db> {
   const { default: pg } = await import('pg');
