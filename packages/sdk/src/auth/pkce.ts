@@ -4,6 +4,8 @@
  * @module
  */
 
+import { bytesToBase64url } from '../http/encode.ts';
+
 const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
 
 /** A random string of `length` unreserved characters. Bytes ≥ 198 (3 × 66) are redrawn. */
@@ -18,16 +20,12 @@ export function generateVerifier(length = 43): string {
   return out;
 }
 
-const b64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-
 /** BASE64URL(SHA-256(ASCII(verifier))) without padding. */
 export async function generateChallenge(verifier: string): Promise<string> {
-  return b64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+  return bytesToBase64url(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))),
+  );
 }
 
 /** An unguessable state value: 32 random bytes, base64url (43 characters). */
-export const generateState = () => b64url(crypto.getRandomValues(new Uint8Array(32)));
+export const generateState = () => bytesToBase64url(crypto.getRandomValues(new Uint8Array(32)));

@@ -75,9 +75,11 @@ export function buildMessage(places: ArgPlace[], values: unknown[]): Record<stri
     .map((p, i) => [p, values[i]] as const)
     .sort(([a], [b]) => depth(a) - depth(b)))
     if (value !== undefined) {
-      const old = getPath(msg, place.path);
       if (!place.path) msg = { ...msg, ...(value as object) };
-      else setPath(msg, place.path, isObj(value) && isObj(old) ? { ...old, ...value } : value);
+      else {
+        const old = getPath(msg, place.path);
+        setPath(msg, place.path, isObj(value) && isObj(old) ? { ...old, ...value } : value);
+      }
     }
   return msg;
 }
