@@ -68,6 +68,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     allowedOrigins: options.allowedOrigins ?? [],
     publicUrl: 'http://127.0.0.1',
     accessTokenTtl: 14_400,
+    refreshIdleTtl: 14 * 24 * 3600,
     scryptN: 2 ** 17,
     ...options.config,
   };

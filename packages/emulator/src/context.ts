@@ -30,6 +30,12 @@ export interface EmulatorConfig {
   publicUrl: string;
   /** Access-token lifetime in seconds (default 14 400). */
   accessTokenTtl: number;
+  /**
+   * Idle lifetime of a refresh token in seconds (default 1 209 600, 14 days): a refresh token not
+   * used for this long is refused (`invalid_grant`) and its family revoked. Each refresh starts the
+   * window again; a family never outlives its absolute cap (30 days from its first grant).
+   */
+  refreshIdleTtl: number;
   /** scrypt cost (N) for password hashes; OWASP's 2^17 by default, lower in tests. */
   scryptN: number;
   /** Extra settings domains may read (site settings, feature switches). */

@@ -2,7 +2,8 @@
  * Security checklist items that need the whole system, the SDK against the emulator over HTTP on
  * both backends (see docs/security.md): 7–9 (state checked before any token request, single
  * use), 24 (expiry leeway), 26 (token requests are not retried),
- * 42 (no-store on every grant), 44 (refresh tokens never outlive their family), 46 (no CORS on
+ * 42 (no-store on every grant), 44 (refresh tokens never outlive their family, and expire when
+ * unused for 14 days), 45 (`/oauth2/revoke`, the emulator's RFC 7009 extension), 46 (no CORS on
  * the authorize endpoint), 47 (no presented secret stored in cleartext: every table dumped after
  * register, login, the code flow, a refresh, a reset request, e-mail verification and SSO), 49
  * (password length limits), 50 (the account-hiding setting), 52 (recovery links: configured
@@ -273,23 +274,181 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
     }
   });
 
+  const DAY = 24 * 3600_000;
+  const refresh = (refreshToken: string, clientId?: string) =>
+    token({ grantType: 'refresh_token', refreshToken, clientId });
+  const anonymous = async (clientId = emu.demo.clientId) =>
+    (await token({ clientId, grantType: 'anonymous' })).json() as Promise<{
+      access_token: string;
+      refresh_token: string;
+    }>;
+  /** A call that needs a token: 200 with a live access token, 401 with a dead one. */
+  const call = (accessToken: string) =>
+    fetch(`${emu.url}/v2/collections/slug/summer-linen`, { headers: { authorization: accessToken } });
+  /** The answer to an expired or revoked refresh token. */
+  const EXPIRED = {
+    message: 'The refresh token is expired or revoked',
+    details: {
+      applicationError: {
+        code: 'invalid_grant',
+        description: 'The refresh token is expired or revoked',
+        data: {},
+      },
+    },
+  };
+
   it('checklist 44: a rotated refresh token never outlives the first one of its family (30 days)', async () => {
-    const first = await (await token({ clientId: emu.demo.clientId, grantType: 'anonymous' })).json();
-    let rt = first.refresh_token as string;
-    // Rotations 29 days on still work, and each gives a new token of the same family.
-    await later(29 * 24 * 3600_000, async () => {
-      for (let i = 0; i < 3; i++) {
-        const r = await token({ grantType: 'refresh_token', refreshToken: rt });
-        expect(r.status).toBe(200);
-        rt = (await r.json()).refresh_token;
-      }
-    });
-    // Past the family's 30 days, even the newest one is refused.
-    const late = await later(30 * 24 * 3600_000 + 60_000, () =>
-      token({ grantType: 'refresh_token', refreshToken: rt }),
-    );
+    let rt = (await anonymous()).refresh_token;
+    // Refreshed every 10 days or less (inside the 14-day idle window), across several windows:
+    // each refresh works and gives a new token of the same family.
+    for (const day of [10, 20, 29]) {
+      const r = await later(day * DAY, () => refresh(rt));
+      expect(r.status, `day ${day}`).toBe(200);
+      rt = (await r.json()).refresh_token;
+    }
+    // Past the family's 30 days, even the newest one (a day old, well inside its idle window) is refused.
+    const late = await later(30 * DAY + 60_000, () => refresh(rt));
     expect(late.status).toBe(400);
-    expect((await late.json()).details.applicationError.code).toBe('invalid_grant');
+    expect(await late.json()).toEqual(EXPIRED);
+  });
+
+  it('checklist 44: a refresh token unused for 14 days is refused like an expired one, and its family ends', async () => {
+    // A member's tokens (external login), not refreshed since.
+    const trusted = { authorization: `${(await anonymous()).access_token},${emu.demo.apiKey}` };
+    const signed = await (
+      await fetch(`${emu.url}/_api/iam/authentication/v2/sign-on`, {
+        method: 'POST',
+        headers: { ...trusted, 'content-type': 'application/json' },
+        body: JSON.stringify({ loginId: { email: email() } }),
+      })
+    ).json();
+    const tokens = await (
+      await token(
+        { grant_type: 'authorized_client', scope: 'offline_access', member_id: signed.identity.id },
+        trusted,
+      )
+    ).json();
+    expect((await call(tokens.access_token)).status).toBe(200);
+    const idle = await later(14 * DAY + 60_000, () => refresh(tokens.refresh_token, emu.demo.clientId));
+    expect(idle.status).toBe(400);
+    expect(await idle.json()).toEqual(EXPIRED);
+    // Back at the present, the family is revoked, not merely idle: the refresh token and the access
+    // token issued with it are refused.
+    expect((await refresh(tokens.refresh_token, emu.demo.clientId)).status).toBe(400);
+    expect((await call(tokens.access_token)).status).toBe(401);
+
+    // A visitor's token used just inside the window works; its successor has a window of its own.
+    const visitor = await anonymous();
+    const inside = await later(14 * DAY - 60_000, () => refresh(visitor.refresh_token));
+    expect(inside.status).toBe(200);
+    const next = (await inside.json()).refresh_token;
+    expect((await later(27 * DAY, () => refresh(next))).status).toBe(200);
+  });
+
+  it('checklist 45: /oauth2/revoke answers 200 {} with no-store to any token, even garbage; bad input gets the 400 envelope', async () => {
+    const revoke = (path: string, body: string | URLSearchParams, headers?: Record<string, string>) =>
+      fetch(`${emu.url}${path}`, { method: 'POST', headers, body });
+    const json = { 'content-type': 'application/json' };
+    const answers = [
+      await revoke('/oauth2/revoke', JSON.stringify({ token: 'garbage' }), json),
+      await revoke('/_api/oauth2/revoke', JSON.stringify({ token: `OauthNG.${'x'.repeat(43)}` }), json),
+      await revoke('/oauth2/revoke', JSON.stringify({ token: 'y'.repeat(10_000), clientId: 'nobody' }), json),
+      await revoke(
+        '/oauth2/revoke',
+        new URLSearchParams({ token: 'garbage', token_type_hint: 'refresh_token' }),
+      ),
+      await revoke('/oauth2/revoke', new URLSearchParams({ token: 'z', token_type_hint: 'no_such_type' })),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({});
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('pragma')).toBe('no-cache');
+    }
+    const bad: Array<
+      [body: string | URLSearchParams, headers: Record<string, string> | undefined, code?: string]
+    > = [
+      ['[1,2]', json, 'MALFORMED_REQUEST'],
+      ['"garbage"', json, 'MALFORMED_REQUEST'],
+      ['token=garbage', { 'content-type': 'text/plain' }, 'MALFORMED_REQUEST'],
+      ['{}', json],
+      ['{"token":5}', json],
+      ['{"token":""}', json],
+      [new URLSearchParams({ token_type_hint: 'refresh_token' }), undefined],
+    ];
+    for (const [body, headers, code] of bad) {
+      const res = await revoke('/oauth2/revoke', body, headers);
+      const where = String(body);
+      expect(res.status, where).toBe(400);
+      const env = await res.json();
+      expect(typeof env.message, where).toBe('string');
+      if (code) expect(env.details, where).toEqual({ applicationError: expect.objectContaining({ code }) });
+      else
+        expect(env.details.validationError.fieldViolations, where).toEqual([
+          expect.objectContaining({ field: 'token' }),
+        ]);
+    }
+  });
+
+  it('checklist 45: revoking a refresh token ends its family, an access token only itself; another client’s tokens are untouched', async () => {
+    const revoke = (body: object) =>
+      fetch(`${emu.url}/oauth2/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    // An old (rotated) refresh token, posted as RFC 7009's form: the family's newest refresh token
+    // and its access token are revoked too.
+    const first = await anonymous();
+    const newest = await (await refresh(first.refresh_token)).json();
+    expect((await call(newest.access_token)).status).toBe(200);
+    const form = await fetch(`${emu.url}/oauth2/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        token: first.refresh_token,
+        token_type_hint: 'refresh_token',
+        client_id: emu.demo.clientId,
+      }),
+    });
+    expect(form.status).toBe(200);
+    expect(form.headers.get('cache-control')).toBe('no-store');
+    expect(await refresh(newest.refresh_token).then((r) => r.json())).toEqual(EXPIRED);
+    expect((await call(newest.access_token)).status).toBe(401);
+
+    // The newest refresh token, as JSON without a client id.
+    const second = await anonymous();
+    expect((await revoke({ token: second.refresh_token })).status).toBe(200);
+    expect((await refresh(second.refresh_token)).status).toBe(400);
+    expect((await call(second.access_token)).status).toBe(401);
+
+    // An access token: that token alone; its refresh token still works.
+    const third = await anonymous();
+    expect((await call(third.access_token)).status).toBe(200);
+    expect((await revoke({ token: third.access_token, clientId: emu.demo.clientId })).status).toBe(200);
+    expect((await call(third.access_token)).status).toBe(401);
+    expect((await refresh(third.refresh_token)).status).toBe(200);
+
+    // Another client's tokens, named with the demo client's id: the same answer, nothing revoked.
+    const { clientId: other } = await owner('POST', '/_api/emulator/v1/oauth-clients', {
+      name: 'Other shop',
+    });
+    const theirs = await anonymous(other);
+    for (const body of [
+      { token: theirs.refresh_token, client_id: emu.demo.clientId },
+      { token: theirs.access_token, clientId: emu.demo.clientId },
+      { token: theirs.refresh_token, client_id: other, clientId: emu.demo.clientId },
+    ]) {
+      const res = await revoke(body);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({});
+    }
+    expect((await call(theirs.access_token)).status).toBe(200);
+    const kept = await refresh(theirs.refresh_token, other);
+    expect(kept.status).toBe(200);
+    // Named with its own client's id, it is revoked.
+    const latest = (await kept.json()).refresh_token;
+    expect((await revoke({ token: latest, client_id: other })).status).toBe(200);
+    expect((await refresh(latest, other)).status).toBe(400);
   });
 
   it('checklist 46: the authorize endpoint sends no CORS headers, even to an allowed origin', async () => {
