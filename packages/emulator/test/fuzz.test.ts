@@ -28,7 +28,7 @@ async function fingerprintQuery(emu: TestEmulator) {
 }
 
 /** API paths answer the JSON envelope; anything else is a hosted page (HTML) and only must not fail. */
-const API = /^\/(_api|_iam|ecom|stores|stores-reader|v2|headless|oauth2\/token)(\/|-|$)/;
+const API = /^\/(_api|_iam|ecom|stores|stores-reader|v2|headless|oauth2\/(?:token|revoke))(\/|-|$)/;
 const isPage = (r: Registered) => !API.test(r.path);
 
 describe('fuzzing every route', () => {
@@ -76,6 +76,7 @@ describe('fuzzing every route', () => {
             'cartInfo',
             'grantType',
             'clientId',
+            'token',
             'loginId',
             'password',
             'options',

@@ -57,8 +57,10 @@ export interface RouteDef<S extends z.ZodType> {
    * How a POST/PATCH/PUT message is read: the platform's JSON body (default), or the fields of a
    * hosted page's HTML form (`application/x-www-form-urlencoded` or `multipart/form-data`, string
    * fields only, at most `MAX_FORM_BYTES`). Path parameters win over form fields of the same name.
+   * `json-or-form`: a form when the content type says so, else JSON (OAuth endpoints, which RFC
+   * clients post as forms and the platform's clients as JSON).
    */
-  body?: 'json' | 'form';
+  body?: 'json' | 'form' | 'json-or-form';
   /** Returns the JSON body (HTTP 200), or a `Response` for pages and redirects. */
   handler: (ctx: RouteContext<z.output<S>>) => Promise<unknown> | unknown;
 }
@@ -100,7 +102,7 @@ export class Router {
         const raw =
           def.method === 'GET' || def.method === 'DELETE'
             ? decodeQuery(new URL(c.req.url))
-            : def.body === 'form'
+            : def.body === 'form' || (def.body === 'json-or-form' && isForm(c.req.header('content-type')))
               ? await decodeForm(c.req.raw)
               : await decodeBody(c.req.raw);
         for (const p of params) setPath(raw, p.field, c.req.param(p.hono));
@@ -127,6 +129,7 @@ export class Router {
 export const MAX_FORM_BYTES = 16 * 1024;
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
+const isForm = (contentType = '') => FORM_TYPES.includes(contentType.split(';')[0]!.trim().toLowerCase());
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** The string fields of an HTML form post (the first value of a repeated field); empty is `{}`. */
@@ -139,7 +142,7 @@ async function decodeForm(req: Request): Promise<Record<string, unknown>> {
   if (buf.byteLength === 0) return {};
   const contentType = req.headers.get('content-type') ?? '';
   const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (!FORM_TYPES.includes(type))
+  if (!isForm(contentType))
     throw appError(415, 'UNSUPPORTED_MEDIA_TYPE', `The form must be sent as ${FORM_TYPES.join(' or ')}`);
   let fields: Iterable<[string, unknown]>;
   try {

@@ -2,9 +2,9 @@
  * The authorization server: the authorize endpoint behind `auth` redirect sessions (hosted login
  * page for `prompt=login`, an immediate answer for `prompt=none` with a session token), answers by
  * redirect (query or fragment) or by `web_message` to the exact allowed origin; the
- * authorization_code, authorized_client and client_credentials grants; idle expiry of refresh
- * tokens (on top of the platform's refresh grant); token-info; and `/oauth2/revoke`, an emulator
- * extension with RFC 7009 semantics (the platform's wire protocol has no revocation endpoint).
+ * authorization_code, authorized_client and client_credentials grants; token-info; and
+ * `/oauth2/revoke`, an emulator extension with RFC 7009 semantics (the platform's wire protocol has
+ * no revocation endpoint).
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -12,9 +12,9 @@ import type { Context, Hono } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
 import { appError } from '../../http/errors.ts';
-import { FAMILY, MAX_FORM_BYTES, type Router } from '../../http/router.ts';
-import { parseMessage, z } from '../../http/validate.ts';
-import { type GrantHandler, grants, issueTokens, revokeFamily } from '../platform/index.ts';
+import { FAMILY, type Router } from '../../http/router.ts';
+import { z } from '../../http/validate.ts';
+import { grants, issueTokens, revokeFamily } from '../platform/index.ts';
 import {
   type AuthRequest,
   authRequestSchema,
@@ -40,37 +40,6 @@ export type StoredAuth = AuthRequest & { sessionTokenHash?: string };
 type Outcome = { code: string } | { error: string; error_description: string };
 
 const invalidGrant = (d: string) => appError(400, 'invalid_grant', d);
-
-/** The platform's refresh grant (rotation, reuse detection, the family's absolute cap). */
-const rotate = grants.get('refresh_token')!;
-
-/**
- * The refresh grant with idle expiry (checklist 44): a refresh token that has not been used for
- * `refreshIdleTtl` seconds since it was issued is refused like an expired one, and its family is
- * revoked. A refresh issues a new token, so each refresh starts the window again, and the
- * family's absolute expiry (checked by the platform's grant) still caps it. Rotated, revoked and
- * other clients' tokens are left to the platform's grant, which refuses them as before.
- */
-const refreshWithIdleExpiry: GrantHandler = async (emu, body, headers) => {
-  const token = body.refreshToken;
-  if (typeof token === 'string' && token) {
-    const idle = await emu.db.tx(async (sql) => {
-      const [rt] = await sql.query(
-        'SELECT family_id, client_id, created_at, rotated_at, revoked_at FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE',
-        [hashToken(token)],
-      );
-      if (!rt || rt.rotated_at || rt.revoked_at) return false;
-      if (body.clientId !== undefined && body.clientId !== rt.client_id) return false;
-      const deadline = new Date(rt.created_at).getTime() + emu.config.refreshIdleTtl * 1000;
-      if (deadline > emu.now().getTime()) return false;
-      // Committed, then refused: the family ends even though the request fails.
-      await revokeFamily(emu, sql, rt.family_id);
-      return true;
-    });
-    if (idle) throw invalidGrant('The refresh token is expired or revoked');
-  }
-  return rotate(emu, body, headers);
-};
 
 /**
  * A revocation request (RFC 7009 §2.1), as JSON or as a form; both spellings of the field names.
@@ -109,23 +78,6 @@ async function revoke(emu: Emulator, msg: z.output<typeof revokeSchema>) {
     if (at && mine(at.client_id)) await sql.query('DELETE FROM access_tokens WHERE token_hash = $1', [hash]);
   });
 }
-
-/** The fields of an `application/x-www-form-urlencoded` body of at most `MAX_FORM_BYTES`. */
-async function readForm(req: Request): Promise<Record<string, string>> {
-  const tooLarge = () =>
-    appError(413, 'PAYLOAD_TOO_LARGE', `The form is larger than ${MAX_FORM_BYTES} bytes`);
-  if (Number(req.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) throw tooLarge();
-  const buf = await req.arrayBuffer();
-  if (buf.byteLength > MAX_FORM_BYTES) throw tooLarge();
-  const out: Record<string, string> = {};
-  // The first value of a repeated field, as the route table's forms; `__proto__` is not a field.
-  for (const [k, v] of new URLSearchParams(new TextDecoder().decode(buf)))
-    if (k !== '__proto__' && !Object.hasOwn(out, k)) out[k] = v;
-  return out;
-}
-
-const isForm = (contentType: string | undefined) =>
-  (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 
 /** Where and how the answer of an authorization request goes, or why it cannot go anywhere. */
 export async function target(emu: Emulator, session: StoredRedirectSession, a: StoredAuth) {
@@ -290,35 +242,19 @@ async function internal(app: Hono, path: string, body: unknown) {
 export function oauthRoutes(router: Router, emu: Emulator) {
   const app = (router as unknown as { app: Hono }).app;
 
-  grants.set('refresh_token', refreshWithIdleExpiry);
-
   // Revocation (checklist 45), an emulator extension: the platform's wire protocol has none.
-  // RFC 7009 clients post a form, the platform's clients JSON. The route table reads JSON bodies,
-  // so a form post is answered here, with the same schema, answer and headers; JSON goes on to
-  // the route below (listed with the others, so tools and the fuzzer see it).
-  const noStore = (c: Context) => {
-    c.header('Cache-Control', 'no-store');
-    c.header('Pragma', 'no-cache');
-  };
-  app.on(
-    'POST',
-    FAMILY.oauth.map((prefix) => `${prefix}/oauth2/revoke`),
-    async (c, next) => {
-      if (!isForm(c.req.header('content-type'))) return next();
-      await revoke(emu, parseMessage(revokeSchema, await readForm(c.req.raw)));
-      noStore(c);
-      return c.json({}, 200);
-    },
-  );
+  // RFC 7009 clients post a form, the platform's clients JSON.
   router.route({
     method: 'POST',
     family: FAMILY.oauth,
     path: '/oauth2/revoke',
     access: 'public',
+    body: 'json-or-form',
     schema: revokeSchema,
     async handler({ msg, c }) {
       await revoke(emu, msg);
-      noStore(c);
+      c.header('Cache-Control', 'no-store');
+      c.header('Pragma', 'no-cache');
       return {};
     },
   });

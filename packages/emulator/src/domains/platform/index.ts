@@ -1,6 +1,7 @@
 /**
  * The platform core: the site, its headless OAuth clients, API keys, access and refresh tokens,
- * the lifecycle event log, and the token endpoint's anonymous (rate-limited) and refresh grants.
+ * the lifecycle event log, and the token endpoint's anonymous (rate-limited) and refresh grants
+ * (rotation, reuse detection, a 30-day cap per family and idle expiry).
  * @module
  */
 import type { IncomingMessage } from 'node:http';
@@ -195,6 +196,15 @@ grants.set('refresh_token', async (emu, body) => {
     const now = emu.now();
     if (rt.revoked_at || new Date(rt.expires_at) <= now)
       throw invalidGrant('The refresh token is expired or revoked');
+    // Idle expiry (checklist 44): unused for `refreshIdleTtl` seconds since it was issued. Each
+    // refresh issues a new token, so it starts the window again; the family's expiry caps it.
+    if (
+      !rt.rotated_at &&
+      new Date(rt.created_at).getTime() + emu.config.refreshIdleTtl * 1000 <= now.getTime()
+    ) {
+      await revokeFamily(emu, sql, rt.family_id);
+      return { idle: true } as const;
+    }
     if (rt.rotated_at) {
       // Reuse of a rotated token: someone else has it too. End the whole family (committed, then refused).
       await revokeFamily(emu, sql, rt.family_id);
@@ -209,6 +219,8 @@ grants.set('refresh_token', async (emu, body) => {
       family: { id: rt.family_id, expiresAt: new Date(rt.expires_at) },
     });
   });
+  // Committed, then refused: the family ends even though the request fails.
+  if ('idle' in out) throw invalidGrant('The refresh token is expired or revoked');
   if ('reused' in out) throw invalidGrant('The refresh token was already used');
   return out;
 });
