@@ -9,7 +9,7 @@
  * as it does in a deployed storefront.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -53,7 +53,6 @@ async function bundleSize(name: string, source: string, resolveDir: string) {
   return { raw: code.length, gzip: gzipSync(code, { level: 9 }).length, parts };
 }
 
-const sdk = join(root, 'packages/sdk/src/index.ts').replace(/\\/g, '/');
 const ENTRIES = {
   shopkitTypical: TYPICAL,
   shopkitModules: MODULES,
@@ -83,19 +82,6 @@ function coldImport(file: string, runs = 15) {
     full.push(time([file]));
   }
   return median(full) - median(bare);
-}
-
-async function nodeBundle(name: string, source: string, resolveDir: string) {
-  const file = join(tmp, `${name}.mjs`);
-  await build({
-    stdin: { contents: source, resolveDir, loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    outfile: file,
-    logLevel: 'silent',
-  });
-  return file;
 }
 
 /** Records a real 10-item cart and a real 50-product page from the emulator. */
@@ -393,8 +379,29 @@ function productsPageCosts(body: string) {
   ];
 }
 
+/**
+ * Builds the SDK as `npm run pack` publishes it and installs it (a link) into a project in the
+ * bench's temporary directory; returns that project's `import '@shopkit/sdk'` file, which Node
+ * resolves as an application would (the package's `node` condition).
+ */
+function installPublished() {
+  execFileSync(process.execPath, [join(root, 'scripts/pack.mjs'), '--out-dir', join(tmp, 'pkg'), 'sdk'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const app = join(tmp, 'app');
+  mkdirSync(join(app, 'node_modules/@shopkit'), { recursive: true });
+  symlinkSync(join(tmp, 'pkg/sdk'), join(app, 'node_modules/@shopkit/sdk'), 'dir');
+  writeFileSync(join(app, 'package.json'), '{"type":"module"}');
+  writeFileSync(join(app, 'sdk.js'), "export * from '@shopkit/sdk';\n");
+  return join(app, 'sdk.js');
+}
+const published = installPublished();
+
 async function main() {
   ensureBaseline();
+  // Throughput and token counts run the published build too (plain JavaScript, as installed),
+  // not the TypeScript source through this script's loader, which adds helpers of its own.
+  const sk: typeof import('@shopkit/sdk') = await import(published);
   let memory: Rates[] = [];
   let http: Rates[] = [];
   let shopkitTokens = 0;
@@ -436,7 +443,8 @@ async function main() {
   );
 
   // Cold import in Node.
-  const shopkitNode = await nodeBundle('shopkit', `import '${sdk}';`, root);
+  // The SDK as published (`npm run pack`): the files a storefront installs, run by plain Node.
+  const shopkitNode = published;
   const platformNode = join(tmp, 'platform.mjs');
   writeFileSync(
     platformNode,
@@ -454,7 +462,7 @@ async function main() {
   lines.push(
     '### Node cold import (median of 15 runs, minus a bare `node -e 0`)',
     '',
-    '| | Shopkit (the SDK as one ESM file, as published) | platform SDK (@wix/sdk + cart, products, collections) |',
+    '| | Shopkit (the SDK as published by `npm run pack`: ES modules, plain Node) | platform SDK (@wix/sdk + cart, products, collections) |',
     '|---|---|---|',
     `| added start-up time | +${shopkitMs.toFixed(1)} ms | +${platformMs.toFixed(1)} ms |`,
     '',
@@ -469,7 +477,8 @@ async function main() {
     const { createClient: wixClient, OAuthStrategy: WixOAuth } = await import(require_(baseline, '@wix/sdk'));
     const wixCart = await import(require_(baseline, '@wix/auto_sdk_ecom_current-cart'));
     const wixProducts = await import(require_(baseline, '@wix/auto_sdk_stores_products'));
-    const newShopkit = () => createClient({ fetch: mem.fetch, auth: OAuthStrategy({ clientId: 'bench' }) });
+    const newShopkit = () =>
+      sk.createClient({ fetch: mem.fetch, auth: sk.OAuthStrategy({ clientId: 'bench' }) });
     const newPlatform = () =>
       wixClient({
         auth: WixOAuth({ clientId: 'bench' }),
@@ -484,13 +493,13 @@ async function main() {
       {
         name: `get-cart (${bodies.items} items)`,
         raw: raw(CART_PATH),
-        shopkit: () => cart.getCurrentCart(shop),
+        shopkit: () => sk.cart.getCurrentCart(shop),
         platform: () => plat.currentCart.getCurrentCart(),
       },
       {
         name: `query products (a ${bodies.count}-product page)`,
         raw: raw(PAGE_PATH),
-        shopkit: () => products.queryProducts(shop, { paging: { limit: 50 } }),
+        shopkit: () => sk.products.queryProducts(shop, { paging: { limit: 50 } }),
         platform: () => plat.products.queryProducts({ paging: { limit: 50 } }),
       },
     ];
@@ -510,7 +519,7 @@ async function main() {
     const server = await startReplayServer(bodies);
     try {
       globalThis.fetch = toOrigin(realFetch, server.url);
-      const shopH = createClient({ baseUrl: PLATFORM, auth: OAuthStrategy({ clientId: 'bench' }) });
+      const shopH = sk.createClient({ baseUrl: PLATFORM, auth: sk.OAuthStrategy({ clientId: 'bench' }) });
       const platH = newPlatform();
       const authorization = JSON.parse(TOKEN_BODY).access_token as string;
       const rawH = (url: string) => async () =>
@@ -521,13 +530,13 @@ async function main() {
         {
           name: cases[0]!.name,
           raw: rawH(`${PLATFORM}${CART_PATH}`),
-          shopkit: () => cart.getCurrentCart(shopH),
+          shopkit: () => sk.cart.getCurrentCart(shopH),
           platform: () => platH.currentCart.getCurrentCart(),
         },
         {
           name: cases[1]!.name,
           raw: rawH(`${PLATFORM}${PAGE_PATH}?.r=${pageQuery}`),
-          shopkit: () => products.queryProducts(shopH, { paging: { limit: 50 } }),
+          shopkit: () => sk.products.queryProducts(shopH, { paging: { limit: 50 } }),
           platform: () => platH.products.queryProducts({ paging: { limit: 50 } }),
         },
       ];
@@ -556,7 +565,7 @@ async function main() {
     // Token requests for 20 concurrent calls on a fresh client.
     mem.counter.token = 0;
     const fresh = newShopkit();
-    await Promise.all(Array.from({ length: 20 }, () => cart.getCurrentCart(fresh)));
+    await Promise.all(Array.from({ length: 20 }, () => sk.cart.getCurrentCart(fresh)));
     shopkitTokens = mem.counter.token;
     mem.counter.token = 0;
     const freshP = newPlatform();

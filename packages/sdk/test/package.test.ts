@@ -10,8 +10,11 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TYPICAL } from './entries.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const sdkDir = join(root, 'packages/sdk');
@@ -112,12 +115,11 @@ describe('@shopkit/sdk as published', () => {
     expect(manifest).toMatchObject({ name: '@shopkit/sdk', version: sourceManifest.version, type: 'module' });
     for (const field of ['dependencies', 'devDependencies', 'scripts', 'files'])
       expect(manifest).not.toHaveProperty(field);
-    // Every export: types first, then the JavaScript, both in the tarball.
+    // Every export: types first, then Node's build, then the per-module JavaScript, all in the tarball.
     expect(Object.keys(manifest.exports)).toEqual(Object.keys(sourceManifest.exports));
     for (const target of Object.values(manifest.exports) as Record<string, string>[]) {
-      expect(Object.keys(target)).toEqual(['types', 'default']);
-      expect(sdk.files).toContain(target.types!.slice(2));
-      expect(sdk.files).toContain(target.default!.slice(2));
+      expect(Object.keys(target)).toEqual(['types', 'node', 'default']);
+      for (const file of Object.values(target)) expect(sdk.files).toContain(file.slice(2));
     }
     expect(sdk.files.filter((f) => !/\.(js|d\.ts)$/.test(f))).toEqual(['package.json']);
     expect(sdk.files.filter((f) => f.includes('.test.'))).toEqual([]);
@@ -153,7 +155,7 @@ for (const spec of ${JSON.stringify(entries)}) {
 console.log(JSON.stringify({ out, resolved: import.meta.resolve('@shopkit/sdk') }));`,
     );
     // Node found the installed package, not the repository's source.
-    expect(got.resolved).toBe(`file://${app}/node_modules/@shopkit/sdk/index.js`);
+    expect(got.resolved).toBe(`file://${app}/node_modules/@shopkit/sdk/node/index.js`);
     const root = got.out['@shopkit/sdk'];
     for (const name of ['createClient', 'OAuthStrategy', 'ApiKeyStrategy', 'op'])
       expect(root[name], name).toBe('function');
@@ -168,6 +170,35 @@ console.log(JSON.stringify({ out, resolved: import.meta.resolve('@shopkit/sdk') 
       const kinds = Object.fromEntries(Object.keys(source).map((k) => [k, typeof source[k]]));
       expect(got.out[`@shopkit/sdk${key.slice(1)}`], key).toEqual(kinds);
     }
+  });
+
+  it('bundles for browsers from the per-module files, as small as from the source', {
+    timeout: SLOW,
+  }, async () => {
+    const bundle = async (resolveDir: string) => {
+      const out = await build({
+        stdin: { contents: TYPICAL, resolveDir, loader: 'ts' },
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      return {
+        gzip: gzipSync(out.outputFiles[0]!.contents, { level: 9 }).length,
+        inputs: Object.keys(out.metafile.inputs).filter((f) => f !== '<stdin>'),
+      };
+    };
+    const [installed, source] = await Promise.all([bundle(app), bundle(root)]);
+    // The browser condition reaches the per-module files (tree-shaken), never Node's bundle.
+    expect(installed.inputs.every((f) => f.includes('node_modules/@shopkit/sdk/'))).toBe(true);
+    expect(installed.inputs.some((f) => f.includes('/node/'))).toBe(false);
+    expect(installed.inputs.length).toBeGreaterThan(5);
+    // Compiled JavaScript tree-shakes like the source: within 3% of the same entry bundled from it.
+    expect(installed.gzip / source.gzip).toBeGreaterThan(0.97);
+    expect(installed.gzip / source.gzip).toBeLessThan(1.03);
   });
 
   describe.each(testBackends())('calls the emulator from plain node (%s)', (backend) => {
@@ -340,7 +371,7 @@ console.log(JSON.stringify({
     );
     expect(got.resolved).toEqual([
       `file://${dir}/node_modules/@shopkit/react/index.js`,
-      `file://${dir}/node_modules/@shopkit/sdk/index.js`,
+      `file://${dir}/node_modules/@shopkit/sdk/node/index.js`,
     ]);
     expect(got.html).toBe('<p>same client</p>');
     // A path tsc does not follow: the SDK's tsconfig has no JSX.
