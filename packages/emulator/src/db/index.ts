@@ -43,7 +43,8 @@ async function openPglite(dir?: string): Promise<Db> {
   // room to grow; pages beyond are read back from data files that are in memory or the OS cache.
   // Not ours to tune: the WASM heap starts at the module's minimum of 128 MiB, and PGlite's
   // scratch initdb instance (about 300 MiB: its heap and a copy of it) stays resident after
-  // startup until V8's next full collection, which no stable API lets us request.
+  // startup until V8's next full collection. A library cannot well force one on its host; the
+  // CLI, whose process is its own, does once the emulator is ready (cli.ts).
   const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
   const pg = dir ? new PGlite(dir, options) : new PGlite(options);
   await pg.waitReady;
