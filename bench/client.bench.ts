@@ -12,12 +12,10 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { startEmulator } from '@shopkit/emulator';
 import { ApiKeyStrategy, cart, createClient, OAuthStrategy, products } from '@shopkit/sdk';
-import { build } from 'esbuild';
 import { lean, type TransformSpec, walk } from '../packages/sdk/src/transforms.ts';
-import { AUTH, MODULES, TYPICAL } from '../packages/sdk/test/entries.ts';
+import { AUTH, browserBundle, MODULES, TYPICAL } from '../packages/sdk/test/entries.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const baseline = join(root, 'bench/baseline');
@@ -32,25 +30,14 @@ function ensureBaseline() {
   });
 }
 
-/** min+gzip of an entry bundled for browsers. */
+/** min+gzip of an entry bundled for browsers, and the bytes each SDK source file puts in it. */
 async function bundleSize(name: string, source: string, resolveDir: string) {
-  const out = await build({
-    stdin: { contents: source, resolveDir, loader: 'ts', sourcefile: `${name}.ts` },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  const code = out.outputFiles[0]!.contents;
-  const inputs = Object.values(out.metafile.outputs)[0]!.inputs;
+  const { raw, gzip, inputs } = await browserBundle(source, resolveDir, name);
   const parts = Object.entries(inputs)
     .map(([file, v]) => ({ file: file.replace(/^.*packages\/sdk\/src\//, ''), bytes: v.bytesInOutput }))
     .filter((p) => p.bytes > 0)
     .sort((a, b) => b.bytes - a.bytes);
-  return { raw: code.length, gzip: gzipSync(code, { level: 9 }).length, parts };
+  return { raw, gzip, parts };
 }
 
 const ENTRIES = {

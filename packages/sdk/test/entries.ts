@@ -4,6 +4,33 @@
  * bundle them with the repository root as the resolve directory.
  */
 
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+/**
+ * An entry bundled for browsers the way the budgets and the bench measure it: esbuild, minified
+ * ESM, level-9 gzip. Imports resolve from `resolveDir`; `name` names the entry among the inputs.
+ */
+export async function browserBundle(source: string, resolveDir: string, name = 'entry') {
+  const out = await build({
+    stdin: { contents: source, resolveDir, loader: 'ts', sourcefile: `${name}.ts` },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = out.outputFiles[0]!.contents;
+  return {
+    raw: code.length,
+    gzip: gzipSync(code, { level: 9 }).length,
+    /** Every input file (the entry included) with the bytes it puts in the output. */
+    inputs: Object.values(out.metafile.outputs)[0]!.inputs,
+  };
+}
+
 /** What a storefront uses: client, visitor/member OAuth, the current cart, products, collections. */
 export const TYPICAL = `import { createClient, OAuthStrategy } from '@shopkit/sdk';
 import * as cart from '@shopkit/sdk/cart';

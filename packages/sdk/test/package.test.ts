@@ -10,11 +10,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TYPICAL } from './entries.ts';
+import { browserBundle, TYPICAL } from './entries.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const sdkDir = join(root, 'packages/sdk');
@@ -176,20 +174,8 @@ console.log(JSON.stringify({ out, resolved: import.meta.resolve('@shopkit/sdk') 
     timeout: SLOW,
   }, async () => {
     const bundle = async (resolveDir: string) => {
-      const out = await build({
-        stdin: { contents: TYPICAL, resolveDir, loader: 'ts' },
-        bundle: true,
-        minify: true,
-        format: 'esm',
-        platform: 'browser',
-        write: false,
-        metafile: true,
-        logLevel: 'silent',
-      });
-      return {
-        gzip: gzipSync(out.outputFiles[0]!.contents, { level: 9 }).length,
-        inputs: Object.keys(out.metafile.inputs).filter((f) => f !== '<stdin>'),
-      };
+      const { gzip, inputs } = await browserBundle(TYPICAL, resolveDir);
+      return { gzip, inputs: Object.keys(inputs).filter((f) => !f.endsWith('/entry.ts')) };
     };
     const [installed, source] = await Promise.all([bundle(app), bundle(root)]);
     // The browser condition reaches the per-module files (tree-shaken), never Node's bundle.

@@ -57,6 +57,24 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
   const email = () => `sec${++n}-${backend}@example.test`;
   const owner = (method: string, path: string, body?: object) => ownerCall(emu, method, path, body);
   const mailbox = (to: string) => mailboxOf(emu, to);
+  /**
+   * External member login (wire §5.6): a new member signed on with the visitor token `visitor` and
+   * the API key, then the authorized_client grant for it; the token endpoint's answer.
+   */
+  const externalMember = async (visitor: string) => {
+    const trusted = { authorization: `${visitor},${emu.demo.apiKey}` };
+    const signed = await (
+      await fetch(`${emu.url}/_api/iam/authentication/v2/sign-on`, {
+        method: 'POST',
+        headers: { ...trusted, 'content-type': 'application/json' },
+        body: JSON.stringify({ loginId: { email: email() } }),
+      })
+    ).json();
+    return token(
+      { grant_type: 'authorized_client', scope: 'offline_access', member_id: signed.identity.id },
+      trusted,
+    );
+  };
 
   /** Every row of every table of the emulator's schema, as JSON text per table. */
   async function dump() {
@@ -255,18 +273,7 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
     const refreshed = await token({ grantType: 'refresh_token', refreshToken: pair.refresh_token });
     const { appId, appSecret } = await owner('POST', '/_api/emulator/v1/apps', { name: 'No-store app' });
     const app = await token({ grant_type: 'client_credentials', client_id: appId, client_secret: appSecret });
-    const trusted = { authorization: `${pair.access_token},${emu.demo.apiKey}` };
-    const signed = await (
-      await fetch(`${emu.url}/_api/iam/authentication/v2/sign-on`, {
-        method: 'POST',
-        headers: { ...trusted, 'content-type': 'application/json' },
-        body: JSON.stringify({ loginId: { email: email() } }),
-      })
-    ).json();
-    const external = await token(
-      { grant_type: 'authorized_client', scope: 'offline_access', member_id: signed.identity.id },
-      trusted,
-    );
+    const external = await externalMember(pair.access_token);
     for (const res of [anon, refreshed, app, external]) {
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
@@ -314,20 +321,7 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
 
   it('checklist 44: a refresh token unused for 14 days is refused like an expired one, and its family ends', async () => {
     // A member's tokens (external login), not refreshed since.
-    const trusted = { authorization: `${(await anonymous()).access_token},${emu.demo.apiKey}` };
-    const signed = await (
-      await fetch(`${emu.url}/_api/iam/authentication/v2/sign-on`, {
-        method: 'POST',
-        headers: { ...trusted, 'content-type': 'application/json' },
-        body: JSON.stringify({ loginId: { email: email() } }),
-      })
-    ).json();
-    const tokens = await (
-      await token(
-        { grant_type: 'authorized_client', scope: 'offline_access', member_id: signed.identity.id },
-        trusted,
-      )
-    ).json();
+    const tokens = await (await externalMember((await anonymous()).access_token)).json();
     expect((await call(tokens.access_token)).status).toBe(200);
     const idle = await later(14 * DAY + 60_000, () => refresh(tokens.refresh_token, emu.demo.clientId));
     expect(idle.status).toBe(400);
