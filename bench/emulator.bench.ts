@@ -1,13 +1,14 @@
 /**
  * The emulator under load: requests per second and p50/p99 latency for get-cart, add-to-cart and a
  * product query at 1, 8 and 64 concurrent clients, on embedded storage and on PostgreSQL (when
- * SHOPKIT_BENCH_DATABASE_URL or SHOPKIT_TEST_DATABASE_URL is set), and the emulator's memory at
- * rest and under load. The emulator runs in its own process, driven over loopback HTTP.
+ * SHOPKIT_BENCH_DATABASE_URL or SHOPKIT_TEST_DATABASE_URL is set), the emulator's memory at
+ * rest and under load, and its start-up on an in-memory database. The emulator runs in its own process, driven over loopback HTTP.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 
@@ -22,12 +23,13 @@ function rssMiB(pid: number) {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
-async function startEmulator(db: string) {
+async function startEmulator(db: string, env: Record<string, string> = {}) {
   const child = spawn(
     process.execPath,
     [resolve(root, 'packages/emulator/bin/shopkit-emulator.mjs'), '--port', '0', '--db', db, '--json'],
     {
       stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, ...env },
     },
   );
   const info = await new Promise<{ url: string; clientId: string; apiKey: string }>((ok, fail) => {
@@ -157,10 +159,53 @@ async function benchStorage(name: string, db: string) {
   return lines;
 }
 
+/**
+ * Start-up of the CLI on an in-memory database, from spawn to its ready line: with the cached copy
+ * of a fresh PGlite cluster (src/db/snapshot.ts) and without it (initdb every time).
+ */
+async function startup(runs = 5) {
+  const cache = mkdtempSync(join(tmpdir(), 'shopkit-bench-cache-'));
+  const once = async (env: Record<string, string>) => {
+    const t = performance.now();
+    const emu = await startEmulator('memory', env);
+    const ms = performance.now() - t;
+    const rss = rssMiB(emu.child.pid!);
+    await stop(emu.child);
+    return { ms, rss };
+  };
+  try {
+    const settings = [
+      { name: 'initdb every time (`SHOPKIT_PGLITE_CACHE=off`)', env: { SHOPKIT_PGLITE_CACHE: 'off' } },
+      { name: 'from the cached copy (the default)', env: { SHOPKIT_PGLITE_CACHE: cache } },
+    ];
+    await once(settings[1]!.env); // makes the copy
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
+    const rows = [];
+    for (const { name, env } of settings) {
+      const got = [];
+      for (let i = 0; i < runs; i++) got.push(await once(env));
+      rows.push(
+        `| ${name} | ${median(got.map((g) => g.ms)).toFixed(0)} ms | ${median(got.map((g) => g.rss)).toFixed(0)} MiB |`,
+      );
+    }
+    return [
+      `### Start-up on an in-memory database (\`--db memory\`, median of ${runs}; spawn to ready, demo store seeded)`,
+      '',
+      '| PGlite cluster | ready after | RSS when ready |',
+      '|---|---:|---:|',
+      ...rows,
+      '',
+    ];
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+}
+
 const out = [
   `## Emulator under load (\`bench/emulator.bench.ts\`, ${SECONDS} s per row, loopback HTTP, load generator in a second process)`,
   '',
 ];
+out.push(...(await startup()));
 out.push(...(await benchStorage('Embedded storage (PGlite, in memory)', 'memory')));
 if (PG) {
   const schema = `bench_${randomBytes(4).toString('hex')}`;

@@ -5,6 +5,7 @@
  * @module
  */
 import { mkdirSync } from 'node:fs';
+import { openMemoryCluster } from './snapshot.ts';
 
 /** Something that runs SQL with `$1`-style parameters. */
 export interface Sql {
@@ -45,8 +46,9 @@ async function openPglite(dir?: string): Promise<Db> {
   // scratch initdb instance (about 300 MiB: its heap and a copy of it) stays resident after
   // startup until V8's next full collection. A library cannot well force one on its host; the
   // CLI, whose process is its own, does once the emulator is ready (cli.ts).
+  // Memory clusters start from a copy of a fresh one when there is one (snapshot.ts): no initdb.
   const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
-  const pg = dir ? new PGlite(dir, options) : new PGlite(options);
+  const pg = dir ? new PGlite(dir, options) : (await openMemoryCluster(PGlite, options)).pg;
   await pg.waitReady;
   const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }): Sql => ({
     query: async <T>(text: string, params?: unknown[]) => (await q.query<T>(text, params as any[])).rows,
