@@ -77,6 +77,20 @@ describe('in-memory clusters from a cached copy', () => {
     expect((await cluster()).from).toBe('initdb');
   });
 
+  it('opens when the copy cannot be made (a dump that cannot be read back, as under jsdom)', async () => {
+    process.env.SHOPKIT_PGLITE_CACHE = join(dir, 'd');
+    class UnreadableDump extends PGlite {
+      override async dumpDataDir(): Promise<File | Blob> {
+        return {} as Blob;
+      }
+    }
+    const { pg, from } = await openMemoryCluster(UnreadableDump, options());
+    open.push(pg);
+    expect(from).toBe('initdb');
+    expect((await pg.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    expect(existsSync(join(dir, 'd'))).toBe(false);
+  });
+
   it('keys the copy on the start parameters', () => {
     process.env.SHOPKIT_PGLITE_CACHE = join(dir, 'c');
     const a = snapshotFile(options().startParams);

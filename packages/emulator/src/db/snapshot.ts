@@ -12,6 +12,7 @@
  * cluster made by initdb. `SHOPKIT_PGLITE_CACHE` names another directory, or `off`.
  * @module
  */
+import { Blob } from 'node:buffer';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -69,7 +70,8 @@ export async function openMemoryCluster(
   const file = snapshotFile(options.startParams);
   const copy = read(file);
   if (copy) {
-    const pg = new PGliteClass({ ...options, loadDataDir: new Blob([copy]) });
+    // Node's own Blob, whatever the global one is (jsdom's cannot be read as PGlite reads it).
+    const pg = new PGliteClass({ ...options, loadDataDir: new Blob([copy]) as globalThis.Blob });
     try {
       await pg.waitReady;
       return { pg, from: 'snapshot' };
@@ -80,6 +82,11 @@ export async function openMemoryCluster(
   }
   const pg = new PGliteClass(options);
   await pg.waitReady;
-  if (file) write(file, new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer()));
+  if (file)
+    try {
+      // PGlite makes the dump with the global Blob, which a test environment (jsdom) may replace
+      // with one that cannot be read back: then there is no copy this time, and no failure.
+      write(file, new Uint8Array(await (await pg.dumpDataDir('none')).arrayBuffer()));
+    } catch {}
   return { pg, from: 'initdb' };
 }
