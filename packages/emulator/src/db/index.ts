@@ -42,11 +42,12 @@ async function openPglite(dir?: string): Promise<Db> {
   // Memory: initdb sets shared_buffers = 128MB, and PGlite's shared memory is zero-filled WASM
   // heap, all of it resident, for a database (catalogs included) under 10 MB. 16MB holds it with
   // room to grow; pages beyond are read back from data files that are in memory or the OS cache.
-  // Not ours to tune: the WASM heap starts at the module's minimum of 128 MiB, and PGlite's
-  // scratch initdb instance (about 300 MiB: its heap and a copy of it) stays resident after
-  // startup until V8's next full collection. A library cannot well force one on its host; the
-  // CLI, whose process is its own, does once the emulator is ready (cli.ts).
-  // Memory clusters start from a copy of a fresh one when there is one (snapshot.ts): no initdb.
+  // Not ours to tune: the WASM heap starts at the module's minimum of 128 MiB. When initdb runs
+  // (a new data directory, or a memory cluster without the cached copy of snapshot.ts), its
+  // scratch instance (about 300 MiB: its heap and a copy of it) stays resident after startup
+  // until V8's next full collection. A library cannot well force one on its host; the CLI, whose
+  // process is its own, does once the emulator is ready (cli.ts). Memory clusters start from the
+  // copy of a fresh one when there is one: no initdb, no scratch instance.
   const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
   const pg = dir ? new PGlite(dir, options) : (await openMemoryCluster(PGlite, options)).pg;
   await pg.waitReady;
