@@ -85,10 +85,11 @@ const running = await startEmulator({
   config: { webhookRetryBaseMs: retryMs, webhookMaxAttempts: attempts },
 }).catch((e: Error) => fail(`could not start: ${e.message}`));
 
-// PGlite runs initdb in a scratch instance whose WASM memory (about 300 MiB, all resident) is
-// garbage once the database is up, but V8 frees it only at its next full collection, which an
-// idle emulator may never reach. This process is ours, so ask for one collection now (the way
-// jest-leak-detector reaches `gc` without a command-line flag): some 700 MiB at rest becomes ~400.
+// When PGlite runs initdb (a new data directory, or a memory database without the cached copy of
+// db/snapshot.ts), it does so in a scratch instance whose WASM memory (about 300 MiB, all
+// resident) is garbage once the database is up, but V8 frees it only at its next full
+// collection, which an idle emulator may never reach. This process is ours, so ask for one
+// collection now (the way jest-leak-detector reaches `gc` without a command-line flag).
 if (!/^postgres/.test(db)) {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
