@@ -301,11 +301,17 @@ function publishedManifest(pkg, exports) {
       continue;
     }
     manifest.exports = exports;
-    // For resolvers that ignore `exports` (TypeScript's `node10`, old bundlers): the root entry.
+    // For resolvers that ignore `exports` (TypeScript's `node10`, old bundlers): the root entry,
+    // and for TypeScript the subpaths' declarations too (`typesVersions`).
     if (exports['.']) {
       manifest.main = exports['.'].default;
       manifest.types = exports['.'].types;
     }
+    const subpaths = Object.entries(exports).filter(([key]) => key !== '.');
+    if (subpaths.length)
+      manifest.typesVersions = {
+        '*': Object.fromEntries(subpaths.map(([key, target]) => [key.slice(2), [target.types]])),
+      };
   }
   manifest.engines ??= { node: '>=20' };
   return manifest;

@@ -2,8 +2,8 @@
  * The packages as a storefront team installs them: `scripts/pack.mjs` builds them into a temporary
  * directory, `npm pack` makes the tarballs, and `npm install --offline` installs them into fresh
  * projects outside the repository. There, plain `node` (no tsx, no loader) imports every entry and
- * calls the emulator, and `tsc` (`nodenext`, strict) type-checks a consumer against the shipped
- * declarations.
+ * calls the emulator, and `tsc` (strict; `nodenext`, `bundler` and `node10` resolution)
+ * type-checks a consumer against the shipped declarations.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
@@ -240,16 +240,16 @@ console.log(JSON.stringify({
     });
   });
 
-  it('type-checks a TypeScript consumer (nodenext, strict) against the shipped declarations', {
+  it('type-checks a TypeScript consumer (strict; nodenext, bundler and node10 resolution) against the shipped declarations', {
     timeout: SLOW,
   }, async () => {
     const tsc = join(root, 'node_modules/.bin/tsc');
-    const tsconfig = (file: string) =>
+    const tsconfig = (file: string, resolution = 'nodenext') =>
       JSON.stringify({
         compilerOptions: {
           target: 'ES2022',
-          module: 'nodenext',
-          moduleResolution: 'nodenext',
+          module: resolution === 'nodenext' ? 'nodenext' : 'es2022',
+          moduleResolution: resolution,
           lib: ['ES2022', 'DOM'],
           types: [],
           strict: true,
@@ -275,10 +275,13 @@ export async function lines(tokens: Tokens): Promise<number> {
 }
 `,
     );
-    await writeFile(join(app, 'tsconfig.good.json'), tsconfig('good.ts'));
-    const good = await run(tsc, ['-p', 'tsconfig.good.json'], app);
-    expect(good.stdout + good.stderr).toBe('');
-    expect(good.code).toBe(0);
+    // Older set-ups resolve with `node10`, which ignores `exports`: `typesVersions` serves them.
+    for (const resolution of ['nodenext', 'bundler', 'node10']) {
+      await writeFile(join(app, `tsconfig.${resolution}.json`), tsconfig('good.ts', resolution));
+      const good = await run(tsc, ['-p', `tsconfig.${resolution}.json`], app);
+      expect(good.stdout + good.stderr, resolution).toBe('');
+      expect(good.code, resolution).toBe(0);
+    }
 
     // Two deliberate mistakes: each must be a type error at its line, so the types are not `any`.
     await writeFile(
