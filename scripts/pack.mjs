@@ -1,19 +1,22 @@
 #!/usr/bin/env node
 /**
- * `npm run pack`: builds `@shopkit/sdk` and `@shopkit/react` for publishing. In the repository the
- * packages export their TypeScript source (Vite, Vitest and tsx read it); outside it, plain Node and
- * TypeScript need JavaScript and declaration files. For each package this compiles `src/` (tests
- * left out) with the package's own tsconfig into `packages/<pkg>/dist/`: ES2022 ESM `.js` and
- * `.d.ts`, relative imports pointing at `.js` (TypeScript's `rewriteRelativeImportExtensions` does
- * it in JavaScript; a declaration transformer below does it in the `.d.ts`, which TypeScript leaves
- * as `.ts`), comments kept (`@__PURE__` and `@__NO_SIDE_EFFECTS__` drive tree-shaking). It then
- * checks the output (every relative import resolves, every package import is a declared
- * dependency or peer, no tree-shaking annotation lost) and writes `dist/package.json`: exports with
- * a `types` condition (and for the SDK a `node` condition: see `nodeBuild`), no scripts,
- * devDependencies or `files`. Publish with
- * `npm publish packages/sdk/dist`.
+ * `npm run pack`: builds `@shopkit/sdk`, `@shopkit/react` and `@shopkit/emulator` for publishing.
+ * In the repository the packages export their TypeScript source (Vite, Vitest and tsx read it);
+ * outside it, plain Node and TypeScript need JavaScript and declaration files. For each package
+ * this compiles `src/` (tests left out) with the package's own tsconfig into
+ * `packages/<pkg>/dist/`: ES2022 ESM `.js` and `.d.ts`, relative imports pointing at `.js`
+ * (TypeScript's `rewriteRelativeImportExtensions` does it in JavaScript; a declaration transformer
+ * below does it in the `.d.ts`, which TypeScript leaves as `.ts`), comments kept (`@__PURE__` and
+ * `@__NO_SIDE_EFFECTS__` drive tree-shaking). Commands (`bin`) become compiled launchers in
+ * `dist/bin/` (see `bin` below). It then checks the output (every relative import resolves, every
+ * package import is a dependency or peer of the published package, no tree-shaking annotation
+ * lost) and writes `dist/package.json`: exports with a `types` condition (and for the SDK a `node`
+ * condition: see `nodeBuild`), no scripts, devDependencies or `files`, no dependency the build
+ * does not need (`dropDependencies`), and `@shopkit/*` dependencies and peers written `*` (any
+ * version of the workspace's package) pinned to `^<its version>`, which a registry can resolve.
+ * Publish with `npm publish packages/sdk/dist`.
  *
- * Usage: node scripts/pack.mjs [--out-dir <dir>] [sdk|react …]
+ * Usage: node scripts/pack.mjs [--out-dir <dir>] [sdk|react|emulator …]
  *   --out-dir <dir>  write `<dir>/<pkg>/` instead of `packages/<pkg>/dist/` (`<dir>/<pkg>` must be
  *                    missing or empty); the tests use a temporary directory.
  * Writes nothing else: the output directory is the only place written to.
@@ -27,7 +30,8 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isBuiltin } from 'node:module';
+import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
@@ -40,6 +44,15 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * `@tanstack/react-query` and not a peer of `@shopkit/react`, so an installation need not have it
  * where `@shopkit/react` can see it; `@tanstack/react-query` re-exports all of it
  * (`export * from '@tanstack/query-core'`).
+ *
+ * `bin` maps each command of the package's `bin` to the module (under `src/`, no extension) it
+ * runs: the repository's launchers run TypeScript through tsx, so the build writes its own,
+ * `dist/bin/<command>.js`, a shebang and an import of the compiled module (which does its work at
+ * top level). `dropDependencies` are dependencies the build does not need (tsx ran the source);
+ * they are left out of the published manifest, and the check fails if compiled code imports one.
+ * `engines` is the published `engines` when the package.json has none (default: Node ≥ 20); the
+ * emulator needs more than 20.0 (`AbortSignal.any` is 20.3) and is tested on the repository's
+ * floor, the root package.json's 20.19.
  */
 const PACKAGES = {
   sdk: { dir: 'packages/sdk', options: {}, typeImports: {}, nodeBuild: true },
@@ -47,6 +60,14 @@ const PACKAGES = {
     dir: 'packages/react',
     options: { jsx: ts.JsxEmit.ReactJSX },
     typeImports: { '@tanstack/query-core': '@tanstack/react-query' },
+  },
+  emulator: {
+    dir: 'packages/emulator',
+    options: {},
+    typeImports: {},
+    bin: { 'shopkit-emulator': 'cli' },
+    dropDependencies: ['tsx'],
+    engines: { node: '>=20.19' },
   },
 };
 
@@ -199,11 +220,14 @@ function compile(name, dir, out) {
   return { files };
 }
 
-/** Checks the compiled output: imports, declared packages, tree-shaking annotations. */
-function check(pkg, sources, src, out) {
+/**
+ * Checks the compiled output against the published manifest: imports, declared packages,
+ * tree-shaking annotations. `dropped` are the dependencies the manifest leaves out.
+ */
+function check(manifest, dropped, sources, src, out) {
   const allowed = new Set([
-    ...Object.keys(pkg.dependencies ?? {}),
-    ...Object.keys(pkg.peerDependencies ?? {}),
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.peerDependencies ?? {}),
   ]);
   const problems = [];
   const emitted = new Set(walk(out));
@@ -216,8 +240,10 @@ function check(pkg, sources, src, out) {
         const target = resolve(dirname(file), dts ? s.replace(/\.js$/, '.d.ts') : s);
         if (!s.endsWith('.js')) problems.push(`${where}: import of '${s}' (not .js)`);
         else if (!emitted.has(target)) problems.push(`${where}: '${s}' is not in the build`);
-      } else if (!allowed.has(packageOf(s)))
-        problems.push(`${where}: imports '${s}', not a dependency or peer of ${pkg.name}`);
+      } else if (dropped.includes(packageOf(s)))
+        problems.push(`${where}: imports '${s}', which the published ${manifest.name} does not depend on`);
+      else if (!isBuiltin(s) && !allowed.has(packageOf(s)))
+        problems.push(`${where}: imports '${s}', not a dependency or peer of ${manifest.name}`);
     }
   }
   for (const source of sources) {
@@ -229,7 +255,7 @@ function check(pkg, sources, src, out) {
         `${relative(out, js)}: ${count(js)} tree-shaking annotations, the source has ${count(source)}`,
       );
   }
-  if (problems.length) fail(`${pkg.name}:\n  ${problems.join('\n  ')}`);
+  if (problems.length) fail(`${manifest.name}:\n  ${problems.join('\n  ')}`);
 }
 
 /** `'.'` → `index`, `'./cart'` → `cart`: the file name of an export's Node entry. */
@@ -291,11 +317,94 @@ function exportsFor(pkg, out, nodeExports = {}) {
   return Object.fromEntries(Object.entries(exp).map(([key, target]) => [key, entry(target, key)]));
 }
 
-/** The package.json published from `out`: the package's own, with compiled exports and no dev fields. */
-function publishedManifest(pkg, exports) {
+/**
+ * Writes a launcher, `bin/<command>.js`, for each command of the package (see `bin` in
+ * `PACKAGES`); returns the published `bin`.
+ */
+function launchers(name, pkg, out) {
+  const modules = PACKAGES[name].bin ?? {};
+  // A string `bin` is one command named after the package (without its scope).
+  const commands = typeof pkg.bin === 'string' ? [pkg.name.split('/').pop()] : Object.keys(pkg.bin ?? {});
+  for (const command of Object.keys(modules))
+    if (!commands.includes(command))
+      fail(`${pkg.name}: PACKAGES.${name}.bin names ${command}, not a command of its bin`);
+  const bin = {};
+  for (const command of commands) {
+    const module = modules[command];
+    if (!module) fail(`${pkg.name}: command ${command} runs no compiled module (set PACKAGES.${name}.bin)`);
+    if (!existsSync(join(out, `${module}.js`)))
+      fail(`${pkg.name}: ${module}.js (command ${command}) was not built`);
+    const file = `bin/${command}.js`;
+    if (existsSync(join(out, file))) fail(`${pkg.name}: ${file} is a compiled module already`);
+    mkdirSync(join(out, 'bin'), { recursive: true });
+    // npm links the command to this file and makes it executable; the shebang picks Node.
+    writeFileSync(join(out, file), `#!/usr/bin/env node\nimport '${posix.relative('bin', module)}.js';\n`, {
+      mode: 0o755,
+    });
+    bin[command] = file;
+  }
+  return bin;
+}
+
+/** The workspace's packages by name (from the root package.json's `workspaces`). */
+function workspacePackages() {
+  const { workspaces = [] } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const dirs = workspaces.flatMap((w) =>
+    w.endsWith('/*')
+      ? readdirSync(join(root, w.slice(0, -2)), { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => join(w.slice(0, -2), e.name))
+      : [w],
+  );
+  return Object.fromEntries(
+    dirs
+      .filter((d) => existsSync(join(root, d, 'package.json')))
+      .map((d) => JSON.parse(readFileSync(join(root, d, 'package.json'), 'utf8')))
+      .map((m) => [m.name, m]),
+  );
+}
+
+/**
+ * Dependencies (or peers) as published: without `dropped`, and `@shopkit/*` written `*` (in the
+ * workspace: whatever version it has) pinned to `^<the workspace package's version>`.
+ */
+function publishedDependencies(pkg, deps, dropped) {
+  const workspace = workspacePackages();
+  const out = {};
+  for (const [dep, range] of Object.entries(deps)) {
+    if (dropped.includes(dep)) continue;
+    if (!dep.startsWith('@shopkit/') || range !== '*') {
+      out[dep] = range;
+      continue;
+    }
+    const target = workspace[dep];
+    if (!target) fail(`${pkg.name}: ${dep}@* is not a package of the workspace`);
+    if (target.private) fail(`${pkg.name}: ${dep}@* is private, never published`);
+    out[dep] = `^${target.version}`;
+  }
+  return out;
+}
+
+/**
+ * The package.json published from `out`: the package's own, with compiled exports and commands,
+ * pinned `@shopkit/*` ranges and no dev fields or `dropped` dependencies.
+ */
+function publishedManifest(pkg, exports, bin, dropped, engines = { node: '>=20' }) {
+  for (const dep of dropped)
+    if (!Object.hasOwn(pkg.dependencies ?? {}, dep))
+      fail(`${pkg.name}: dropDependencies names ${dep}, not one of its dependencies`);
   const manifest = {};
   for (const [key, value] of Object.entries(pkg)) {
     if (['scripts', 'devDependencies', 'files', 'main', 'module', 'types', 'typings'].includes(key)) continue;
+    if (key === 'bin') {
+      manifest.bin = bin;
+      continue;
+    }
+    if (['dependencies', 'peerDependencies', 'optionalDependencies'].includes(key)) {
+      const deps = publishedDependencies(pkg, value, key === 'dependencies' ? dropped : []);
+      if (Object.keys(deps).length) manifest[key] = deps;
+      continue;
+    }
     if (key !== 'exports') {
       manifest[key] = value;
       continue;
@@ -313,7 +422,7 @@ function publishedManifest(pkg, exports) {
         '*': Object.fromEntries(subpaths.map(([key, target]) => [key.slice(2), [target.types]])),
       };
   }
-  manifest.engines ??= { node: '>=20' };
+  manifest.engines ??= engines;
   return manifest;
 }
 
@@ -321,10 +430,18 @@ function publishedManifest(pkg, exports) {
 async function pack(name, out) {
   const dir = join(root, PACKAGES[name].dir);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const dropped = PACKAGES[name].dropDependencies ?? [];
   const { files } = compile(name, dir, out);
   const nodeExports = PACKAGES[name].nodeBuild ? await nodeBuild(pkg, dir, out) : {};
-  check(pkg, files, join(dir, 'src'), out);
-  const manifest = publishedManifest(pkg, exportsFor(pkg, out, nodeExports));
+  const bin = launchers(name, pkg, out);
+  const manifest = publishedManifest(
+    pkg,
+    exportsFor(pkg, out, nodeExports),
+    bin,
+    dropped,
+    PACKAGES[name].engines,
+  );
+  check(manifest, dropped, files, join(dir, 'src'), out);
   writeFileSync(join(out, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const extras = readdirSync(dir).filter((f) => /^(readme|licen[cs]e)(\.|$)/i.test(f));
   for (const f of extras) copyFileSync(join(dir, f), join(out, f));
@@ -344,7 +461,10 @@ for (let i = 0; i < args.length; i++) {
     outDir = args[++i];
     if (!outDir) fail('--out-dir needs a directory');
   } else if (Object.hasOwn(PACKAGES, args[i])) names.push(args[i]);
-  else fail(`unknown argument ${args[i]} (usage: node scripts/pack.mjs [--out-dir <dir>] [sdk|react …])`);
+  else
+    fail(
+      `unknown argument ${args[i]} (usage: node scripts/pack.mjs [--out-dir <dir>] [${Object.keys(PACKAGES).join('|')} …])`,
+    );
 }
 
 for (const name of names.length ? names : Object.keys(PACKAGES)) {

@@ -3,12 +3,14 @@
  * directory, `npm pack` makes the tarballs, and `npm install --offline` installs them into fresh
  * projects outside the repository. There, plain `node` (no tsx, no loader) imports every entry and
  * calls the emulator, and `tsc` (strict; `nodenext`, `bundler` and `node10` resolution)
- * type-checks a consumer against the shipped declarations.
+ * type-checks a consumer against the shipped declarations. The published emulator runs from its
+ * tarball too: its command and `@shopkit/emulator/testing`, called by the installed SDK.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,10 +27,21 @@ const env = Object.fromEntries(
   ),
 );
 
+/** The child processes still running; the last `afterAll` kills any a failed test left behind. */
+const live = new Set<ChildProcess>();
+
+/** Starts a child process without stdin, in `live` until it has exited. */
+function start(cmd: string, args: string[], cwd: string) {
+  const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(child);
+  child.on('exit', () => live.delete(child));
+  return child;
+}
+
 /** Runs a command without stdin; resolves with its exit code and output (never rejects on failure). */
 function run(cmd: string, args: string[], cwd: string) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = start(cmd, args, cwd);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -83,11 +96,16 @@ async function node(dir: string, name: string, source: string, args: string[] = 
 }
 
 const sourceManifest = JSON.parse(await readFile(join(sdkDir, 'package.json'), 'utf8'));
+/** `@shopkit/emulator`'s package.json in the repository. */
+const emulatorSource: { version: string; dependencies: Record<string, string> } = JSON.parse(
+  await readFile(join(root, 'packages/emulator/package.json'), 'utf8'),
+);
 /** The subpaths `@shopkit/sdk` exports, as imported: `@shopkit/sdk`, `@shopkit/sdk/cart` … */
 const entries = Object.keys(sourceManifest.exports).map((k) => `@shopkit/sdk${k.slice(1)}`);
 
 let sdk: { tarball: string; files: string[] };
 let react: { tarball: string; files: string[] };
+let emulator: { tarball: string; files: string[] };
 /** The project with `@shopkit/sdk` installed from its tarball, and nothing else. */
 let app: string;
 
@@ -98,11 +116,15 @@ beforeAll(async () => {
   await ok(process.execPath, [join(root, 'scripts/pack.mjs'), '--out-dir', join(tmp, 'dist')], root);
   sdk = await npmPack(join(tmp, 'dist/sdk'));
   react = await npmPack(join(tmp, 'dist/react'));
+  emulator = await npmPack(join(tmp, 'dist/emulator'));
   app = await project('app');
   await ok('npm', ['install', ...npmFlags(), sdk.tarball], app);
 }, SLOW);
 
-afterAll(() => tmp && rm(tmp, { recursive: true, force: true }));
+afterAll(async () => {
+  for (const child of live) child.kill('SIGKILL');
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
 
 describe('@shopkit/sdk as published', () => {
   it('ships compiled JavaScript and declarations only, with no runtime dependency', {
@@ -324,6 +346,8 @@ describe('@shopkit/react as published', () => {
       '@tanstack/react-query',
       'react',
     ]);
+    // `*` in the workspace; a registry needs a range of real versions.
+    expect(manifest.peerDependencies['@shopkit/sdk']).toBe(`^${sourceManifest.version}`);
     for (const field of ['dependencies', 'devDependencies', 'scripts'])
       expect(manifest).not.toHaveProperty(field);
     expect(manifest.exports).toEqual({ '.': { types: './index.d.ts', default: './index.js' } });
@@ -369,4 +393,186 @@ console.log(JSON.stringify({
     for (const name of ['ShopkitProvider', 'useShopkit', 'useCart', 'useAddToCart', 'productsQuery'])
       expect(got.kinds[name], name).toBe('function');
   });
+});
+
+describe('@shopkit/emulator as published', () => {
+  /** The project: the SDK installed from its tarball, the emulator's tarball unpacked beside it. */
+  let dir: string;
+  let installed: string;
+  let manifest: {
+    bin: Record<string, string>;
+    dependencies: Record<string, string>;
+    exports: Record<string, Record<string, string>>;
+  } & Record<string, unknown>;
+
+  beforeAll(async () => {
+    dir = await project('emulator-app');
+    // The SDK first: npm removes from node_modules what it did not install itself.
+    await ok('npm', ['install', ...npmFlags(), sdk.tarball], dir);
+    // The emulator's dependencies are not in the offline cache: its tarball is unpacked where npm
+    // would put it, and its dependencies (and theirs) are linked from the repository's node_modules.
+    installed = join(dir, 'node_modules/@shopkit/emulator');
+    await mkdir(installed, { recursive: true });
+    await ok('tar', ['-xzf', emulator.tarball, '-C', installed, '--strip-components=1'], dir);
+    manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
+    const linked = new Set<string>();
+    const link = async (name: string, required: boolean): Promise<void> => {
+      if (linked.has(name) || name.startsWith('@shopkit/')) return;
+      const from = join(root, 'node_modules', name);
+      let deps: Record<string, Record<string, string> | undefined>;
+      try {
+        deps = JSON.parse(await readFile(join(from, 'package.json'), 'utf8'));
+      } catch (e) {
+        // An optional dependency or peer not installed (pg-native) is not needed.
+        if (required) throw e;
+        return;
+      }
+      linked.add(name);
+      await mkdir(dirname(join(dir, 'node_modules', name)), { recursive: true });
+      await symlink(from, join(dir, 'node_modules', name), 'dir');
+      for (const d of Object.keys(deps.dependencies ?? {})) await link(d, true);
+      for (const d of Object.keys({ ...deps.optionalDependencies, ...deps.peerDependencies }))
+        await link(d, false);
+    };
+    for (const d of Object.keys(manifest.dependencies)) await link(d, true);
+  }, SLOW);
+
+  it('ships compiled JavaScript, declarations and its command, pins the SDK and needs no tsx', {
+    timeout: SLOW,
+  }, async () => {
+    expect(manifest).toMatchObject({
+      name: '@shopkit/emulator',
+      version: emulatorSource.version,
+      type: 'module',
+      engines: { node: '>=20.19' },
+    });
+    for (const field of ['devDependencies', 'scripts', 'files']) expect(manifest).not.toHaveProperty(field);
+    // The repository's dependencies and ranges, less tsx (it ran the TypeScript source), with the
+    // workspace's `*` for the SDK become a range a registry resolves.
+    const { tsx, ...runtime } = emulatorSource.dependencies;
+    expect(tsx).toBeDefined();
+    expect(manifest.dependencies).toEqual({ ...runtime, '@shopkit/sdk': `^${sourceManifest.version}` });
+    expect(manifest.dependencies).not.toHaveProperty('tsx');
+
+    expect(manifest.exports).toEqual({
+      '.': { types: './index.d.ts', default: './index.js' },
+      './testing': { types: './testing.d.ts', default: './testing.js' },
+    });
+    expect(Object.keys(manifest.bin)).toEqual(['shopkit-emulator']);
+    const bin = manifest.bin['shopkit-emulator']!.replace(/^\.\//, '');
+    expect(bin).toMatch(/\.js$/);
+    expect(emulator.files).toContain(bin);
+    expect((await readFile(join(installed, bin), 'utf8')).split('\n')[0]).toBe('#!/usr/bin/env node');
+
+    // JavaScript and declarations only: no TypeScript source, no tests.
+    expect(emulator.files.filter((f) => /\.[cm]?tsx?$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(emulator.files.filter((f) => !/\.(js|d\.ts)$/.test(f))).toEqual(['package.json']);
+    expect(emulator.files.filter((f) => f.includes('.test.'))).toEqual([]);
+    expect(emulator.files).toContain('testing.js');
+    expect(await files(installed)).toEqual(emulator.files);
+    for (const file of emulator.files.filter((f) => /\.(js|d\.ts)$/.test(f)))
+      expect(await readFile(join(installed, file), 'utf8'), file).not.toMatch(/['"]tsx(\/[^'"]*)?['"]/);
+  });
+
+  it('runs shopkit-emulator with plain node: the ready line, calls from the installed SDK, a clean exit on SIGTERM', {
+    timeout: SLOW,
+  }, async () => {
+    const bin = join('node_modules/@shopkit/emulator', manifest.bin['shopkit-emulator']!);
+    const child = start(process.execPath, [bin, '--port', '0', '--db', 'memory', '--json'], dir);
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const info = await new Promise<{ url: string; clientId: string; apiKey: string; siteId: string }>(
+        (resolve, reject) => {
+          createInterface({ input: child.stdout! }).once('line', (line) => {
+            try {
+              resolve(JSON.parse(line));
+            } catch {
+              reject(new Error('the first line of shopkit-emulator --json is not JSON'));
+            }
+          });
+          child.once('exit', (code) =>
+            reject(new Error(`shopkit-emulator exited early with ${code}\n${stderr}`)),
+          );
+        },
+      );
+      expect(Object.keys(info).sort()).toEqual(['apiKey', 'clientId', 'siteId', 'url']);
+      expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+      const got = await node(
+        dir,
+        'cli-call.mjs',
+        `import { createClient, OAuthStrategy } from '@shopkit/sdk';
+import * as collections from '@shopkit/sdk/collections';
+import * as products from '@shopkit/sdk/products';
+
+const [baseUrl, clientId] = process.argv.slice(2);
+const client = createClient({ baseUrl, auth: OAuthStrategy({ clientId }), modules: { collections, products } });
+const { collection } = await client.collections.getCollectionBySlug('summer-linen');
+const page = await client.products.queryProducts().hasSome('collectionIds', [collection.id]).ascending('name').find();
+const tokens = await client.auth.getTokens();
+console.log(JSON.stringify({
+  collection: { id: collection.id, slug: collection.slug, name: collection.name },
+  products: page.items.map((p) => p.slug),
+  role: tokens.refreshToken.role,
+}));`,
+        [info.url, info.clientId],
+      );
+      expect(got).toEqual({
+        collection: { id: 'col-summer-linen', slug: 'summer-linen', name: 'Summer Linen' },
+        products: ['linen-dress', 'linen-shirt', 'linen-tea-towels', 'linen-trousers', 'straw-sun-hat'],
+        role: 'visitor',
+      });
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it.each(testBackends())(
+    'starts from @shopkit/emulator/testing in plain node (%s) for the installed SDK',
+    {
+      timeout: SLOW,
+    },
+    async (backend) => {
+      const got = await node(
+        dir,
+        `testing-${backend}.mjs`,
+        `import { startTestEmulator } from '@shopkit/emulator/testing';
+import { ApplicationError, createClient, OAuthStrategy } from '@shopkit/sdk';
+import * as cart from '@shopkit/sdk/cart';
+
+const emu = await startTestEmulator(process.argv[2]);
+try {
+  const client = createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }), modules: { cart } });
+  const current = await client.cart.getCurrentCart().then(
+    () => ({ found: true }),
+    (e) => ({ applicationError: e instanceof ApplicationError, status: e.status, code: e.code }),
+  );
+  const tokens = await client.auth.getTokens();
+  console.log(JSON.stringify({
+    backend: emu.backend,
+    current,
+    role: tokens.refreshToken.role,
+    resolved: [import.meta.resolve('@shopkit/emulator/testing'), import.meta.resolve('@shopkit/sdk')],
+  }));
+} finally {
+  await emu.stop();
+}`,
+        [backend],
+      );
+      expect(got).toEqual({
+        backend,
+        current: { applicationError: true, status: 404, code: 'OWNED_CART_NOT_FOUND' },
+        role: 'visitor',
+        resolved: [
+          `file://${dir}/node_modules/@shopkit/emulator/testing.js`,
+          `file://${dir}/node_modules/@shopkit/sdk/node/index.js`,
+        ],
+      });
+    },
+  );
 });
