@@ -219,6 +219,10 @@ describe('identical reads in flight', () => {
 });
 
 describe('responses and failures', () => {
+  /** A server that never answers: the call ends only when its signal aborts. */
+  const hang: Handler = (_req, signal) =>
+    new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+
   it('treats every status but 200 as an error, 201 and 204 included', async () => {
     for (const status of [201, 204]) {
       const client = createClient({
@@ -256,8 +260,6 @@ describe('responses and failures', () => {
   });
 
   it('times out a call that hangs', async () => {
-    const hang: Handler = (_req, signal) =>
-      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
     const client = createClient({
       baseUrl: 'http://h',
       fetch: fakeFetch(hang).fetch,
@@ -270,8 +272,6 @@ describe('responses and failures', () => {
   });
 
   it('times out a short call on time while a longer one is still waiting (one shared timer)', async () => {
-    const hang: Handler = (_req, signal) =>
-      new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
     const client = createClient({
       baseUrl: 'http://h',
       fetch: fakeFetch(hang).fetch,
@@ -306,10 +306,7 @@ describe('responses and failures', () => {
   });
 
   it('stops at once when the caller aborts, without retrying', async () => {
-    const f = fakeFetch(
-      (_req, signal) =>
-        new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
-    );
+    const f = fakeFetch(hang);
     const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
     const ctl = new AbortController();
     const pending = getThing(client, 'a', { signal: ctl.signal }).catch((e) => e);
