@@ -452,7 +452,6 @@ describe('@shopkit/emulator as published', () => {
     const { tsx, ...runtime } = emulatorSource.dependencies;
     expect(tsx).toBeDefined();
     expect(manifest.dependencies).toEqual({ ...runtime, '@shopkit/sdk': `^${sourceManifest.version}` });
-    expect(manifest.dependencies).not.toHaveProperty('tsx');
 
     expect(manifest.exports).toEqual({
       '.': { types: './index.d.ts', default: './index.js' },

@@ -14,7 +14,7 @@ import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
 import { appError } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { grants, issueTokens, revokeFamily } from '../platform/index.ts';
+import { grants, issueTokens, revokeFamily, revokeToken } from '../platform/index.ts';
 import {
   type AuthRequest,
   authRequestSchema,
@@ -59,24 +59,8 @@ const revokeSchema = z.object({
  * client than the one named is left alone, and unknown tokens are ignored: the caller learns nothing.
  */
 async function revoke(emu: Emulator, msg: z.output<typeof revokeSchema>) {
-  const hash = hashToken(msg.token);
   const named = [msg.client_id, msg.clientId].filter((id) => id !== undefined);
-  const mine = (clientId: string) => named.every((id) => id === clientId);
-  await emu.db.tx(async (sql) => {
-    const [rt] = await sql.query<{ family_id: string; client_id: string }>(
-      'SELECT family_id, client_id FROM refresh_tokens WHERE token_hash = $1',
-      [hash],
-    );
-    if (rt) {
-      if (mine(rt.client_id)) await revokeFamily(emu, sql, rt.family_id);
-      return;
-    }
-    const [at] = await sql.query<{ client_id: string }>(
-      'SELECT client_id FROM access_tokens WHERE token_hash = $1',
-      [hash],
-    );
-    if (at && mine(at.client_id)) await sql.query('DELETE FROM access_tokens WHERE token_hash = $1', [hash]);
-  });
+  await revokeToken(emu, msg.token, (clientId) => named.every((id) => id === clientId));
 }
 
 /** Where and how the answer of an authorization request goes, or why it cannot go anywhere. */

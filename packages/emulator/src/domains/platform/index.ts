@@ -129,6 +129,29 @@ export async function issueTokens(emu: Emulator, sql: Sql, input: IssueInput) {
   return { access_token: access, refresh_token: refresh, expires_in: ttl, token_type: 'Bearer' };
 }
 
+/**
+ * Revokes a presented token when `mine(its client id)` holds: a refresh token (rotated or not)
+ * ends its whole family, an access token only itself. Unknown tokens are ignored.
+ */
+export async function revokeToken(emu: Emulator, token: string, mine: (clientId: string) => boolean) {
+  const hash = hashToken(token);
+  await emu.db.tx(async (sql) => {
+    const [rt] = await sql.query<{ family_id: string; client_id: string }>(
+      'SELECT family_id, client_id FROM refresh_tokens WHERE token_hash = $1',
+      [hash],
+    );
+    if (rt) {
+      if (mine(rt.client_id)) await revokeFamily(emu, sql, rt.family_id);
+      return;
+    }
+    const [at] = await sql.query<{ client_id: string }>(
+      'SELECT client_id FROM access_tokens WHERE token_hash = $1',
+      [hash],
+    );
+    if (at && mine(at.client_id)) await sql.query('DELETE FROM access_tokens WHERE token_hash = $1', [hash]);
+  });
+}
+
 /** Revokes every refresh token of a family and the access tokens issued from it. */
 export async function revokeFamily(emu: Emulator, sql: Sql, familyId: string) {
   await sql.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL', [
