@@ -165,12 +165,16 @@ describe('response floats', () => {
     const pad = 'x'.repeat(20_000); // past the size from which the engine scans the text first
     const bodies = [
       { stats: { ratio: 'NaN', label: 'Infinity' }, pad },
+      { stats: { ratio: '-Infinity', label: 'x' }, pad },
+      { stats: { ratio: 'Infinity', label: 'NaN' }, pad },
       { stats: { ratio: 2.5, label: 'Infinity and beyond' }, pad },
     ];
     let n = 0;
     const f = fakeFetch(() => Response.json(bodies[n++]));
     const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
     expect((await getStats(client)).stats).toEqual({ ratio: Number.NaN, label: 'Infinity' });
+    expect((await getStats(client)).stats).toEqual({ ratio: -Infinity, label: 'x' });
+    expect((await getStats(client)).stats).toEqual({ ratio: Infinity, label: 'NaN' });
     expect((await getStats(client)).stats).toEqual({ ratio: 2.5, label: 'Infinity and beyond' });
   });
   it('leave ordinary numbers and strings alone', async () => {
