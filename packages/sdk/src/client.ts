@@ -137,7 +137,7 @@ export const finite = new WeakSet<object>();
  * regular expression. Any other `NaN"` or `Infin` (a product called "Infinity scarf") only costs
  * the full walk.
  */
-const mayBeNonFinite = (text: string) => text.includes('NaN"') || text.includes('Infin');
+export const mayBeNonFinite = (text: string) => text.includes('NaN"') || text.includes('Infin');
 
 /**
  * Deadlines of the calls in flight. One ticker checks them every 10 ms while any call is in flight
