@@ -1,8 +1,16 @@
 #!/usr/bin/env node
 // `npm start`: the emulator with the demo store on embedded storage, plus the storefront.
-// Prints both URLs and the demo credentials; Ctrl-C stops both.
+// Prints both URLs and the demo credentials (the API key only to a terminal; all of them in
+// .shopkit/credentials.json); Ctrl-C stops both.
 import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+
+// Programs come from the repository; data (.shopkit/) goes to the working directory.
+const root = join(import.meta.dirname, '..');
+const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
 
 const STORE_PORT = Number(process.env.STOREFRONT_PORT ?? 5173);
 const storeUrl = `http://127.0.0.1:${STORE_PORT}`;
@@ -17,7 +25,7 @@ process.on('SIGTERM', () => stopAll(0));
 const emulator = spawn(
   process.execPath,
   [
-    'packages/emulator/bin/shopkit-emulator.mjs',
+    join(root, 'packages/emulator/bin/shopkit-emulator.mjs'),
     '--json',
     '--port',
     process.env.EMULATOR_PORT ?? '4000',
@@ -38,12 +46,25 @@ const first = await new Promise((resolve) =>
   createInterface({ input: emulator.stdout }).once('line', resolve),
 );
 const info = JSON.parse(first);
+// The demo credentials, API key included, go to a file only this user can read; the key itself is
+// printed only to a terminal, never into a log file or a CI transcript.
+const CREDENTIALS = '.shopkit/credentials.json';
+mkdirSync('.shopkit', { recursive: true });
+writeFileSync(CREDENTIALS, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+chmodSync(CREDENTIALS, 0o600); // also when an earlier run left the file
+const apiKey = process.stdout.isTTY
+  ? `${info.apiKey}   (merchant calls; stays on your machine)`
+  : `in ${CREDENTIALS} (not printed: output is not a terminal)`;
 
-const vite = spawn('npx', ['vite', '--port', String(STORE_PORT), '--strictPort', '--host', '127.0.0.1'], {
-  cwd: 'apps/storefront',
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, VITE_SHOPKIT_URL: info.url, VITE_SHOPKIT_CLIENT_ID: info.clientId },
-});
+const vite = spawn(
+  process.execPath,
+  [viteBin, '--port', String(STORE_PORT), '--strictPort', '--host', '127.0.0.1'],
+  {
+    cwd: join(root, 'apps/storefront'),
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, VITE_SHOPKIT_URL: info.url, VITE_SHOPKIT_CLIENT_ID: info.clientId },
+  },
+);
 children.push(vite);
 vite.on('exit', (code) => {
   console.error(`[shopkit] storefront exited (${code})`);
@@ -54,11 +75,11 @@ console.log(`
   Shopkit is running.
 
   Storefront:  ${storeUrl}
-  Merchant:    ${storeUrl}/merchant   (paste the API key below)
+  Merchant:    ${storeUrl}/merchant   (paste the API key)
   Emulator:    ${info.url}
   Client id:   ${info.clientId}
   Site id:     ${info.siteId}
-  API key:     ${info.apiKey}   (merchant calls; stays on your machine)
+  API key:     ${apiKey}
   Data:        ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : '.shopkit/data (embedded PGlite)'}
 
   Press Ctrl-C to stop.

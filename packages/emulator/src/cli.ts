@@ -6,7 +6,8 @@
  *   --db <spec>            memory | <data dir> | postgres://… (default .shopkit/data, or DATABASE_URL)
  *   --seed demo|none       seed the demo store on first start (default demo)
  *   --allowed-origin <url> an origin allowed for CORS and OAuth redirects (repeatable)
- *   --json                 print one JSON line {url, clientId, apiKey, siteId} when ready
+ *   --json                 print one JSON line {url, clientId, apiKey, siteId} when ready (the
+ *                          banner shows the API key only when stdout is a terminal)
  *   --webhook <url>        POST every lifecycle event to this URL as a signed JWT (repeatable)
  *   --webhook-retry-ms <n> first retry delay of a failed delivery, doubling each time (default 1000)
  *   --webhook-attempts <n> attempts before a delivery is dead-lettered (default 8)
@@ -103,13 +104,16 @@ if (values.json) {
   process.stderr.write(`webhooks: ${hooks.length} receiver(s); public key at ${url}${PUBLIC_KEY_PATH}\n`);
 } else {
   const where = /^postgres/.test(db) ? db.replace(/\/\/[^@/]*@/, '//***@') : db;
+  // The API key is a secret: it is shown to a person at a terminal, never written into a log file
+  // or a CI transcript (stdout redirected). `--json` prints it for programs that ask.
+  const key = process.stdout.isTTY ? demo.apiKey : 'not printed (output is not a terminal; --json prints it)';
   process.stdout.write(
     [
       `Shopkit emulator listening on ${url}`,
       `  storage:   ${where}`,
       `  client id: ${demo.clientId}   (visitor/member OAuth)`,
       `  site id:   ${demo.siteId}`,
-      `  API key:   ${demo.apiKey}   (merchant calls; keep it on a server)`,
+      `  API key:   ${key}   (merchant calls; keep it on a server)`,
       `  webhooks:  ${hooks.length ? hooks.join(', ') : 'none'}; state at ${url}/webhooks`,
       `             signed RS256; public key (PEM and JWK) at ${url}${PUBLIC_KEY_PATH}`,
       '',

@@ -90,6 +90,23 @@ describe('the shopkit-emulator command', () => {
     expect(refreshed.status).toBe(200);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
+
+    // Without --json, into a pipe (a log file, CI): the banner names everything but the API key.
+    const plain = spawn(process.execPath, [bin, '--port', '0', '--db', join(dir, 'data')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let banner = '';
+    plain.stdout.on('data', (d: Buffer) => {
+      banner += d;
+    });
+    await new Promise<void>((resolve, reject) => {
+      plain.stdout.on('data', () => banner.includes('public key') && resolve());
+      plain.once('exit', (code) => reject(new Error(`exited early with ${code}: ${banner}`)));
+    });
+    plain.kill('SIGTERM');
+    expect(banner).toContain(info.clientId);
+    expect(banner).toMatch(/API key: +not printed \(output is not a terminal; --json prints it\)/);
+    expect(banner).not.toContain(info.apiKey);
   }, 180_000);
 
   it('refuses bad flags with a usage message and exit code 2', async () => {
