@@ -61,7 +61,7 @@ describe('the shopkit-emulator command', () => {
     return { child, ready, exited };
   }
 
-  it('prints one JSON line when ready, stops cleanly on SIGTERM, and keeps its data', async () => {
+  it('prints one JSON line when ready, stops cleanly on SIGTERM, keeps its data, and keeps the API key out of a piped banner', async () => {
     const first = start(['--port', '0', '--db', join(dir, 'data'), '--json']);
     const info = await first.ready;
     expect(Object.keys(info).sort()).toEqual(['apiKey', 'clientId', 'siteId', 'url']);
