@@ -27,7 +27,8 @@ function ensureBaseline() {
   console.error('[bench] installing the platform SDK into bench/baseline (benchmark only)…');
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--workspaces=false'], {
     cwd: baseline,
-    stdio: 'inherit',
+    // npm's own report goes to stderr: this process's stdout is the Markdown of docs/performance.md.
+    stdio: ['ignore', process.stderr, 'inherit'],
   });
 }
 

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { type AuthStrategy, createClient } from './client.ts';
 import { ApplicationError, ShopkitError, SystemError, ValidationError } from './http/errors.ts';
@@ -360,6 +361,15 @@ describe('retries', () => {
       search(createClient({ baseUrl: 'http://h', fetch: r.fetch, retry: fast }), 'x'),
     ).rejects.toBeTruthy();
     expect(r.fn).toHaveBeenCalledTimes(1);
+  });
+
+  it("leaves no listener on the caller's signal once done, waits between attempts included", async () => {
+    const f = flaky(['network', 503]);
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch, retry: fast });
+    const ctl = new AbortController();
+    expect(await search(client, 'x', { signal: ctl.signal })).toEqual({ ok: true });
+    expect(f.fn).toHaveBeenCalledTimes(3);
+    expect(getEventListeners(ctl.signal, 'abort')).toEqual([]);
   });
 
   it('gives up after the configured attempts', async () => {

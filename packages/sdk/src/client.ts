@@ -166,13 +166,18 @@ function unwatch(ctl: AbortController) {
   if (!deadlines.size) ticker?.unref?.();
 }
 
+/** Waits `ms`, or rejects when `signal` aborts first; leaves no listener on `signal` either way. */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const stop = () => {
       clearTimeout(t);
-      reject(signal.reason);
-    });
+      reject(signal!.reason);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', stop);
   });
 
 /** `Retry-After` in seconds or as an HTTP date, in milliseconds. */
