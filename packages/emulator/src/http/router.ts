@@ -129,7 +129,9 @@ export class Router {
 export const MAX_FORM_BYTES = 16 * 1024;
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
-const isForm = (contentType = '') => FORM_TYPES.includes(contentType.split(';')[0]!.trim().toLowerCase());
+/** `Multipart/Form-Data; boundary=…` → `multipart/form-data`. */
+const mediaType = (contentType = '') => contentType.split(';')[0]!.trim().toLowerCase();
+const isForm = (contentType?: string) => FORM_TYPES.includes(mediaType(contentType));
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** The string fields of an HTML form post (the first value of a repeated field); empty is `{}`. */
@@ -141,8 +143,8 @@ async function decodeForm(req: Request): Promise<Record<string, unknown>> {
   if (buf.byteLength > MAX_FORM_BYTES) throw tooLarge();
   if (buf.byteLength === 0) return {};
   const contentType = req.headers.get('content-type') ?? '';
-  const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (!isForm(contentType))
+  const type = mediaType(contentType);
+  if (!FORM_TYPES.includes(type))
     throw appError(415, 'UNSUPPORTED_MEDIA_TYPE', `The form must be sent as ${FORM_TYPES.join(' or ')}`);
   let fields: Iterable<[string, unknown]>;
   try {
