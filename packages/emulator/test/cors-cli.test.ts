@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../src/testing.ts';
+import { exited, runCli, startCli } from './faults-cli.ts';
 
 describe('CORS for allowed origins only', () => {
   let emu: TestEmulator;
@@ -47,22 +45,11 @@ describe('CORS for allowed origins only', () => {
 });
 
 describe('the shopkit-emulator command', () => {
-  const bin = fileURLToPath(new URL('../bin/shopkit-emulator.mjs', import.meta.url));
   const dir = mkdtempSync(join(tmpdir(), 'shopkit-cli-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function start(args: string[]) {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const ready = new Promise<Record<string, string>>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
-      child.once('exit', (code) => reject(new Error(`exited early with ${code}`)));
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    return { child, ready, exited };
-  }
-
   it('prints one JSON line when ready, stops cleanly on SIGTERM, keeps its data, and keeps the API key out of a piped banner', async () => {
-    const first = start(['--port', '0', '--db', join(dir, 'data'), '--json']);
+    const first = startCli(join(dir, 'data'));
     const info = await first.ready;
     expect(Object.keys(info).sort()).toEqual(['apiKey', 'clientId', 'siteId', 'url']);
     const token = await fetch(`${info.url}/oauth2/token`, {
@@ -71,9 +58,10 @@ describe('the shopkit-emulator command', () => {
       body: JSON.stringify({ clientId: info.clientId, grantType: 'anonymous' }),
     }).then((r) => r.json());
     first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
+    await exited(first.child);
+    expect(first.child.exitCode).toBe(0);
 
-    const second = start(['--port', '0', '--db', join(dir, 'data'), '--json']);
+    const second = startCli(join(dir, 'data'));
     const again = await second.ready;
     expect(again.clientId).toBe(info.clientId);
     expect(again.apiKey).toBe(info.apiKey);
@@ -89,29 +77,23 @@ describe('the shopkit-emulator command', () => {
     });
     expect(refreshed.status).toBe(200);
     second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    await exited(second.child);
+    expect(second.child.exitCode).toBe(0);
 
     // Without --json, into a pipe (a log file, CI): the banner names everything but the API key.
-    const plain = spawn(process.execPath, [bin, '--port', '0', '--db', join(dir, 'data')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let banner = '';
-    plain.stdout.on('data', (d: Buffer) => {
-      banner += d;
-    });
-    await new Promise<void>((resolve, reject) => {
-      plain.stdout.on('data', () => banner.includes('public key') && resolve());
-      plain.once('exit', (code) => reject(new Error(`exited early with ${code}: ${banner}`)));
-    });
-    plain.kill('SIGTERM');
+    const plain = runCli(['--port', '0', '--db', join(dir, 'data')]);
+    const banner = await plain.printed('public key');
+    plain.child.kill('SIGTERM');
+    await exited(plain.child);
     expect(banner).toContain(info.clientId);
     expect(banner).toMatch(/API key: +not printed \(output is not a terminal; --json prints it\)/);
     expect(banner).not.toContain(info.apiKey);
   }, 180_000);
 
   it('refuses bad flags with a usage message and exit code 2', async () => {
-    const bad = start(['--port', 'abc']);
-    await expect(bad.ready).rejects.toThrow('exited early with 2');
-    expect(await bad.exited).toBe(2);
+    const bad = runCli(['--port', 'abc']);
+    await expect(bad.printed('\n')).rejects.toThrow('exited early with 2');
+    expect(bad.child.exitCode).toBe(2);
+    expect(bad.stderr()).toMatch(/--port must be 0 to 65535, got abc\nUsage: shopkit-emulator/);
   });
 });

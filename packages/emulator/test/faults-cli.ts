@@ -1,27 +1,61 @@
 /**
- * Helpers of the fault tests: the emulator's command line as a child process, and the raw HTTP
- * calls they make (no SDK, so that nothing retries behind the test's back).
+ * The emulator's command line as a child process, for the tests that run it (faults, webhooks,
+ * the command itself), and the raw HTTP calls the fault tests make (no SDK, so that nothing
+ * retries behind the test's back).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../bin/shopkit-emulator.mjs', import.meta.url));
 
-/** Starts `shopkit-emulator --port 0 --db <db> --json`; `ready` resolves with its first line. */
-export function startCli(db: string) {
-  const child = spawn(process.execPath, [bin, '--port', '0', '--db', db, '--json'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** What `shopkit-emulator --json` prints on its first line when it is ready. */
+export interface CliInfo {
+  url: string;
+  clientId: string;
+  apiKey: string;
+  siteId: string;
+}
+
+/**
+ * Runs `shopkit-emulator <args>`. `printed(text)` resolves with the standard output once it holds
+ * `text`, and rejects (with the end of the standard error) if the command exits first.
+ */
+export function runCli(args: string[]) {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
   let stderr = '';
+  child.stdout!.on('data', (d) => {
+    stdout += d;
+  });
   child.stderr!.on('data', (d) => {
     stderr += d;
   });
-  const ready = new Promise<{ url: string; apiKey: string }>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
-    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}: ${stderr.slice(-500)}`)));
+  let closed = false; // exited, and its output read to the end
+  child.once('close', () => {
+    closed = true;
   });
-  return { child, ready, stderr: () => stderr };
+  const printed = (text: string) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (stdout.includes(text)) resolve(stdout);
+        else if (closed)
+          reject(new Error(`emulator exited early with ${child.exitCode}: ${stderr.slice(-500)}`));
+      };
+      child.stdout!.on('data', check);
+      child.once('close', check);
+      check();
+    });
+  return { child, printed, stderr: () => stderr };
+}
+
+/**
+ * Starts `shopkit-emulator --port 0 --db <db> --json <more…>`; `ready` resolves with its first
+ * line.
+ */
+export function startCli(db: string, more: string[] = []) {
+  const cli = runCli(['--port', '0', '--db', db, '--json', ...more]);
+  const ready = cli.printed('\n').then((out) => JSON.parse(out.slice(0, out.indexOf('\n'))) as CliInfo);
+  return { ...cli, ready };
 }
 
 /** Resolves once the child has exited. One killed by a signal has `signalCode` set, not `exitCode`. */

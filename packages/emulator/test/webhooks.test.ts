@@ -3,19 +3,18 @@
  * delivery (delivered after restart, nothing lost), a clean restart (nothing delivered twice), and
  * the outbox being transactional (a rolled-back change leaves no event, so nothing is sent).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { text } from 'node:stream/consumers';
-import { fileURLToPath } from 'node:url';
 import { ApiKeyStrategy, createClient, products, webhooks } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retryDelay, splitType, webhookSettings } from '../src/domains/webhooks/index.ts';
 import { startTestEmulator } from '../src/testing.ts';
+import { exited, startCli } from './faults-cli.ts';
 
 async function receiver() {
   const bodies: string[] = [];
@@ -53,23 +52,6 @@ async function until<T>(check: () => T | undefined | false | Promise<T | undefin
   }
 }
 
-const bin = fileURLToPath(new URL('../bin/shopkit-emulator.mjs', import.meta.url));
-function start(args: string[]) {
-  const child: ChildProcess = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (c) => {
-    stderr += c;
-  });
-  const ready = new Promise<{ url: string; apiKey: string; siteId: string }>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve(JSON.parse(line)));
-    child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${stderr}`)));
-  });
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, ready, exited, stderr: () => stderr };
-}
-
 interface Delivery {
   eventType: string;
   entityId: string;
@@ -99,18 +81,8 @@ describe('webhook delivery survives the emulator being killed', () => {
 
   it('delivers, after a SIGKILL and a restart, the changes made before it', async () => {
     hook.status = 503; // the receiver refuses at first
-    const args = [
-      '--port',
-      '0',
-      '--db',
-      join(dir, 'data'),
-      '--json',
-      '--webhook',
-      hook.url,
-      '--webhook-retry-ms',
-      '300',
-    ];
-    const first = start(args);
+    const args = ['--webhook', hook.url, '--webhook-retry-ms', '300'];
+    const first = startCli(join(dir, 'data'), args);
     children.push(first.child);
     const info = await first.ready;
     await until(() =>
@@ -135,11 +107,12 @@ describe('webhook delivery survives the emulator being killed', () => {
     );
     await merchant.products.updateProduct(product.id, { description: 'After the crash.' });
     first.child.kill('SIGKILL');
-    expect((await first.exited).signal).toBe('SIGKILL');
+    await exited(first.child);
+    expect(first.child.signalCode).toBe('SIGKILL');
     expect(hook.bodies).toEqual([]);
 
     hook.status = 200;
-    const second = start(args);
+    const second = startCli(join(dir, 'data'), args);
     children.push(second.child);
     const again = await second.ready;
     const sameKey = await fetch(`${again.url}/_api/emulator/v1/webhooks/public-key`).then((r) => r.json());
@@ -158,14 +131,16 @@ describe('webhook delivery survives the emulator being killed', () => {
     expect(states.map((d) => d.state)).toEqual(['DELIVERED', 'DELIVERED']);
 
     second.child.kill('SIGTERM');
-    expect((await second.exited).code).toBe(0);
+    await exited(second.child);
+    expect(second.child.exitCode).toBe(0);
   }, 90_000);
 
   it('refuses a --webhook that is not an http(s) URL', async () => {
-    const bad = start(['--port', '0', '--db', 'memory', '--json', '--webhook', 'file:///etc/passwd']);
+    const bad = startCli('memory', ['--webhook', 'file:///etc/passwd']);
     children.push(bad.child);
     await expect(bad.ready).rejects.toThrow(/--webhook must be an absolute http:\/\/ or https:\/\/ URL/);
-    expect((await bad.exited).code).toBe(2);
+    await exited(bad.child);
+    expect(bad.child.exitCode).toBe(2);
   });
 });
 
