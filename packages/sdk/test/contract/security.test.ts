@@ -292,6 +292,18 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
   /** A call that needs a token: 200 with a live access token, 401 with a dead one. */
   const call = (accessToken: string) =>
     fetch(`${emu.url}/v2/collections/slug/summer-linen`, { headers: { authorization: accessToken } });
+  /** A revocation request: an object goes as JSON, a string or form as it is, with `headers`. */
+  const revoke = (
+    body: object | string | URLSearchParams,
+    headers?: Record<string, string>,
+    path = '/oauth2/revoke',
+  ) =>
+    fetch(`${emu.url}${path}`, {
+      method: 'POST',
+      ...(typeof body === 'string' || body instanceof URLSearchParams
+        ? { headers, body }
+        : { headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+    });
   /** The answer to an expired or revoked refresh token. */
   const EXPIRED = {
     message: 'The refresh token is expired or revoked',
@@ -340,18 +352,13 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
   });
 
   it('checklist 45: /oauth2/revoke answers 200 {} with no-store to any token, even garbage; bad input gets the 400 envelope', async () => {
-    const revoke = (path: string, body: string | URLSearchParams, headers?: Record<string, string>) =>
-      fetch(`${emu.url}${path}`, { method: 'POST', headers, body });
     const json = { 'content-type': 'application/json' };
     const answers = [
-      await revoke('/oauth2/revoke', JSON.stringify({ token: 'garbage' }), json),
-      await revoke('/_api/oauth2/revoke', JSON.stringify({ token: `OauthNG.${'x'.repeat(43)}` }), json),
-      await revoke('/oauth2/revoke', JSON.stringify({ token: 'y'.repeat(10_000), clientId: 'nobody' }), json),
-      await revoke(
-        '/oauth2/revoke',
-        new URLSearchParams({ token: 'garbage', token_type_hint: 'refresh_token' }),
-      ),
-      await revoke('/oauth2/revoke', new URLSearchParams({ token: 'z', token_type_hint: 'no_such_type' })),
+      await revoke({ token: 'garbage' }),
+      await revoke({ token: `OauthNG.${'x'.repeat(43)}` }, {}, '/_api/oauth2/revoke'),
+      await revoke({ token: 'y'.repeat(10_000), clientId: 'nobody' }),
+      await revoke(new URLSearchParams({ token: 'garbage', token_type_hint: 'refresh_token' })),
+      await revoke(new URLSearchParams({ token: 'z', token_type_hint: 'no_such_type' })),
     ];
     for (const res of answers) {
       expect(res.status).toBe(200);
@@ -371,7 +378,7 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
       [new URLSearchParams({ token_type_hint: 'refresh_token' }), undefined],
     ];
     for (const [body, headers, code] of bad) {
-      const res = await revoke('/oauth2/revoke', body, headers);
+      const res = await revoke(body, headers);
       const where = String(body);
       expect(res.status, where).toBe(400);
       const env = await res.json();
@@ -385,25 +392,18 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
   });
 
   it('checklist 45: revoking a refresh token ends its family, an access token only itself; another client’s tokens are untouched', async () => {
-    const revoke = (body: object) =>
-      fetch(`${emu.url}/oauth2/revoke`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
     // An old (rotated) refresh token, posted as RFC 7009's form: the family's newest refresh token
     // and its access token are revoked too.
     const first = await anonymous();
     const newest = await (await refresh(first.refresh_token)).json();
     expect((await call(newest.access_token)).status).toBe(200);
-    const form = await fetch(`${emu.url}/oauth2/revoke`, {
-      method: 'POST',
-      body: new URLSearchParams({
+    const form = await revoke(
+      new URLSearchParams({
         token: first.refresh_token,
         token_type_hint: 'refresh_token',
         client_id: emu.demo.clientId,
       }),
-    });
+    );
     expect(form.status).toBe(200);
     expect(form.headers.get('cache-control')).toBe('no-store');
     expect(await refresh(newest.refresh_token).then((r) => r.json())).toEqual(EXPIRED);
