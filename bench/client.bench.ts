@@ -437,8 +437,6 @@ async function main() {
   );
 
   // Cold import in Node.
-  // The SDK as published (`npm run pack`): the files a storefront installs, run by plain Node.
-  const shopkitNode = published;
   const platformNode = join(tmp, 'platform.mjs');
   writeFileSync(
     platformNode,
@@ -451,7 +449,8 @@ async function main() {
       `await import(require.resolve('@wix/auto_sdk_stores_collections'));`,
     ].join('\n'),
   );
-  const shopkitMs = coldImport(shopkitNode);
+  // The SDK as published (`npm run pack`): the files a storefront installs, run by plain Node.
+  const shopkitMs = coldImport(published);
   const platformMs = coldImport(platformNode);
   lines.push(
     '### Node cold import (median of 15 runs, minus a bare `node -e 0`)',

@@ -2,7 +2,8 @@
  * The emulator under load: requests per second and p50/p99 latency for get-cart, add-to-cart and a
  * product query at 1, 8 and 64 concurrent clients, on embedded storage and on PostgreSQL (when
  * SHOPKIT_BENCH_DATABASE_URL or SHOPKIT_TEST_DATABASE_URL is set), the emulator's memory at
- * rest and under load, and its start-up on an in-memory database. The emulator runs in its own process, driven over loopback HTTP.
+ * rest and under load, and its start-up on an in-memory database. The emulator runs in its own
+ * process, driven over loopback HTTP.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
