@@ -68,6 +68,8 @@ export interface RequestOptions extends CallOptions {
   retrySafe?: boolean;
   /** Maps wire field names of violations to the caller's argument names. */
   rename?: (field: string) => string;
+  /** A trusted server's API key, sent after the strategy's token: `Authorization: <token>,<key>`. */
+  apiKey?: string;
 }
 
 /** Modules to bind: their functions take the client first; other exports (constants) pass through. */
@@ -218,6 +220,7 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
       if (init.body !== undefined) headers['Content-Type'] = 'application/json';
       if (shared.consistent) headers['X-Wix-Consistent'] = shared.consistent;
       if (auth) Object.assign(headers, await auth.getAuthHeaders(transport));
+      if (init.apiKey) headers.Authorization += `,${init.apiKey}`;
       // One controller per attempt: the caller's abort and this attempt's deadline.
       const ctl = new AbortController();
       const onAbort = () => ctl.abort(outer!.reason);

@@ -116,7 +116,13 @@ describe('cart module transforms (wire §5.1)', () => {
         selectedCarrierServiceOption: option,
         carrierServiceOptions: [{ shippingOptions: [option] }],
       },
-      membershipOptions: { eligibleMemberships: [{ id: 'm', expirationDate: '2026-01-01T00:00:00.000Z' }] },
+      membershipOptions: {
+        eligibleMemberships: [{ id: 'm', expirationDate: '2026-01-01T00:00:00.000Z' }],
+        invalidMemberships: [{ membership: { id: 'i', expirationDate: '2026-02-01T00:00:00.000Z' } }],
+        validatedExistingMemberships: {
+          memberships: [{ membership: { id: 'v', expirationDate: '2026-03-01T00:00:00.000Z' } }],
+        },
+      },
       appliedDiscounts: [{ merchantDiscount: { percentage: 'NaN' } }],
     });
     const est = await cart.estimateCurrentCartTotals(client);
@@ -128,8 +134,11 @@ describe('cart module transforms (wire §5.1)', () => {
     });
     const listed = est.shippingInfo!.carrierServiceOptions[0]!.shippingOptions[0]!;
     expect(listed.logistics!.deliveryTimeSlot!.to).toEqual(new Date('2025-03-02T18:00:00.000Z'));
-    expect(est.membershipOptions.eligibleMemberships[0]!.expirationDate).toEqual(
-      new Date('2026-01-01T00:00:00.000Z'),
+    const { eligibleMemberships, invalidMemberships, validatedExistingMemberships } = est.membershipOptions;
+    expect(eligibleMemberships[0]!.expirationDate).toEqual(new Date('2026-01-01T00:00:00.000Z'));
+    expect(invalidMemberships[0]!.membership.expirationDate).toEqual(new Date('2026-02-01T00:00:00.000Z'));
+    expect(validatedExistingMemberships!.memberships[0]!.membership.expirationDate).toEqual(
+      new Date('2026-03-01T00:00:00.000Z'),
     );
     expect(est.appliedDiscounts[0]!.merchantDiscount!.percentage).toBeNaN();
     expect(est.cart.lineItems[0]!.url).toBe('https://shop.test/product-page/x');

@@ -323,7 +323,8 @@ export interface EstimateTotalsResponse {
   membershipOptions: {
     eligibleMemberships: Membership[];
     invalidMemberships: Array<{ membership: Membership; errorMessage: string }>;
-    selectedMemberships?: { memberships: Membership[] };
+    /** Memberships the buyer already holds, checked against the cart (wire §5.1). */
+    validatedExistingMemberships?: { memberships: Array<{ membership: Membership }> };
   };
   additionalFees: unknown[];
   violations: Violation[];
@@ -464,7 +465,7 @@ export const estimateCurrentCartTotals = /* @__PURE__ */ op<
     membershipOptions: {
       eligibleMemberships: MEMBERSHIP,
       invalidMemberships: { membership: MEMBERSHIP },
-      selectedMemberships: { memberships: MEMBERSHIP },
+      validatedExistingMemberships: { memberships: { membership: MEMBERSHIP } },
     },
     appliedDiscounts: DISCOUNTS,
   },

@@ -9,7 +9,7 @@ import { generateChallenge, generateState, generateVerifier } from '../auth/pkce
 import { allowedReturnOrigins, returnUrlProblem } from '../auth/return-url.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
 import type { AnyClient } from '../client.ts';
-import { ApplicationError, errorFromResponse, ShopkitError, ValidationError } from '../http/errors.ts';
+import { ApplicationError, ShopkitError, ValidationError } from '../http/errors.ts';
 import { type CallOptions, op } from '../http/op.ts';
 import { address, date, float } from '../transforms.ts';
 import { createRedirectSession } from './redirects.ts';
@@ -334,27 +334,19 @@ export const getTokenInfo = /* @__PURE__ */ op<[token: string], TokenInfo>({
   args: ['token'],
 });
 
-/** A POST with `Authorization: <visitor token>,<api key>` (trusted servers only). */
-async function trustedPost(client: AnyClient, apiKey: string, path: string, body: object) {
-  const { Authorization } = await oauth(client).getAuthHeaders(client.transport);
-  const res = await client.transport.fetch(client.baseUrl + path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: `${Authorization},${apiKey}` },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(client.transport.timeoutMs ?? 30_000),
-  });
-  const json = await res.json().catch(() => undefined);
-  if (res.status !== 200)
-    throw errorFromResponse({
-      status: res.status,
-      statusText: res.statusText,
-      body: json,
-      requestId: res.headers.get('x-wix-request-id'),
-    });
-  return json;
-}
+const signOnOp = /* @__PURE__ */ op<[email: string, params: object], { sessionToken: string; identity: Identity }>({
+  method: 'POST',
+  path: `${A}/v2/sign-on`,
+  args: ['email:loginId.email', 'params:'],
+  req: profileReq,
+  // As the platform: `additionalData` dates stay strings on sign-on (wire §5.5).
+  res: { identity: identityRes.identity, additionalData: { '*': { numValue: float } } },
+});
 
-/** Signs a member on from a trusted server (creates them if needed): `{sessionToken, identity}`. */
+/**
+ * Signs a member on from a trusted server (creates them if needed): `{sessionToken, identity}`.
+ * Sent with `Authorization: <visitor token>,<api key>`; never call it from a browser.
+ */
 export const signOn = (
   client: AnyClient,
   apiKey: string,
@@ -364,13 +356,11 @@ export const signOn = (
     verifyEmail?: boolean;
     mergeExistingContact?: boolean;
   },
-): Promise<{ sessionToken: string; identity: Identity }> =>
-  trustedPost(client, apiKey, `${A}/v2/sign-on`, {
-    loginId: { email: params.email },
-    profile: params.profile,
-    verifyEmail: params.verifyEmail,
-    mergeExistingContact: params.mergeExistingContact,
-  });
+  options?: CallOptions,
+): Promise<{ sessionToken: string; identity: Identity }> => {
+  const { email, ...rest } = params;
+  return signOnOp(client, email, rest, { ...options, apiKey } as CallOptions);
+};
 
 /** Member tokens for a member id, from a trusted server (`authorized_client` grant). */
 export const getMemberTokensForExternalLogin = async (

@@ -17,6 +17,7 @@ import {
   LoginState,
   OAuthStrategy,
   requireAccess,
+  ShopkitError,
   type Tokens,
 } from '../../src/index.ts';
 import { mailbox as mailboxOf, setupEmulator, visitorClient } from './setup.ts';
@@ -601,8 +602,32 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
   it('authorized_client and sign-on for a trusted server; token info for each subject', async () => {
     const client = member();
     const e = email();
-    const signed = await client.identity.signOn(emu.demo.apiKey, { email: e, verifyEmail: true });
+    const signed = await client.identity.signOn(emu.demo.apiKey, {
+      email: e,
+      verifyEmail: true,
+      profile: {
+        customFields: [{ name: 'size', value: { numValue: 42.5 } }],
+        addresses: [{ tag: 'HOME', address: { addressLine1: '1 Main St', city: 'Lyon' } }],
+      },
+    });
     expect(signed.identity.email?.isVerified).toBe(true);
+    // The same transforms as register: dates, floats and addresses in the SDK's names both ways.
+    expect(signed.identity.createdDate).toBeInstanceOf(Date);
+    expect(signed.identity.identityProfile?.customFields?.[0]?.value).toEqual({ numValue: 42.5 });
+    expect(signed.identity.identityProfile?.addresses?.[0]?.address).toMatchObject({
+      addressLine1: '1 Main St',
+      city: 'Lyon',
+    });
+    // Its failures are the engine's: the platform's error shape, reported to onError.
+    const reported: string[] = [];
+    const hooked = createClient({
+      baseUrl: emu.url,
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules: { identity },
+      onError: (err) => reported.push(err.code),
+    });
+    await expect(hooked.identity.signOn('not-a-key', { email: email() })).rejects.toBeInstanceOf(ShopkitError);
+    expect(reported).toHaveLength(1);
     const tokens = await client.identity.getMemberTokensForExternalLogin(signed.identity.id, emu.demo.apiKey);
     expect(tokens.refreshToken.role).toBe('member');
     expect((await client.identity.getTokenInfo(tokens.accessToken.value)).subjectType).toBe('MEMBER');

@@ -312,7 +312,7 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
           errorMessage: 'The buyer holds no such membership in the emulator',
         },
       ],
-      selectedMemberships: { memberships: [] },
+      validatedExistingMemberships: { memberships: [] },
     });
     expect(est.violations).toEqual([]);
     expect(est.additionalFees).toEqual([]);

@@ -526,7 +526,7 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
         membership: { id: m.id, appId: m.appId, lineItemIds: m.lineItemIds ?? [] },
         errorMessage: 'The buyer holds no such membership in the emulator',
       })),
-      selectedMemberships: { memberships: [] },
+      validatedExistingMemberships: { memberships: [] },
     },
     additionalFees: [],
     violations,
