@@ -334,7 +334,10 @@ export const getTokenInfo = /* @__PURE__ */ op<[token: string], TokenInfo>({
   args: ['token'],
 });
 
-const signOnOp = /* @__PURE__ */ op<[email: string, params: object], { sessionToken: string; identity: Identity }>({
+const signOnOp = /* @__PURE__ */ op<
+  [email: string, params: object],
+  { sessionToken: string; identity: Identity }
+>({
   method: 'POST',
   path: `${A}/v2/sign-on`,
   args: ['email:loginId.email', 'params:'],

@@ -626,7 +626,9 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
       modules: { identity },
       onError: (err) => reported.push(err.code),
     });
-    await expect(hooked.identity.signOn('not-a-key', { email: email() })).rejects.toBeInstanceOf(ShopkitError);
+    await expect(hooked.identity.signOn('not-a-key', { email: email() })).rejects.toBeInstanceOf(
+      ShopkitError,
+    );
     expect(reported).toHaveLength(1);
     const tokens = await client.identity.getMemberTokensForExternalLogin(signed.identity.id, emu.demo.apiKey);
     expect(tokens.refreshToken.role).toBe('member');
