@@ -234,7 +234,9 @@ describe('responses and failures', () => {
         baseUrl: 'http://h',
         fetch: fakeFetch(() => new Response(null, { status })).fetch,
       });
-      await expect(removeAll(client)).rejects.toBeInstanceOf(SystemError);
+      const err = (await removeAll(client).catch((e) => e)) as Error;
+      expect(err).toBeInstanceOf(SystemError);
+      expect(err.message).toBe(`System error occurred: HTTP ${status}`);
     }
   });
 

@@ -79,6 +79,16 @@ describe('QueryBuilder (spec point 9)', () => {
     });
   });
 
+  it('flattens chained or() into one $or (wire §4)', () => {
+    const c = q().eq('c', 3);
+    expect(q().eq('a', 1).or(q().eq('b', 2)).or(c).filter()).toStrictEqual({
+      $or: [{ a: 1 }, { b: 2 }, { c: 3 }],
+    });
+    expect(c.or(q().eq('a', 1).or(q().eq('b', 2))).filter()).toStrictEqual({
+      $or: [{ c: 3 }, { a: 1 }, { b: 2 }],
+    });
+  });
+
   it('flattens a lone $and condition into the filter', () => {
     const b = new QueryBuilder(fake(0).run, [{ $and: [{ a: 1 }, { b: 2 }] }, { c: 3 }]);
     expect(b.filter()).toStrictEqual({ $and: [{ a: 1 }, { b: 2 }, { c: 3 }] });

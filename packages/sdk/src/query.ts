@@ -9,6 +9,8 @@ export type SortOrder = 'ASC' | 'DESC';
 export interface Sorting {
   fieldName: string;
   order?: SortOrder;
+  /** A distance sort's origin (sent as floats: `NaN` and `Infinity` travel as strings). */
+  origin?: { latitude: number; longitude: number };
 }
 export interface Paging {
   limit?: number;
@@ -100,9 +102,12 @@ export class QueryBuilder<T> {
   between(field: string, from: unknown, to: unknown) {
     return this.ge(field, from).lt(field, to);
   }
-  /** This builder's conditions OR the other's. */
+  /** This builder's conditions OR the other's; an `$or` on either side is flattened into this one. */
   or(other: QueryBuilder<T>) {
-    return this.w({ c: [{ $or: [this.filter(), other.filter()] }] });
+    const $or = [this.filter(), other.filter()].flatMap((f) =>
+      Array.isArray(f.$or) && Object.keys(f).length === 1 ? (f.$or as Cond[]) : [f],
+    );
+    return this.w({ c: [{ $or }] });
   }
   /** This builder's conditions AND the other's. */
   and(other: QueryBuilder<T>) {

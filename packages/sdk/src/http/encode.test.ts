@@ -35,12 +35,17 @@ describe('query encoding (wire §1.4)', () => {
   it('keeps the simple form for a flat message and sends nothing for an empty one', () => {
     expect(encodeQuery({ id: 'a', n: 2 }, true)).toBe('id=a&n=2');
     expect(encodeQuery({}, true)).toBe('');
+    // Wire §1.4: `queryProducts({filter: {}})` sends no query string at all.
+    expect(encodeQuery({ query: { filter: {} } }, true)).toBe('');
+    expect(encodeQuery({ query: { filter: { name: null }, sort: [] } }, true)).toBe('');
   });
 
   it('reports whether a message needs the complex form', () => {
     expect(flattenQuery({ a: 1, b: ['x'] }).complex).toBe(false);
     expect(flattenQuery({ a: { b: 1 } }).complex).toBe(true);
     expect(flattenQuery({ a: [{ b: 1 }] }).complex).toBe(true);
+    expect(flattenQuery({ a: { b: { c: [{ d: 1 }] } } }).complex).toBe(true);
+    expect(flattenQuery({ a: { b: {} } }).complex).toBe(false);
   });
 
   it('round-trips any text through base64url without padding or unsafe characters', () => {

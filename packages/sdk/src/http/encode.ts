@@ -31,14 +31,19 @@ export const isObj = (v: unknown): v is Record<string, any> =>
  * objects, `null` and `undefined` are dropped. Returns whether a dotted key or an array of objects
  * was seen, which is what makes a query endpoint switch to `.r`.
  */
-export function flattenQuery(msg: Record<string, unknown>, params = new URLSearchParams(), prefix = '') {
+export function flattenQuery(
+  msg: Record<string, unknown>,
+  params = new URLSearchParams(),
+  prefix = '',
+): { params: URLSearchParams; complex: boolean } {
   let complex = false;
   for (const key in msg) {
     const value = msg[key];
     const name = prefix + key;
     if (isObj(value)) {
-      flattenQuery(value, params, name + '.');
-      complex = true;
+      // Only a nested object with something in it makes a dotted key (`{filter: {}}` sends nothing).
+      const before = params.size;
+      complex = flattenQuery(value, params, name + '.').complex || params.size > before || complex;
     } else
       for (const item of Array.isArray(value) ? value : [value])
         if (item != null && typeof item === 'object' && !(item instanceof Date))

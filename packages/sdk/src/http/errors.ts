@@ -159,7 +159,8 @@ export function errorFromResponse(res: FailedResponse, rename: (f: string) => st
   }
   return status >= 400 && status < 500
     ? new HttpError(statusText, { ...base, code, description: statusText })
-    : systemError(requestId, { status, code });
+    : // Only a 200 is a success (spec 8): a 201 or 204 fails, and says why.
+      systemError(requestId, { status, code, reason: status < 300 ? `HTTP ${status}` : undefined });
 }
 
 /** `System error occurred[: reason][, request-id: <id>]`. */

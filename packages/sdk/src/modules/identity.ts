@@ -438,9 +438,11 @@ export async function ssoLogin(
   callOptions?: CallOptions,
 ): Promise<{ redirectUrl?: string; response: RawHttpResponse }> {
   const response = await ssoLoginOp(client, tenantId, idpConnectionId, options, callOptions);
-  const location = response.headers?.find((h) => h.key.toLowerCase() === 'location')?.value;
-  return { redirectUrl: location, response };
+  return { redirectUrl: locationOf(response), response };
 }
+
+/** The `Location` header of a raw-HTTP answer. */
+const locationOf = (r: RawHttpResponse) => r.headers?.find((h) => h.key.toLowerCase() === 'location')?.value;
 
 /**
  * GET `v1/callback`: completes an SSO login with the `state` and the provider's `sessionToken`
@@ -593,6 +595,26 @@ export async function getMemberTokens(
 }
 
 export { getMemberTokensForDirectLogin } from '../auth/silent.ts';
+
+const logoutOp = /* @__PURE__ */ op<
+  [options: { postLogoutRedirectUri?: string; clientId?: string }],
+  RawHttpResponse
+>({ method: 'GET', path: `${A}/v1/logout`, args: ['options:'] });
+
+/**
+ * GET `v1/logout`, the platform's own logout call: ends the calling member's session on the
+ * platform (their tokens stop working) and answers where to send the browser, when
+ * `postLogoutRedirectUri` is allowed for the client. It leaves this client's stored tokens alone;
+ * {@link logout} is the usual way out of a storefront.
+ */
+export async function logoutOnServer(
+  client: AnyClient,
+  options: { postLogoutRedirectUri?: string; clientId?: string } = {},
+  callOptions?: CallOptions,
+): Promise<{ redirectUrl?: string; response: RawHttpResponse }> {
+  const response = await logoutOp(client, options, callOptions);
+  return { redirectUrl: locationOf(response), response };
+}
 
 /**
  * Logs out: creates the logout redirect session with the current token (when a member), then

@@ -92,6 +92,18 @@ describe('products module', () => {
     expect(calls[4]!.body).toEqual({ adjust: { price: { amount: 'Infinity' } }, ids: ['p'] });
   });
 
+  it('sends a sort origin as floats on both query calls (wire §5.3)', async () => {
+    const { client, calls } = fake({ products: [], variants: [], metadata: {} });
+    const sort = [{ fieldName: 'location', origin: { latitude: Number.NaN, longitude: 2.5 } }];
+    await client.products.queryProducts({ sort });
+    await client.products.queryStoreVariants({ sort });
+    const wire = [{ fieldName: 'location', origin: { latitude: 'NaN', longitude: 2.5 } }];
+    const r = calls[0]!.url.searchParams.get('.r')!;
+    expect(JSON.parse(Buffer.from(r, 'base64url').toString()).query.sort).toEqual(wire);
+    expect(calls[1]!.body.query.sort).toEqual(wire);
+    expect(sort[0]!.origin.latitude).toBeNaN(); // the caller's object is left alone
+  });
+
   it('converts store-variant media: dates and focal points first, then wix:image / wix:video references', async () => {
     const variant = {
       id: 'p-v',

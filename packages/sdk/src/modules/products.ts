@@ -307,6 +307,8 @@ export type Adjustment = { amount: number } | { percentage: { rate: number; roun
 export type BulkAdjust = { price: Adjustment } | { cost: Adjustment } | { weight: Adjustment };
 
 // ---- Transformed fields (wire §5.3).
+/** Query requests: a geo sort's origin is floats (wire §5.3). */
+const QUERY_REQ = { query: { sort: { origin: { latitude: float, longitude: float } } } };
 const PRICE = { price: float, discountedPrice: float, pricePerUnit: float };
 const RANGE = { minValue: float, maxValue: float };
 const COST = { itemCost: float, profit: float, profitMargin: float };
@@ -373,7 +375,7 @@ const queryOp = /* @__PURE__ */ op<
   args: ['query', 'options:'],
   complexQuery: true,
   fallback: true,
-  req: { query: { sort: { origin: { latitude: float, longitude: float } } } },
+  req: QUERY_REQ,
   res: { products: PRODUCT },
 });
 
@@ -445,6 +447,7 @@ export const queryStoreVariants = /* @__PURE__ */ op<[query: StoreVariantsQuery]
     path: '/stores-reader/v1/variants/query',
     args: ['query'],
     idempotent: true,
+    req: QUERY_REQ,
     res: { variants: STORE_VARIANT },
   },
 );

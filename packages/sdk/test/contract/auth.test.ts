@@ -582,6 +582,27 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     expect((await offline.auth.getTokens()).refreshToken.role).toBe('none');
   });
 
+  it("the platform's GET logout ends the member's session and answers where to go", async () => {
+    const client = member();
+    const e = email();
+    await client.identity.register({ email: e, password: 'long enough pw' });
+    const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
+    const p = identity.parseFromUrl(member(), location, 'query');
+    const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    await client.auth.setTokens(tokens);
+    const out = await client.identity.logoutOnServer({ postLogoutRedirectUri: `${SHOP}/bye` });
+    expect(out.redirectUrl).toBe(`${SHOP}/bye`);
+    expect(out.response.statusCode).toBe(302);
+    const refreshed = await fetch(`${emu.url}/oauth2/token`, {
+      method: 'POST',
+      body: JSON.stringify({ grantType: 'refresh_token', refreshToken: tokens.refreshToken.value }),
+    });
+    expect(refreshed.status).toBe(400);
+    // A return address the client does not allow is not echoed back.
+    const stranger = await member().identity.logoutOnServer({ postLogoutRedirectUri: 'https://evil.test/' });
+    expect(stranger.redirectUrl).toBeUndefined();
+  });
+
   it('a refused member refresh is a visible logout, not a silent new visitor', async () => {
     const client = member();
     const e = email();
