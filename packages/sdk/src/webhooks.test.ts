@@ -148,6 +148,16 @@ describe('webhooks.process', () => {
     expect((await processWebhook(expired, { publicKey: pem, clockToleranceSeconds: 300 })).id).toBe('evt-1');
     const early = await sign({ ...productChanged, nbf: now() + 600 });
     expect((await rejection(processWebhook(early, { publicKey: pem }))).code).toBe('TOKEN_NOT_YET_VALID');
+    // Without exp, iat plus the maximum age decides; with neither, the token is refused.
+    const { exp: _exp, ...noExp } = productChanged;
+    const old = await sign({ ...noExp, iat: now() - 7200 });
+    expect((await rejection(processWebhook(old, { publicKey: pem }))).code).toBe('TOKEN_EXPIRED');
+    expect((await processWebhook(old, { publicKey: pem, maxAgeSeconds: 86_400 })).id).toBe('evt-1');
+    expect((await processWebhook(await sign(noExp), { publicKey: pem })).id).toBe('evt-1');
+    const { iat: _iat, ...timeless } = noExp;
+    expect((await rejection(processWebhook(await sign(timeless), { publicKey: pem }))).message).toBe(
+      'The webhook token has neither an "exp" nor an "iat" claim',
+    );
     const odd = await sign({ ...productChanged, exp: 'tomorrow' });
     expect((await rejection(processWebhook(odd, { publicKey: pem }))).message).toBe(
       'The webhook token\'s "exp" claim is not a number',
@@ -162,7 +172,11 @@ describe('webhooks.process', () => {
     }
     const notJson = `${b64('{')}.${b64('{}')}.${b64('x')}`;
     expect((await rejection(processWebhook(notJson, { publicKey: pem }))).code).toBe('MALFORMED_TOKEN');
-    for (const c of [{ iat: now() }, { data: '{"eventType":"x"}' }, { data: 'nope' }]) {
+    for (const c of [
+      { iat: now() },
+      { iat: now(), data: '{"eventType":"x"}' },
+      { iat: now(), data: 'nope' },
+    ]) {
       const e = await rejection(processWebhook(await sign(c), { publicKey: pem }));
       expect(e.code).toBe('MALFORMED_EVENT');
     }

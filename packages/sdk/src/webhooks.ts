@@ -87,6 +87,12 @@ export interface ProcessOptions extends WebhookHandlers {
   publicKey: string | JsonWebKey | CryptoKey;
   /** Allowed clock difference for `exp` and `nbf`, in seconds (default 60). */
   clockToleranceSeconds?: number;
+  /**
+   * How long a token without `exp` stays acceptable after its `iat`, in seconds (default 3600). A
+   * token with neither claim would never expire and is refused: a captured body could be replayed
+   * forever.
+   */
+  maxAgeSeconds?: number;
   /** Called for event types without a handler above. */
   onOther?: (event: WebhookEvent) => unknown;
 }
@@ -165,8 +171,11 @@ export async function process(body: string, options: ProcessOptions): Promise<We
   for (const c of ['exp', 'nbf', 'iat'])
     if (c in claims && typeof claims[c] !== 'number')
       throw fail('MALFORMED_TOKEN', `The webhook token's "${c}" claim is not a number`);
-  if (claims.exp !== undefined && now > claims.exp + skew)
-    throw fail('TOKEN_EXPIRED', 'The webhook token has expired');
+  const exp =
+    claims.exp ?? (claims.iat === undefined ? undefined : claims.iat + (options.maxAgeSeconds ?? 3600));
+  if (exp === undefined)
+    throw fail('MALFORMED_TOKEN', 'The webhook token has neither an "exp" nor an "iat" claim');
+  if (now > exp + skew) throw fail('TOKEN_EXPIRED', 'The webhook token has expired');
   if (claims.nbf !== undefined && now < claims.nbf - skew)
     throw fail('TOKEN_NOT_YET_VALID', 'The webhook token is not valid yet');
 

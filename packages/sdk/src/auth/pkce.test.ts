@@ -1,4 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createClient } from '../client.ts';
+import { generateOAuthData } from '../modules/identity.ts';
+import { OAuthStrategy } from './oauth.ts';
 import { generateChallenge, generateState, generateVerifier } from './pkce.ts';
 
 describe('PKCE', () => {
@@ -40,6 +43,14 @@ describe('PKCE', () => {
 
   it('fresh state and verifier every time; a challenge is 43 characters without padding', async () => {
     expect(generateState()).not.toBe(generateState());
+    expect(generateVerifier()).not.toBe(generateVerifier());
+    // Every authorization request gets its own verifier, challenge and state (checklist 5).
+    const client = createClient({ auth: OAuthStrategy({ clientId: 'c' }) });
+    const [a, b] = await Promise.all([generateOAuthData(client), generateOAuthData(client)]);
+    expect(a.codeVerifier).not.toBe(b.codeVerifier);
+    expect(a.codeChallenge).not.toBe(b.codeChallenge);
+    expect(a.state).not.toBe(b.state);
+    expect(a.codeChallenge).toBe(await generateChallenge(a.codeVerifier));
     expect(generateState()).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const c = await generateChallenge(generateVerifier());
     expect(c).toMatch(/^[A-Za-z0-9_-]{43}$/);

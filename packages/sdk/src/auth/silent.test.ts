@@ -22,6 +22,86 @@ describe('outside a browser', () => {
   });
 });
 
+describe('in a browser: which frame messages count', () => {
+  const AUTHORIZE = 'https://auth.shop.test/oauth2/authorize?redirect_session_id=rs-1';
+  /**
+   * A stand-in browser whose hidden frame, once loaded, posts `{state, code}` with the given origin
+   * and source (the frame's own window unless `fromOther`). Returns the token requests made.
+   */
+  async function attempt(origin: string, fromOther = false) {
+    const g = globalThis as { window?: unknown; document?: unknown };
+    const win = new EventTarget();
+    let state = '';
+    const grants: string[] = [];
+    g.window = win;
+    g.document = {
+      body: { appendChild() {} },
+      createElement() {
+        const contentWindow = {};
+        return {
+          style: {},
+          contentWindow,
+          remove() {},
+          set src(_url: string) {
+            setTimeout(() =>
+              win.dispatchEvent(
+                Object.assign(new Event('message'), {
+                  origin,
+                  source: fromOther ? {} : contentWindow,
+                  data: { state, code: 'the-code' },
+                }),
+              ),
+            );
+          },
+        };
+      },
+    };
+    const client = createClient({
+      baseUrl: 'https://api.shop.test',
+      auth: OAuthStrategy({ clientId: 'c', tokens: undefined }),
+      fetch: async (input, init) => {
+        const url = String(input);
+        const body = JSON.parse(String(init?.body ?? '{}'));
+        if (url.endsWith('/redirect-session')) {
+          state = body.auth.authRequest.state;
+          return new Response(JSON.stringify({ redirectSession: { id: 'rs-1', fullUrl: AUTHORIZE } }));
+        }
+        grants.push(body.grantType);
+        return new Response(JSON.stringify({ access_token: 'a', refresh_token: 'r', expires_in: 3600 }));
+      },
+    });
+    try {
+      const tokens = await getMemberTokensForDirectLogin(client, 'session', { timeoutMs: 50 }).catch(
+        (e: Error) => e.message,
+      );
+      return { tokens, codeExchanged: grants.includes('authorization_code') };
+    } finally {
+      delete g.window;
+      delete g.document;
+    }
+  }
+
+  it("takes the code from the login frame's own window on the authorize origin", async () => {
+    const r = await attempt('https://auth.shop.test');
+    expect(r.codeExchanged).toBe(true);
+    expect(r.tokens).toMatchObject({ refreshToken: { value: 'r', role: 'member' } });
+  });
+
+  it("ignores the frame's window posting from another origin (checklist 14)", async () => {
+    expect(await attempt('https://evil.example')).toEqual({
+      tokens: 'OAuth flow timed out',
+      codeExchanged: false,
+    });
+  });
+
+  it('ignores another window posting from the authorize origin', async () => {
+    expect(await attempt('https://auth.shop.test', true)).toEqual({
+      tokens: 'OAuth flow timed out',
+      codeExchanged: false,
+    });
+  });
+});
+
 describe('cookie storage', () => {
   it('writes a __Host- cookie that is Secure, HttpOnly, SameSite and host-only; clears it on logout', () => {
     const jar = new Map<string, { value: string; attrs: string }>();

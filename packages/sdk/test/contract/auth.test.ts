@@ -20,6 +20,7 @@ import {
   ShopkitError,
   type Tokens,
 } from '../../src/index.ts';
+import { generateChallenge } from '../../src/auth/pkce.ts';
 import { mailbox as mailboxOf, setupEmulator, visitorClient } from './setup.ts';
 
 const SHOP = 'http://shop.test:5173';
@@ -37,8 +38,15 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
   const mailbox = (to: string) => mailboxOf(emu, to);
 
   /** Runs the hosted page's code flow by hand: authorize URL → form post → redirect with code. */
-  async function codeFlow(client: ReturnType<typeof member>, who: { email: string; password: string }) {
+  async function codeFlow(
+    client: ReturnType<typeof member>,
+    who: { email: string; password: string },
+    verifier?: string,
+  ) {
     const data = await identity.generateOAuthData(member(), CALLBACK, `${SHOP}/account`);
+    // A verifier of the test's own (one the SDK would never make), with its true challenge.
+    if (verifier)
+      Object.assign(data, { codeVerifier: verifier, codeChallenge: await generateChallenge(verifier) });
     const { authUrl } = await client.identity.getAuthUrl(data, { responseMode: 'query' });
     const page = await fetch(authUrl);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
@@ -389,6 +397,12 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
       (await grant({ ...base, clientId: 'other', code: c.code, codeVerifier: c.data.codeVerifier })).status,
     ).toBe(400);
     expect((await grant({ ...base, code: c.code, codeVerifier: 'a'.repeat(42) })).status).toBe(400);
+    // Verifiers outside RFC 7636's grammar are refused even when their hash is the challenge.
+    for (const bad of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}+`]) {
+      const { location } = await codeFlow(client, { email: e, password: 'long enough pw' }, bad);
+      const code = new URL(location).searchParams.get('code')!;
+      expect((await grant({ ...base, code, codeVerifier: bad })).status, bad).toBe(400);
+    }
     // Success with no-store, then replay: refused and the first tokens' family revoked.
     const d = await flow();
     const ok = await grant({ ...base, code: d.code, codeVerifier: d.data.codeVerifier });
