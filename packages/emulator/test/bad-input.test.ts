@@ -100,6 +100,21 @@ const ROWS: Row[] = [
     status: 413,
     code: 'PAYLOAD_TOO_LARGE',
   },
+  {
+    name: 'JSON nested far too deep',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: `{"query":{"filter":${'{"$not":'.repeat(5000)}{}${'}'.repeat(5000)}}}`,
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+  },
+  {
+    name: '.r nested far too deep',
+    method: 'GET',
+    path: `/v2/collections/query?.r=${b64(`{"query":{"filter":${'{"$not":'.repeat(600)}{}${'}'.repeat(600)}}}`)}`,
+    status: 400,
+    field: '.r',
+  },
   { name: '.r not base64url', method: 'GET', path: '/v2/collections/query?.r=%%%', status: 400, field: '.r' },
   {
     name: '.r not JSON',

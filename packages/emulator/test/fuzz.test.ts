@@ -152,4 +152,39 @@ describe('fuzzing every route', () => {
       { numRuns: RUNS },
     );
   }, 600_000);
+
+  it('refuses JSON nested far too deep on every route that reads a body, without a 500', async () => {
+    // Where routes take free-form JSON, a recursive walk of it (a schema refine, a clone, the
+    // filter compiler, the SQL it builds) would overflow a stack.
+    const paths = [
+      ['query', 'filter'],
+      ['profile', 'x'],
+      ['bookingsCheckout', 'slotAvailability'],
+      ['product', 'seoData', 'tags'],
+    ];
+    const n = 5000;
+    const shapes = ['['.repeat(n) + ']'.repeat(n), `${'{"$not":'.repeat(n)}{}${'}'.repeat(n)}`];
+    const bodies = paths.flatMap((path) =>
+      shapes.map((deep) => path.reduceRight((inner, key) => `{"${key}":${inner}}`, deep)),
+    );
+    const [before] = await emu.emu.db.query(fingerprint);
+    for (const route of emu.routes) {
+      if (route.method === 'GET' || route.method === 'DELETE' || isPage(route)) continue;
+      const path = route.path.replace(/:[A-Za-z_]+/g, 'x');
+      for (const body of bodies) {
+        const res = await fetch(emu.url + path, {
+          method: route.method,
+          headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
+          body,
+        });
+        const env = await res.json();
+        const where = `${route.method} ${path} ${body.slice(0, 40)}… → ${res.status}: ${JSON.stringify(env).slice(0, 200)}`;
+        expect(res.status, where).toBeGreaterThanOrEqual(400);
+        expect(res.status, where).toBeLessThan(500);
+        expect(typeof env.message, where).toBe('string');
+      }
+    }
+    const [after] = await emu.emu.db.query(fingerprint);
+    expect(after).toEqual(before);
+  }, 600_000);
 });

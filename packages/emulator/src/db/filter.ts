@@ -24,6 +24,13 @@ export interface CompiledQuery {
   offset: number;
 }
 
+/**
+ * How deeply `$and`, `$or` and `$not` may nest. Request bodies are already bounded in depth
+ * (`MAX_JSON_DEPTH`), but a filter can also come from a decoded cursor; and SQL nested much deeper
+ * than this exhausts the database's own stack.
+ */
+export const MAX_FILTER_DEPTH = 32;
+
 const CAST: Record<FieldType, string> = {
   text: 'text',
   number: 'numeric',
@@ -34,15 +41,15 @@ const CAST: Record<FieldType, string> = {
 
 /** Collects violations instead of stopping at the first. */
 class Compiler {
-  violations: Omit<Violation, 'data'>[] = [];
+  violations: Parameters<typeof invalid>[0] = [];
   constructor(
     private readonly fields: FieldMap,
     readonly params: unknown[],
     private readonly prefix: string,
   ) {}
 
-  private bad(field: string, description: string, violatedRule = 'VALIDATION') {
-    this.violations.push({ field: this.prefix + field, description, violatedRule });
+  private bad(field: string, description: string, violatedRule = 'VALIDATION', data: Violation['data'] = {}) {
+    this.violations.push({ field: this.prefix + field, description, violatedRule, data });
     return 'FALSE';
   }
 
@@ -67,21 +74,25 @@ class Compiler {
     }
   }
 
-  filter(f: unknown, path: string): string {
+  /** `depth` counts the `$and`, `$or` and `$not` around `f`. */
+  filter(f: unknown, path: string, depth = 0): string {
     if (f === undefined || f === null) return 'TRUE';
     if (typeof f !== 'object' || Array.isArray(f)) return this.bad(path || 'filter', 'must be an object');
     const parts: string[] = [];
     for (const [key, value] of Object.entries(f as Record<string, unknown>)) {
       const at = path ? `${path}.${key}` : `filter.${key}`;
-      if (key === '$and' || key === '$or') {
+      if ((key === '$and' || key === '$or' || key === '$not') && depth >= MAX_FILTER_DEPTH) {
+        const description = `must not nest $and, $or and $not more than ${MAX_FILTER_DEPTH} levels deep`;
+        parts.push(this.bad(at, description, 'FORMAT', { maxDepth: MAX_FILTER_DEPTH }));
+      } else if (key === '$and' || key === '$or') {
         if (!Array.isArray(value) || value.length === 0) {
           parts.push(this.bad(at, 'must be a non-empty array of filters'));
           continue;
         }
-        const subs = value.map((v, i) => this.filter(v, `${at}[${i}]`));
+        const subs = value.map((v, i) => this.filter(v, `${at}[${i}]`, depth + 1));
         parts.push(`(${subs.join(key === '$and' ? ' AND ' : ' OR ')})`);
       } else if (key === '$not') {
-        parts.push(`NOT COALESCE((${this.filter(value, at)}), FALSE)`);
+        parts.push(`NOT COALESCE((${this.filter(value, at, depth + 1)}), FALSE)`);
       } else if (key.startsWith('$')) {
         parts.push(this.bad(at, `is not a known logical operator`, 'INVALID_ENUM_VALUE'));
       } else {
@@ -221,18 +232,30 @@ export function compileQuery(
   const limit = q.paging?.limit ?? 50;
   const offset = q.paging?.offset ?? 0;
   const max = opts.maxLimit ?? 100;
+  const prefix = opts.prefix ?? 'query.';
   const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n);
-  if (!isInt(limit) || limit < 0 || limit > max)
+  // The broken bound goes in `data`, as in the schemas' MIN and MAX violations (http/validate.ts).
+  const range = `must be an integer from 0 to ${max}`;
+  if (!isInt(limit))
     c.violations.push({
-      field: `${opts.prefix ?? 'query.'}paging.limit`,
-      description: `must be an integer from 0 to ${max}`,
-      violatedRule: 'MAX',
+      field: `${prefix}paging.limit`,
+      description: range,
+      violatedRule: 'FORMAT',
+      data: { type: 'int' },
+    });
+  else if (limit < 0 || limit > max)
+    c.violations.push({
+      field: `${prefix}paging.limit`,
+      description: range,
+      ...(limit < 0 ? { violatedRule: 'MIN', data: { min: 0 } } : { violatedRule: 'MAX', data: { max } }),
     });
   if (!isInt(offset) || offset < 0)
     c.violations.push({
-      field: `${opts.prefix ?? 'query.'}paging.offset`,
+      field: `${prefix}paging.offset`,
       description: 'must be a non-negative integer',
-      violatedRule: 'MIN',
+      ...(isInt(offset)
+        ? { violatedRule: 'MIN', data: { min: 0 } }
+        : { violatedRule: 'FORMAT', data: { type: 'int' } }),
     });
   if (c.violations.length) throw invalid(c.violations);
   return { where, orderBy, limit: limit as number, offset: offset as number };

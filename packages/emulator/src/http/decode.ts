@@ -8,6 +8,28 @@ import { appError, invalid } from './errors.ts';
 /** Bodies above this size are refused with 413 before parsing. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Messages that nest objects and arrays deeper than this are refused with 400 before any schema,
+ * handler or query compiler walks them: a recursive walk of deeper JSON overflows the stack.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether a parsed JSON value nests objects and arrays more than `max` levels deep (`{}` is one
+ * level, a scalar none). Walked with an explicit stack, so any depth is safe to check.
+ */
+export function nestsDeeperThan(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const stack: Array<[object, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > max) return true;
+    for (const child of Object.values(v))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** `a.b=1&a.c=2&ids=1&ids=2` → `{a:{b:'1',c:'2'}, ids:['1','2']}`. */
@@ -18,6 +40,7 @@ export function unflatten(params: URLSearchParams): Record<string, unknown> {
     const segs = key.split('.');
     if (segs.some((s) => s === '' || FORBIDDEN_KEYS.has(s)))
       throw invalid([{ field: key, description: 'is not a valid parameter name', violatedRule: 'FORMAT' }]);
+    if (segs.length + (values.length > 1 ? 1 : 0) > MAX_JSON_DEPTH) throw tooDeep(key);
     let cur = out;
     for (let i = 0; i < segs.length - 1; i++) {
       const seg = segs[i]!;
@@ -57,6 +80,7 @@ export function decodeQuery(url: URL): Record<string, unknown> {
     }
     if (!msg || typeof msg !== 'object' || Array.isArray(msg))
       throw invalid([{ field: '.r', description: 'must encode a JSON object', violatedRule: 'FORMAT' }]);
+    if (nestsDeeperThan(msg)) throw tooDeep('.r');
     return msg as Record<string, unknown>;
   }
   return unflatten(params);
@@ -77,8 +101,25 @@ export async function decodeBody(req: Request): Promise<Record<string, unknown>>
   }
   if (!msg || typeof msg !== 'object' || Array.isArray(msg))
     throw appError(400, 'MALFORMED_REQUEST', 'The request body must be a JSON object');
+  if (nestsDeeperThan(msg))
+    throw appError(
+      400,
+      'MALFORMED_REQUEST',
+      `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+      { maxDepth: MAX_JSON_DEPTH },
+    );
   return msg as Record<string, unknown>;
 }
+
+const tooDeep = (field: string) =>
+  invalid([
+    {
+      field,
+      description: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+      violatedRule: 'FORMAT',
+      data: { maxDepth: MAX_JSON_DEPTH },
+    },
+  ]);
 
 const tooLarge = () => {
   const e = appError(413, 'PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes`);

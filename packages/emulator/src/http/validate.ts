@@ -27,24 +27,44 @@ const SIZE_RULE: Record<string, [string, string, string]> = {
   set: ['MAX_SIZE', 'MIN_SIZE', 'items'],
 };
 
-/** Turns zod issues into platform violations. */
+/** What a value of a zod type is called in a description: `an integer`, `a string`, … */
+const A_TYPE: Record<string, string> = { int: 'an integer', object: 'an object', array: 'an array' };
+const aType = (expected: string) => A_TYPE[expected] ?? `a ${expected}`;
+
+/**
+ * The message of an issue whose schema gave none. `parseMessage` has zod use it, so that a
+ * schema's own message (`.regex(re, 'must be a media id …')`) can be told apart and kept.
+ */
+const NO_MESSAGE = '\u0000no schema message';
+
+/**
+ * Turns zod issues into platform violations. An issue's message is kept as the description
+ * unless it is `NO_MESSAGE` (see `parseMessage`); the rule and `data` always come from the issue.
+ */
 export function toViolations(error: z.ZodError, input: unknown): Violation[] {
   const out: Violation[] = [];
   for (const issue of error.issues) {
     const field = fieldName(issue.path);
     const data: Record<string, unknown> = {};
-    let description = issue.message;
+    const own = issue.message === NO_MESSAGE ? undefined : issue.message;
+    let description: string;
     let violatedRule = 'VALIDATION';
+    let ruleName: string | undefined;
     switch (issue.code) {
       case 'invalid_type':
         if (valueAt(input, issue.path) === undefined) {
           description = 'is required';
           violatedRule = 'REQUIRED_FIELD';
         } else {
-          description = `must be ${issue.expected === 'object' ? 'an object' : issue.expected === 'array' ? 'an array' : `a ${issue.expected}`}`;
+          description = own ?? `must be ${aType(issue.expected)}`;
           violatedRule = 'FORMAT';
         }
         data.type = issue.expected;
+        break;
+      case 'invalid_union':
+        // A value of none of a union's types (the `qs` helpers: e.g. neither a number nor digits).
+        description = own ?? 'is not of an accepted type';
+        violatedRule = 'FORMAT';
         break;
       case 'too_big':
       case 'too_small': {
@@ -53,11 +73,16 @@ export function toViolations(error: z.ZodError, input: unknown): Violation[] {
         const limit = big
           ? (issue as { maximum: number | bigint }).maximum
           : (issue as { minimum: number | bigint }).minimum;
+        // `.positive()`, `.gt()` and `.lt()` are exclusive: 0 itself is refused by `.positive()`.
+        const inclusive = (issue as { inclusive?: boolean }).inclusive !== false;
         violatedRule = size ? size[big ? 0 : 1]! : big ? 'MAX' : 'MIN';
-        description = size
-          ? `must have ${big ? 'at most' : 'at least'} ${limit} ${size[2]}`
-          : `must be ${big ? 'at most' : 'at least'} ${limit}`;
+        description =
+          own ??
+          (size
+            ? `must have ${big ? 'at most' : 'at least'} ${limit} ${size[2]}`
+            : `must be ${inclusive ? (big ? 'at most' : 'at least') : big ? 'less than' : 'greater than'} ${limit}`);
         data[big ? 'max' : 'min'] = Number(limit);
+        if (!inclusive) data.exclusive = true;
         break;
       }
       case 'unrecognized_keys':
@@ -70,40 +95,64 @@ export function toViolations(error: z.ZodError, input: unknown): Violation[] {
           });
         continue;
       case 'invalid_value':
-        description = `must be one of ${issue.values.map(String).join(', ')}`;
+        description = own ?? `must be one of ${issue.values.map(String).join(', ')}`;
         violatedRule = 'INVALID_ENUM_VALUE';
         data.values = issue.values;
         break;
       case 'invalid_format':
-        description = `must be a valid ${issue.format}`;
+        description =
+          own ??
+          (issue.format === 'regex' && issue.pattern
+            ? `must match the pattern ${issue.pattern}`
+            : `must be a valid ${issue.format}`);
         violatedRule = 'FORMAT';
         data.type = issue.format === 'email' ? 'EMAIL' : issue.format;
         break;
       default:
+        // Wire §3.1: `ruleName` is a member of the violation itself, set when the rule is OTHER.
+        description = own ?? 'is not valid';
         violatedRule = 'OTHER';
-        data.ruleName = issue.code;
+        ruleName = issue.code.toUpperCase();
     }
-    out.push({ field, description, violatedRule, data });
+    out.push({ field, description, violatedRule, ...(ruleName ? { ruleName } : {}), data });
   }
   return out;
 }
 
 /** Parses a message with a schema or throws the platform's 400 with every violation. */
 export function parseMessage<T>(schema: z.ZodType<T>, msg: unknown): T {
-  const r = schema.safeParse(msg);
+  const r = schema.safeParse(msg, { error: () => NO_MESSAGE });
   if (!r.success) throw invalid(toViolations(r.error, msg));
   return r.data;
 }
 
 /** Query-string helpers: GET messages arrive as strings. */
 export const qs = {
-  bool: () => z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]),
+  bool: () =>
+    z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+      error: 'must be true or false',
+    }),
   int: () =>
-    z.union([
-      z.number().int(),
-      z
-        .string()
-        .regex(/^-?\d+$/)
-        .transform(Number),
-    ]),
+    z.union(
+      [
+        z.number().int(),
+        z
+          .string()
+          .regex(/^-?\d+$/, 'must be an integer')
+          .transform(Number),
+      ],
+      { error: 'must be an integer' },
+    ),
+  /** Arrays of scalars travel as repeated keys (wire §1.4), so a single value arrives as a string. */
+  list: <T extends z.ZodType<string>>(item: T) =>
+    z.union([z.array(item), item.transform((v) => [v])], {
+      error: 'must be a string or an array of strings',
+    }),
 };
+
+/**
+ * `query.fields`, which the runtime's QueryBuilder can add (wire §4): accepted and ignored, so
+ * whole entities come back. No endpoint declares it, its effect on the platform is unconfirmed
+ * (wire §9), and a partial entity would break clients that read the fields they always get.
+ */
+export const queryFields = () => qs.list(z.string()).optional();

@@ -8,7 +8,7 @@ import { compileQuery, type FieldMap } from '../../db/filter.ts';
 import type { Sql } from '../../db/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
-import { z } from '../../http/validate.ts';
+import { qs, queryFields, z } from '../../http/validate.ts';
 
 export const collectionMigrations = [
   {
@@ -126,10 +126,9 @@ const queryMsg = z
         sort: z
           .array(z.object({ fieldName: z.string(), order: z.enum(['ASC', 'DESC']).optional() }).strict())
           .optional(),
-        paging: z
-          .object({ limit: z.number().int().optional(), offset: z.number().int().optional() })
-          .strict()
-          .optional(),
+        // Plain dotted query parameters arrive as strings (wire §8.3), as on the products query.
+        paging: z.object({ limit: qs.int().optional(), offset: qs.int().optional() }).strict().optional(),
+        fields: queryFields(),
       })
       .strict()
       .optional(),

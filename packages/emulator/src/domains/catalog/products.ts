@@ -8,9 +8,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Emulator, Identity } from '../../context.ts';
 import { compileQuery, type FieldMap } from '../../db/filter.ts';
 import type { Sql } from '../../db/index.ts';
+import { nestsDeeperThan } from '../../http/decode.ts';
 import { forbidden, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
-import { qs, z } from '../../http/validate.ts';
+import { qs, queryFields, z } from '../../http/validate.ts';
 import { seesHidden } from './collections.ts';
 import {
   applyProductInput,
@@ -306,7 +307,8 @@ const cursorOf = (state: unknown) => Buffer.from(JSON.stringify(state)).toString
 function fromCursor(cursor: string) {
   try {
     const s = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (s && typeof s === 'object' && Number.isInteger(s.o) && s.o >= 0)
+    // A forged cursor is not bounded by the body's depth check, and its state is stringified again.
+    if (s && typeof s === 'object' && Number.isInteger(s.o) && s.o >= 0 && !nestsDeeperThan(s))
       return s as { f?: unknown; s?: unknown; o: number };
   } catch {}
   throw invalid([
@@ -371,6 +373,7 @@ const platformQuery = z
       .optional(),
     paging: z.object({ limit: qs.int().optional(), offset: qs.int().optional() }).strict().optional(),
     cursorPaging: z.object({ limit: qs.int().optional(), cursor: z.string().optional() }).strict().optional(),
+    fields: queryFields(),
   })
   .strict();
 const mediaRef = z

@@ -1,0 +1,356 @@
+/**
+ * Input the platform's clients really send, and input an attacker sends, over raw HTTP: deeply
+ * nested JSON is a 400 (never a stack overflow), field violations carry the schema's own words and
+ * the bound they broke (wire §3.1), and the query endpoints take dotted parameters and `fields`
+ * (wire §4, §8.3). Every refusal is the platform's envelope and leaves storage unchanged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FILTER_DEPTH } from '../src/db/filter.ts';
+import { MAX_JSON_DEPTH } from '../src/http/decode.ts';
+import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** `n` levels of `open`…`close` around `inner`, built as text (JSON.stringify would overflow). */
+const nest = (n: number, open: string, inner: string, close: string) =>
+  open.repeat(n) + inner + close.repeat(n);
+/** A filter object with `n` `$not` around it. */
+const nots = (n: number, inner: unknown = { name: 'x' }): unknown =>
+  Array.from({ length: n }).reduce((f) => ({ $not: f }), inner);
+
+/** One query that fingerprints the database: row counts and the latest update of every table. */
+async function fingerprintQuery(emu: TestEmulator) {
+  const cols = await emu.emu.db.query<{ table_name: string; has_updated: boolean }>(
+    `SELECT t.table_name, bool_or(c.column_name = 'updated_at') AS has_updated
+     FROM information_schema.tables t JOIN information_schema.columns c
+       ON c.table_schema = t.table_schema AND c.table_name = t.table_name
+     WHERE t.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+     GROUP BY t.table_name ORDER BY t.table_name`,
+  );
+  const parts = cols.map(
+    (t) =>
+      `(SELECT count(*)::text${t.has_updated ? ` || '@' || coalesce(max(updated_at)::text, '')` : ''} FROM "${t.table_name}") AS "${t.table_name}"`,
+  );
+  return `SELECT ${parts.join(', ')}`;
+}
+
+interface Violation {
+  field: string;
+  description: string;
+  violatedRule: string;
+  ruleName?: string;
+  data: Record<string, unknown>;
+}
+
+describe.each(testBackends())('wire input (%s)', (backend) => {
+  let emu: TestEmulator;
+  let fingerprint: string;
+  let visitor: string;
+  beforeAll(async () => {
+    emu = await startTestEmulator(backend);
+    fingerprint = await fingerprintQuery(emu);
+    const res = await fetch(`${emu.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
+    });
+    visitor = (await res.json()).access_token;
+  });
+  afterAll(() => emu?.stop());
+
+  /** Sends a request as a visitor, or as the merchant with `merchant: true`. */
+  async function call(method: string, path: string, body?: unknown, merchant = false) {
+    const headers: Record<string, string> = { authorization: merchant ? emu.demo.apiKey : visitor };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(emu.url + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { res, body: await res.json() };
+  }
+
+  /** Sends a request that must be refused: a 4xx envelope, and storage exactly as before. */
+  async function refused(method: string, path: string, body?: unknown, merchant = false) {
+    const [before] = await emu.emu.db.query(fingerprint);
+    const out = await call(method, path, body, merchant);
+    expect(out.res.status).toBeGreaterThanOrEqual(400);
+    expect(out.res.status).toBeLessThan(500);
+    expect(out.res.headers.get('x-wix-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(typeof out.body.message).toBe('string');
+    const kinds = Object.keys(out.body.details ?? {});
+    expect(kinds.length === 1 && ['applicationError', 'validationError'].includes(kinds[0]!)).toBe(true);
+    for (const v of out.body.details.validationError?.fieldViolations ?? []) {
+      expect(v).toEqual({
+        field: expect.any(String),
+        description: expect.any(String),
+        violatedRule: expect.any(String),
+        ...(v.violatedRule === 'OTHER' ? { ruleName: expect.any(String) } : {}),
+        data: expect.any(Object),
+      });
+    }
+    const [after] = await emu.emu.db.query(fingerprint);
+    expect(after).toEqual(before);
+    return { status: out.res.status, body: out.body };
+  }
+
+  const violations = (body: { details: { validationError: { fieldViolations: Violation[] } } }) =>
+    body.details.validationError.fieldViolations;
+
+  describe('deeply nested JSON', () => {
+    const deep = 20_000;
+    it.each([
+      {
+        name: 'a products filter with $not nested 600 deep',
+        path: '/stores-reader/v1/products/query-platformized',
+        body: `{"query":{"filter":${nest(600, '{"$not":', '{"name":"x"}', '}')}}}`,
+      },
+      {
+        name: 'a products filter with $and nested 3000 deep',
+        path: '/stores-reader/v1/products/query-platformized',
+        body: `{"query":{"filter":${nest(3000, '{"$and":[', '{"name":"x"}', ']}')}}}`,
+      },
+      {
+        name: 'a register profile nested 20000 deep',
+        path: '/_api/iam/authentication/v2/register',
+        body: `{"loginId":{"email":"deep@example.com"},"password":"long-enough-1","profile":{"x":${nest(deep, '[', '', ']')}}}`,
+      },
+      {
+        name: 'a redirect session slotAvailability nested 20000 deep',
+        path: '/_api/redirects-api/v1/redirect-session',
+        body: `{"bookingsCheckout":{"slotAvailability":${nest(deep, '[', '', ']')}}}`,
+      },
+      {
+        name: 'a new product with seoData.tags nested 20000 deep',
+        path: '/stores/v1/products',
+        body: `{"product":{"name":"Deep","productType":"physical","priceData":{"price":1},"seoData":{"tags":${nest(deep, '[', '', ']')}}}}`,
+        merchant: true,
+      },
+    ])('refuses $name with 400 MALFORMED_REQUEST', async ({ path, body, merchant }) => {
+      const { status, body: env } = await refused('POST', path, body, merchant);
+      expect(status).toBe(400);
+      expect(env.details.applicationError).toEqual({
+        code: 'MALFORMED_REQUEST',
+        description: `The request body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+        data: { maxDepth: MAX_JSON_DEPTH },
+      });
+    });
+
+    it('refuses a deep `.r` message as a violation of `.r`', async () => {
+      const r = Buffer.from(`{"query":{"filter":${nest(600, '{"$not":', '{"name":"x"}', '}')}}}`).toString(
+        'base64url',
+      );
+      const { status, body } = await refused('GET', `/stores-reader/v1/products/query-platformized?.r=${r}`);
+      expect(status).toBe(400);
+      expect(violations(body)).toEqual([
+        {
+          field: '.r',
+          description: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} levels deep`,
+          violatedRule: 'FORMAT',
+          data: { maxDepth: MAX_JSON_DEPTH },
+        },
+      ]);
+    });
+
+    it('refuses dotted query parameters that nest too deep, naming the parameter', async () => {
+      const key = `query.filter${'.$not'.repeat(100)}.name`;
+      const { status, body } = await refused('GET', `/v2/collections/query?${key}=x`);
+      expect(status).toBe(400);
+      expect(violations(body).map((v) => [v.field, v.violatedRule])).toEqual([[key, 'FORMAT']]);
+    });
+
+    it('still runs filters nested as deep as the limits allow', async () => {
+      // The message, `query` and `filter` take three levels; each `$or` two (object and array).
+      const or = nest((MAX_JSON_DEPTH - 3) >> 1, '{"$or":[{"name":"y"},', '{"name":"x"}', ']}');
+      for (const body of [{ query: { filter: nots(MAX_FILTER_DEPTH) } }, `{"query":{"filter":${or}}}`]) {
+        const { res, body: out } = await call('POST', '/stores-reader/v1/products/query-platformized', body);
+        expect(res.status).toBe(200);
+        expect(out.metadata).toMatchObject({ offset: 0 });
+      }
+      const { body } = await refused('POST', '/stores-reader/v1/products/query-platformized', {
+        query: { filter: nots(MAX_FILTER_DEPTH + 1) },
+      });
+      expect(violations(body).map((v) => [v.field, v.data])).toEqual([
+        [`query.filter${'.$not'.repeat(MAX_FILTER_DEPTH + 1)}`, { maxDepth: MAX_FILTER_DEPTH }],
+      ]);
+    });
+
+    it('bounds filter depth in the compiler too: a forged cursor skips the body check', async () => {
+      const cursor = b64({ o: 0, f: nots(MAX_FILTER_DEPTH + 8) });
+      const { status, body } = await refused('POST', '/stores-reader/v1/variants/query', {
+        query: { cursorPaging: { cursor } },
+      });
+      expect(status).toBe(400);
+      expect(violations(body)).toEqual([
+        {
+          field: `query.filter${'.$not'.repeat(MAX_FILTER_DEPTH + 1)}`,
+          description: `must not nest $and, $or and $not more than ${MAX_FILTER_DEPTH} levels deep`,
+          violatedRule: 'FORMAT',
+          data: { maxDepth: MAX_FILTER_DEPTH },
+        },
+      ]);
+      // Deeper than the message limit: not a cursor this service could have issued.
+      const deeper = Buffer.from(`{"o":0,"f":${nest(5000, '{"$not":', '{"name":"x"}', '}')}}`).toString(
+        'base64url',
+      );
+      const again = await refused('POST', '/stores-reader/v1/variants/query', {
+        query: { cursorPaging: { cursor: deeper } },
+      });
+      expect(violations(again.body).map((v) => v.field)).toEqual(['query.cursorPaging.cursor']);
+    });
+  });
+
+  describe('field violations', () => {
+    const product = { name: 'Checked', productType: 'physical', priceData: { price: 1 } };
+
+    it.each([
+      {
+        name: 'product slug',
+        method: 'POST',
+        path: '/stores/v1/products',
+        body: { product: { ...product, slug: 'Not A Slug' } },
+        field: 'product.slug',
+        description: 'must be lower-case letters, digits and single hyphens',
+      },
+      {
+        name: 'media id',
+        method: 'POST',
+        path: '/stores/v1/products/any-id/media',
+        body: { media: [{ mediaId: '../secret' }] },
+        field: 'media[0].mediaId',
+        description: 'must be a media id such as linen-shirt.svg',
+      },
+      {
+        name: 'PKCE code challenge',
+        method: 'POST',
+        path: '/_api/redirects-api/v1/redirect-session',
+        body: {
+          auth: {
+            authRequest: {
+              clientId: 'any',
+              responseType: 'code',
+              state: 's',
+              codeChallenge: 'short',
+              codeChallengeMethod: 'S256',
+            },
+          },
+        },
+        field: 'auth.authRequest.codeChallenge',
+        description: 'must be a base64url SHA-256 digest of 43 characters',
+      },
+    ])('keeps the schema’s own message: $name', async ({ method, path, body, field, description }) => {
+      const { body: env } = await refused(method, path, body, true);
+      expect(violations(env)).toEqual([
+        { field, description, violatedRule: 'FORMAT', data: { type: 'regex' } },
+      ]);
+      expect(env.message).toBe(`INVALID_ARGUMENT: "${field}" ${description}`);
+    });
+
+    it('says "greater than" for an exclusive minimum, "at least" for an inclusive one', async () => {
+      const unit = { totalMeasurementUnit: 'KG', baseQuantity: 1, baseMeasurementUnit: 'KG' };
+      const gt = await refused(
+        'POST',
+        '/stores/v1/products',
+        { product: { ...product, pricePerUnitData: { ...unit, totalQuantity: 0 } } },
+        true,
+      );
+      expect(violations(gt.body)).toEqual([
+        {
+          field: 'product.pricePerUnitData.totalQuantity',
+          description: 'must be greater than 0',
+          violatedRule: 'MIN',
+          data: { min: 0, exclusive: true },
+        },
+      ]);
+      const gte = await refused('POST', '/stores-reader/v1/products/any-id/variants/query', {
+        paging: { limit: -1 },
+      });
+      expect(violations(gte.body)).toEqual([
+        { field: 'paging.limit', description: 'must be at least 0', violatedRule: 'MIN', data: { min: 0 } },
+      ]);
+    });
+
+    it('says "an integer" for a number that is not one', async () => {
+      const { body } = await refused('POST', '/stores-reader/v1/products/any-id/variants/query', {
+        paging: { limit: 1.5 },
+      });
+      expect(violations(body)).toEqual([
+        {
+          field: 'paging.limit',
+          description: 'must be an integer',
+          violatedRule: 'FORMAT',
+          data: { type: 'int' },
+        },
+      ]);
+    });
+
+    it('puts ruleName on the violation itself for OTHER (wire §3.1), not in data', async () => {
+      const { body } = await refused('POST', '/_api/iam/authentication/v2/register', {
+        loginId: { email: 'big@example.com' },
+        password: 'long-enough-1',
+        profile: { nickname: 'x'.repeat(40_000) },
+      });
+      expect(violations(body)).toEqual([
+        {
+          field: 'profile',
+          description: 'must be at most 32768 characters of JSON',
+          violatedRule: 'OTHER',
+          ruleName: 'CUSTOM',
+          data: {},
+        },
+      ]);
+    });
+
+    it.each([
+      { paging: { limit: -1 }, field: 'query.paging.limit', violatedRule: 'MIN', data: { min: 0 } },
+      { paging: { limit: 101 }, field: 'query.paging.limit', violatedRule: 'MAX', data: { max: 100 } },
+      { paging: { offset: -1 }, field: 'query.paging.offset', violatedRule: 'MIN', data: { min: 0 } },
+    ])(
+      'reports query paging $paging as $violatedRule with its bound',
+      async ({ paging, field, violatedRule, data }) => {
+        for (const path of ['/stores-reader/v1/products/query-platformized', '/v2/collections/query']) {
+          const { body } = await refused('POST', path, { query: { paging } });
+          expect(violations(body)).toEqual([{ field, description: expect.any(String), violatedRule, data }]);
+        }
+      },
+    );
+  });
+
+  describe('queries', () => {
+    it('accepts plain dotted paging parameters on both query endpoints (wire §8.3)', async () => {
+      for (const [path, key] of [
+        ['/v2/collections/query', 'collections'],
+        ['/stores-reader/v1/products/query-platformized', 'products'],
+      ] as const) {
+        const all = await call('GET', path);
+        const { res, body } = await call('GET', `${path}?query.paging.limit=1&query.paging.offset=1`);
+        expect(res.status).toBe(200);
+        expect(body[key].map((x: { id: string }) => x.id)).toEqual([all.body[key][1].id]);
+        expect(body.metadata).toEqual({ count: 1, offset: 1, total: all.body.metadata.total });
+      }
+    });
+
+    it('accepts `fields` on both query endpoints and returns whole entities', async () => {
+      for (const [path, key] of [
+        ['/v2/collections/query', 'collections'],
+        ['/stores-reader/v1/products/query-platformized', 'products'],
+      ] as const) {
+        const query = { paging: { limit: 1 }, fields: ['name'] };
+        const whole = (await call('POST', path, { query: { paging: { limit: 1 } } })).body[key][0];
+        for (const { method, url, body } of [
+          { method: 'POST', url: path, body: { query } },
+          { method: 'GET', url: `${path}?.r=${b64({ query })}`, body: undefined },
+          { method: 'GET', url: `${path}?query.paging.limit=1&query.fields=name`, body: undefined },
+        ]) {
+          const { res, body: out } = await call(method, url, body);
+          expect(res.status, `${method} ${url}`).toBe(200);
+          expect(out[key]).toEqual([whole]);
+        }
+      }
+    });
+
+    it('refuses `fields` that are not strings', async () => {
+      const { body } = await refused('POST', '/v2/collections/query', { query: { fields: [1] } });
+      expect(violations(body).map((v) => [v.field, v.violatedRule])).toEqual([['query.fields', 'FORMAT']]);
+    });
+  });
+});
