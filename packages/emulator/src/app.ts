@@ -1,7 +1,7 @@
 /**
  * Builds the emulator: opens storage, migrates, seeds, and assembles the Hono app with request
- * ids, CORS for allowed origins, one error handler that renders the platform envelope, and
- * 404/405 answers in the same envelope.
+ * ids, CORS for allowed origins (configured and the OAuth clients'), one error handler that
+ * renders the platform envelope, and 404/405 answers in the same envelope.
  * @module
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import type { Domain, Emulator, EmulatorConfig } from './context.ts';
 import { type Db, migrate, openDb } from './db/index.ts';
 import { DOMAINS } from './domains/index.ts';
-import { demoCredentials, identify } from './domains/platform/index.ts';
+import { clientOrigins, demoCredentials, identify } from './domains/platform/index.ts';
 import { ApiError, appError } from './http/errors.ts';
 import { type Registered, Router } from './http/router.ts';
 import { placeholderSvg } from './media.ts';
@@ -79,7 +79,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     now: options.now ?? (() => new Date()),
     siteId: demo.siteId,
     secret,
-    identify: (authorization) => identify(emu, authorization),
+    identify: (authorization, siteId) => identify(emu, authorization, siteId),
     async recordEvent(sql, type, entityId, entity) {
       await sql.query(
         'INSERT INTO events (event_id, type, entity_id, entity, created_at) VALUES ($1, $2, $3, $4, $5)',
@@ -99,7 +99,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     const requestId = randomUUID();
     c.header('X-Wix-Request-Id', requestId);
     const origin = c.req.header('origin');
-    const corsOk = !!origin && isAllowedOrigin(config, origin) && !c.req.path.startsWith('/oauth2/authorize');
+    const corsOk =
+      !!origin && !c.req.path.startsWith('/oauth2/authorize') && (await isAllowedOrigin(emu, origin));
     if (corsOk) {
       c.header('Access-Control-Allow-Origin', origin);
       c.header('Vary', 'Origin');
@@ -186,9 +187,14 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   };
 }
 
-/** Whether an origin is one of the configured allowed origins (exact string match). */
-export function isAllowedOrigin(config: EmulatorConfig, origin: string) {
-  return config.allowedOrigins.includes(origin);
+/**
+ * Whether an origin may call the API from a browser (exact string match): one of the configured
+ * allowed origins (`--allowed-origin`), or one an OAuth client allows, as for its redirects. When
+ * the clients' origins cannot be read, only the configured ones are allowed.
+ */
+async function isAllowedOrigin(emu: Emulator, origin: string) {
+  if (emu.config.allowedOrigins.includes(origin)) return true;
+  return (await clientOrigins(emu).catch(() => new Set<string>())).has(origin);
 }
 
 async function loadSecret(db: Db): Promise<Buffer> {

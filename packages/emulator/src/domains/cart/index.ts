@@ -32,14 +32,12 @@ import {
   cartNotFound,
   lineKey,
   lockCart,
+  MAX_LINES,
+  MAX_QUANTITY,
   ownerOf,
   type StoredLine,
   saveCart,
 } from './store.ts';
-
-/** The most units one line can hold, and the most lines one cart can hold. */
-export const MAX_QUANTITY = 9999;
-export const MAX_LINES = 300;
 
 const text = (max = 200) => z.string().max(max);
 const id = () => z.string().min(1).max(200);

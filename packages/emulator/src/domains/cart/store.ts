@@ -1,7 +1,8 @@
 /**
  * Cart storage: one row per owner (a visitor or a member), the cart document in JSONB, locked with
  * `SELECT … FOR UPDATE` for every change so that concurrent calls on one cart all land. A member's
- * first cart call takes over the cart of the visitor they logged in from (merged, nothing lost).
+ * first cart call takes over the cart of the visitor they logged in from (merged within the cart's
+ * limits, see `mergeDocs`).
  * @module
  */
 import type { Emulator, Identity } from '../../context.ts';
@@ -146,13 +147,23 @@ async function ensure(emu: Emulator, sql: Sql, owner: Owner, currency: string) {
 export const lineKey = (l: StoredLine) =>
   l.catalog ? `${l.catalog.appId}|${l.catalog.catalogItemId}|${l.catalog.variantId}` : `custom|${l.id}`;
 
-/** Moves `from`'s lines, coupon, discounts and details into `into` (quantities of equal items add up). */
+/** A line holds at most this many of its item. */
+export const MAX_QUANTITY = 9999;
+/** A cart holds at most this many lines. */
+export const MAX_LINES = 300;
+
+/**
+ * Moves `from`'s lines, coupon, discounts and details into `into`, within the cart's limits: the
+ * quantities of equal items add up to at most `MAX_QUANTITY`, and of more than `MAX_LINES` lines
+ * the first ones survive, `into`'s (the member's) in their order, then `from`'s (the visitor's) new
+ * ones in theirs. The rest of `from`'s lines are dropped.
+ */
 export function mergeDocs(into: CartDoc, from: CartDoc): CartDoc {
   const lines = into.lineItems.map((l) => ({ ...l }));
   for (const l of from.lineItems) {
     const same = lines.find((x) => lineKey(x) === lineKey(l));
-    if (same) same.quantity += l.quantity;
-    else lines.push(l);
+    if (same) same.quantity = Math.min(same.quantity + l.quantity, MAX_QUANTITY);
+    else if (lines.length < MAX_LINES) lines.push(l);
   }
   return {
     ...from,

@@ -319,6 +319,26 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         return verifyCode(emu, msg.stateToken, msg.emailData.code, identity);
       },
     });
+
+  // Whether registration would accept an e-mail (wire §5.5). Our reading: `valid` when it is
+  // well-formed (register's own check) and no member has it; `formatInvalid` for the first,
+  // `failure.reason` for why it is not valid. The reason values are UNCONFIRMED. With
+  // hideAccountExistence only the format is judged, so this cannot list accounts (checklist 50).
+  router.route({
+    method: 'POST',
+    family: A,
+    path: '/v2/validate-email',
+    access: 'public',
+    schema: z.object({ email: z.string().max(4096) }),
+    async handler({ msg }) {
+      if (!email().safeParse(msg.email).success)
+        return { valid: false, failure: { reason: 'INVALID_FORMAT' }, formatInvalid: true };
+      const settings = await getSettings(emu, emu.db);
+      if (!settings.hideAccountExistence && (await memberByEmail(emu.db, msg.email)))
+        return { valid: false, failure: { reason: 'EMAIL_ALREADY_EXISTS' }, formatInvalid: false };
+      return { valid: true, formatInvalid: false };
+    },
+  });
 }
 
 /** Checks an e-mail code against a state token's challenge (attempt-limited, single use). */

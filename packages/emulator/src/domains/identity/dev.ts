@@ -10,8 +10,10 @@ import { hashToken, newId, newToken } from '../../crypto.ts';
 import { notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
+import { forgetClientOrigins, revokeMemberTokens } from '../platform/index.ts';
 import { escapeHtml, htmlPage } from '../redirects/intents.ts';
 import { recover } from './auth.ts';
+import { appInstanceId } from './oauth.ts';
 import { getSettings, identityOf, MAX_PASSWORD, type MemberRow, MIN_PASSWORD, setSettings } from './store.ts';
 
 const E = FAMILY.none;
@@ -72,19 +74,25 @@ export function devRoutes(router: Router, emu: Emulator) {
     },
   });
 
-  const memberChange = (path: string, sqlSet: string) =>
+  /** An owner action on a member; `endsSessions` also revokes every token the member holds. */
+  const memberChange = (path: string, sqlSet: string, opts: { endsSessions?: boolean } = {}) =>
     router.route({
       method: 'POST',
       family: E,
       path,
       access: 'elevated',
       async handler({ msg }) {
-        const rows = await emu.db.query<MemberRow>(
-          `UPDATE members SET ${sqlSet}, revision = revision + 1, updated_at = $2 WHERE id = $1 RETURNING *`,
-          [String((msg as { id: string }).id), emu.now()],
-        );
-        if (!rows[0]) throw notFound('IDENTITY_NOT_FOUND', 'No identity with this id');
-        return { identity: identityOf(rows[0]) };
+        const row = await emu.db.tx(async (sql) => {
+          // The member row first, then its tokens: the order the grants lock them in.
+          const rows = await sql.query<MemberRow>(
+            `UPDATE members SET ${sqlSet}, revision = revision + 1, updated_at = $2 WHERE id = $1 RETURNING *`,
+            [String((msg as { id: string }).id), emu.now()],
+          );
+          if (rows[0] && opts.endsSessions) await revokeMemberTokens(emu, sql, rows[0].id);
+          return rows[0];
+        });
+        if (!row) throw notFound('IDENTITY_NOT_FOUND', 'No identity with this id');
+        return { identity: identityOf(row) };
       },
     });
   // The owner approves a pending member (owner-approval setting).
@@ -94,7 +102,8 @@ export function devRoutes(router: Router, emu: Emulator) {
      status = CASE WHEN status_reasons <@ '["PENDING_ADMIN_APPROVAL_REQUIRED"]'::jsonb AND status = 'PENDING' THEN 'ACTIVE' ELSE status END`,
   );
   memberChange('/_api/emulator/v1/members/{id}/require-password-reset', 'reset_required = true');
-  memberChange('/_api/emulator/v1/members/{id}/block', "status = 'BLOCKED'");
+  // A blocked member is logged out everywhere: access tokens stop working, refresh tokens are refused.
+  memberChange('/_api/emulator/v1/members/{id}/block', "status = 'BLOCKED'", { endsSessions: true });
 
   router.route({
     method: 'POST',
@@ -110,7 +119,8 @@ export function devRoutes(router: Router, emu: Emulator) {
         hashToken(appSecret),
         msg.name,
       ]);
-      return { appId, appSecret };
+      // The instance of the app on this site, for AppStrategy's `instanceId`.
+      return { appId, appSecret, instanceId: appInstanceId(emu) };
     },
   });
 
@@ -130,6 +140,8 @@ export function devRoutes(router: Router, emu: Emulator) {
         'INSERT INTO oauth_clients (client_id, name, allowed_origins, redirect_uris) VALUES ($1,$2,$3,$4)',
         [clientId, msg.name, JSON.stringify(msg.allowedOrigins), JSON.stringify(msg.redirectUris)],
       );
+      // CORS reads the clients' origins from a cache; this client's count from now on.
+      forgetClientOrigins(emu);
       return { clientId };
     },
   });

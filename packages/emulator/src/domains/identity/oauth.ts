@@ -31,6 +31,9 @@ import {
 import { trustedCaller } from './auth.ts';
 import { getSettings, idpConnections, memberById, redeemSessionToken, ssoLoginPath } from './store.ts';
 
+/** The instance id of an app installed on this emulator's site: the site id. */
+export const appInstanceId = (emu: Emulator) => emu.siteId;
+
 /** Authorization codes live 10 minutes and work once. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
 const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -416,7 +419,8 @@ export function oauthRoutes(router: Router, emu: Emulator) {
         return { error: 'The redirect URI differs from the authorization request' };
       const challenge = createHash('sha256').update(codeVerifier, 'ascii').digest('base64url');
       if (!safeEqual(challenge, row.code_challenge)) return { error: 'The code verifier does not match' };
-      const member = await memberById(sql, row.member_id);
+      // Shared lock: a concurrent block waits for these tokens and then revokes them.
+      const member = await memberById(sql, row.member_id, 'share');
       if (member?.status !== 'ACTIVE') return { error: 'The member cannot log in' };
       const familyId = newId();
       await sql.query('UPDATE auth_codes SET used_at = $2, family_id = $3 WHERE code_hash = $1', [
@@ -447,7 +451,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     if (!clientId)
       throw appError(400, 'invalid_request', 'The Authorization header needs a visitor token first');
     const result = await emu.db.tx(async (sql) => {
-      const member = await memberById(sql, memberId);
+      const member = await memberById(sql, memberId, 'share');
       if (member?.status !== 'ACTIVE') return { error: 'No active member has this id' };
       if (typeof body.sessionToken === 'string') {
         const login = await redeemSessionToken(emu, sql, hashToken(body.sessionToken), clientId);
@@ -467,21 +471,33 @@ export function oauthRoutes(router: Router, emu: Emulator) {
   });
 
   grants.set('client_credentials', async (emu, body) => {
-    const { clientId, clientSecret } = body;
+    const { clientId, clientSecret, instanceId } = body;
     if (typeof clientId !== 'string' || typeof clientSecret !== 'string')
       throw appError(400, 'invalid_client', 'client_id and client_secret are required');
+    if (instanceId !== undefined && typeof instanceId !== 'string')
+      throw appError(400, 'invalid_request', 'instance_id must be a string');
     const rows = await emu.db.query<{ secret_hash: string }>(
       'SELECT secret_hash FROM apps WHERE app_id = $1',
       [clientId],
     );
     if (!rows[0] || !safeEqual(rows[0].secret_hash, hashToken(clientSecret)))
       throw appError(401, 'invalid_client', 'The app id or secret is wrong');
+    // Apps are installed on the one site this emulator serves, whose instance id is the site id
+    // (as in webhook envelopes); a token for another instance cannot be granted here.
+    if (instanceId && instanceId !== appInstanceId(emu))
+      throw invalidGrant('The app is not installed on this instance');
     const access = newToken('OauthNG.');
     const ttl = emu.config.accessTokenTtl;
     await emu.db.query(
-      `INSERT INTO access_tokens (token_hash, client_id, subject_type, app_id, expires_at, created_at)
-       VALUES ($1,$2,'APP',$2,$3,$4)`,
-      [hashToken(access), clientId, new Date(emu.now().getTime() + ttl * 1000), emu.now()],
+      `INSERT INTO access_tokens (token_hash, client_id, subject_type, app_id, instance_id, expires_at, created_at)
+       VALUES ($1,$2,'APP',$2,$3,$4,$5)`,
+      [
+        hashToken(access),
+        clientId,
+        instanceId || null,
+        new Date(emu.now().getTime() + ttl * 1000),
+        emu.now(),
+      ],
     );
     return { access_token: access, expires_in: ttl, token_type: 'Bearer' };
   });
@@ -510,6 +526,8 @@ export function oauthRoutes(router: Router, emu: Emulator) {
           iat: secs(t.created_at),
           clientId: t.client_id,
           siteId: emu.siteId,
+          // AppStrategy.elevated() checks that an app token names its instance (wire §6).
+          ...(t.instance_id ? { instanceId: t.instance_id } : {}),
         };
       const keys = await emu.db.query('SELECT user_id, site_id FROM api_keys WHERE key_hash = $1', [hash]);
       if (keys[0])

@@ -107,6 +107,11 @@ export const identityMigrations = [
       ALTER TABLE members ADD COLUMN connections jsonb NOT NULL DEFAULT '[]';
     `,
   },
+  {
+    // The app instance an app token was granted for (client credentials with `instance_id`).
+    id: '0203_app_instance',
+    sql: 'ALTER TABLE access_tokens ADD COLUMN instance_id text;',
+  },
 ];
 
 /** Site settings of the identity service (changeable at runtime, see README). */
@@ -223,10 +228,13 @@ export async function memberByEmail(sql: Sql, email: string, lock = false) {
   return rows[0];
 }
 
-export async function memberById(sql: Sql, id: string, lock = false) {
-  const rows = await sql.query<MemberRow>(`SELECT * FROM members WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [
-    id,
-  ]);
+/**
+ * A member by id; `lock` locks the row for the transaction: `true` to change it, `'share'` to keep
+ * its status from changing while tokens are issued for it.
+ */
+export async function memberById(sql: Sql, id: string, lock: boolean | 'share' = false) {
+  const mode = lock === 'share' ? ' FOR SHARE' : lock ? ' FOR UPDATE' : '';
+  const rows = await sql.query<MemberRow>(`SELECT * FROM members WHERE id = $1${mode}`, [id]);
   return rows[0];
 }
 

@@ -1,7 +1,8 @@
 /**
- * The platform core: the site, its headless OAuth clients, API keys, access and refresh tokens,
- * the lifecycle event log, and the token endpoint's anonymous (rate-limited) and refresh grants
- * (rotation, reuse detection, a 30-day cap per family and idle expiry).
+ * The platform core: the site, its headless OAuth clients (and their origins, cached for CORS),
+ * API keys, access and refresh tokens, who is calling (the `wix-site-id` header must name their
+ * site), the lifecycle event log, and the token endpoint's anonymous (rate-limited) and refresh
+ * grants (rotation, reuse detection, a 30-day cap per family, idle expiry, ACTIVE members only).
  * @module
  */
 import type { IncomingMessage } from 'node:http';
@@ -9,10 +10,10 @@ import type { Context } from 'hono';
 import type { Domain, Emulator, Identity } from '../../context.ts';
 import { derive, deriveUuid, hashToken, newId, newToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
-import { appError } from '../../http/errors.ts';
+import { appError, forbidden } from '../../http/errors.ts';
 import { FAMILY } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { getSettings } from '../identity/store.ts';
+import { getSettings, memberById } from '../identity/store.ts';
 
 export const migrations = [
   {
@@ -185,6 +186,42 @@ export async function requireClient(sql: Sql, clientId: unknown) {
   return rows[0];
 }
 
+/**
+ * How long CORS may go on using the clients' origins it read: a client created through this
+ * emulator counts at once (`forgetClientOrigins`), one written by another emulator on the same
+ * database within this time.
+ */
+const ORIGINS_TTL_MS = 5_000;
+const originCache = new WeakMap<Emulator, { at: number; origins: Promise<ReadonlySet<string>> }>();
+
+/**
+ * Every origin that some OAuth client allows (the union of their stored lists), for CORS. Read
+ * once and cached, so a request costs no query; a failed read is not kept.
+ */
+export function clientOrigins(emu: Emulator): Promise<ReadonlySet<string>> {
+  const now = performance.now();
+  const hit = originCache.get(emu);
+  if (hit && now - hit.at < ORIGINS_TTL_MS) return hit.origins;
+  const entry = {
+    at: now,
+    origins: emu.db
+      .query<{ origin: string }>(
+        'SELECT DISTINCT jsonb_array_elements_text(allowed_origins) AS origin FROM oauth_clients',
+      )
+      .then((rows): ReadonlySet<string> => new Set(rows.map((r) => r.origin))),
+  };
+  originCache.set(emu, entry);
+  entry.origins.catch(() => {
+    if (originCache.get(emu) === entry) originCache.delete(emu);
+  });
+  return entry.origins;
+}
+
+/** Drops the cached client origins (call after creating or changing an OAuth client). */
+export function forgetClientOrigins(emu: Emulator) {
+  originCache.delete(emu);
+}
+
 /** Grant handlers by `grantType`; the auth domain adds its own (authorization_code, …). */
 export type GrantHandler = (
   emu: Emulator,
@@ -208,10 +245,16 @@ grants.set('anonymous', async (emu, body) => {
 grants.set('refresh_token', async (emu, body) => {
   const token = body.refreshToken;
   if (typeof token !== 'string' || !token) throw invalidGrant('refreshToken is required');
+  const hash = hashToken(token);
   const out = await emu.db.tx(async (sql) => {
-    const rows = await sql.query('SELECT * FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE', [
-      hashToken(token),
-    ]);
+    // Locks the member first, then the token, the order a status change (block) takes them in: a
+    // block waits for this grant and then revokes what it issued, or this grant sees the block.
+    const [owner] = await sql.query<{ member_id: string | null }>(
+      'SELECT member_id FROM refresh_tokens WHERE token_hash = $1',
+      [hash],
+    );
+    const member = owner?.member_id ? await memberById(sql, owner.member_id, 'share') : undefined;
+    const rows = await sql.query('SELECT * FROM refresh_tokens WHERE token_hash = $1 FOR UPDATE', [hash]);
     const rt = rows[0];
     if (!rt) throw invalidGrant('The refresh token is invalid');
     if (body.clientId !== undefined && body.clientId !== rt.client_id)
@@ -233,6 +276,12 @@ grants.set('refresh_token', async (emu, body) => {
       await revokeFamily(emu, sql, rt.family_id);
       return { reused: true } as const;
     }
+    // Only an ACTIVE member gets new tokens (as in the code and authorized-client grants): a
+    // blocked or deleted member's family ends here too.
+    if (rt.member_id && member?.status !== 'ACTIVE') {
+      await revokeFamily(emu, sql, rt.family_id);
+      return { inactive: true } as const;
+    }
     await sql.query('UPDATE refresh_tokens SET rotated_at = $2 WHERE token_hash = $1', [rt.token_hash, now]);
     return issueTokens(emu, sql, {
       clientId: rt.client_id,
@@ -245,6 +294,7 @@ grants.set('refresh_token', async (emu, body) => {
   // Committed, then refused: the family ends even though the request fails.
   if ('idle' in out) throw invalidGrant('The refresh token is expired or revoked');
   if ('reused' in out) throw invalidGrant('The refresh token was already used');
+  if ('inactive' in out) throw invalidGrant('The member cannot log in');
   return out;
 });
 
@@ -305,8 +355,28 @@ async function limitAnonymous(emu: Emulator, c: Context, clientId: unknown) {
   }
 }
 
-/** Resolves the caller of a request from its Authorization header. */
-export async function identify(emu: Emulator, authorization: string | undefined): Promise<Identity> {
+/**
+ * Resolves the caller of a request from its Authorization header. With a `wix-site-id` header
+ * (ApiKeyStrategy sends one, wire §1.6), the caller must belong to that site: a key or token of
+ * another site is refused (403) before any route runs. An empty header counts as absent.
+ */
+export async function identify(
+  emu: Emulator,
+  authorization: string | undefined,
+  siteId?: string,
+): Promise<Identity> {
+  const who = await resolve(emu, authorization);
+  const named = siteId?.trim();
+  if (named && named !== who.siteId)
+    throw forbidden(
+      who.type === 'NONE'
+        ? 'The wix-site-id header names a site this server does not serve'
+        : `The ${who.type === 'WIX_USER' ? 'API key' : 'access token'} does not belong to the site in the wix-site-id header`,
+    );
+  return who;
+}
+
+async function resolve(emu: Emulator, authorization: string | undefined): Promise<Identity> {
   const none: Identity = { type: 'NONE', siteId: emu.siteId };
   const value = authorization?.trim().replace(/^Bearer\s+/i, '');
   if (!value) return none;
