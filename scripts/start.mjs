@@ -22,6 +22,13 @@ const stopAll = (code = 0) => {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
+// `--db` of the emulator: memory, a data directory, or a postgres:// URL.
+const db = process.env.DATABASE_URL || '.shopkit/data';
+const dbLabel = /^postgres(ql)?:\/\//.test(db)
+  ? 'PostgreSQL (DATABASE_URL)'
+  : db === 'memory'
+    ? 'in memory (embedded PGlite; gone when this stops)'
+    : `${db} (embedded PGlite)`;
 const emulator = spawn(
   process.execPath,
   [
@@ -30,7 +37,7 @@ const emulator = spawn(
     '--port',
     process.env.EMULATOR_PORT ?? '4000',
     '--db',
-    process.env.DATABASE_URL ?? '.shopkit/data',
+    db,
     '--allowed-origin',
     storeUrl,
   ],
@@ -80,7 +87,7 @@ console.log(`
   Client id:   ${info.clientId}
   Site id:     ${info.siteId}
   API key:     ${apiKey}
-  Data:        ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : '.shopkit/data (embedded PGlite)'}
+  Data:        ${dbLabel}
 
   Press Ctrl-C to stop.
 `);
