@@ -41,3 +41,48 @@ describe('token requests', () => {
     expect(err.name).toBe('SystemError');
   });
 });
+
+describe('a refresh that fails', () => {
+  /** A member whose access token has expired, and a token endpoint answering `status`. */
+  function member(status: number | 'offline') {
+    const grants: string[] = [];
+    const tokens = {
+      accessToken: { value: 'old-access', expiresAt: 1 },
+      refreshToken: { value: 'member-refresh', role: 'member' as const },
+    };
+    const auth = OAuthStrategy({ clientId: 'c', tokens });
+    const client = createClient({
+      baseUrl: 'http://h',
+      auth,
+      fetch: async (input, init) => {
+        if (!String(input).endsWith('/oauth2/token')) return new Response('{}');
+        grants.push(JSON.parse(String(init?.body)).grantType);
+        if (status === 'offline') throw new TypeError('fetch failed');
+        return new Response(JSON.stringify({ message: 'no' }), { status });
+      },
+    });
+    const send = () => call(client, { method: 'GET', path: '/things/v1/x' }, []);
+    return { auth, grants, send };
+  }
+
+  it.each([500, 503, 'offline' as const])(
+    'with %s fails the call and keeps the member signed in',
+    async (status) => {
+      const m = member(status);
+      await expect(m.send()).rejects.toMatchObject({ message: 'something went wrong' });
+      expect(m.grants).toEqual(['refresh_token']);
+      expect((await m.auth.getTokens()).refreshToken).toEqual({ value: 'member-refresh', role: 'member' });
+    },
+  );
+
+  it('with a refusal (4xx) ends the member session and goes on as a new visitor', async () => {
+    const m = member(400);
+    const ended: string[] = [];
+    m.auth.on('sessionExpired', () => ended.push('expired'));
+    await expect(m.send()).rejects.toMatchObject({ message: 'something went wrong' });
+    // The anonymous grant is refused too here, so the call fails; the member session is gone.
+    expect(m.grants).toEqual(['refresh_token', 'anonymous']);
+    expect(ended).toEqual(['expired']);
+    expect(await m.auth.loggedIn()).toBe(false);
+  });
+});
