@@ -1,7 +1,8 @@
 /**
  * Builds the emulator: opens storage, migrates, seeds, and assembles the Hono app with request
- * ids, CORS for allowed origins (configured and the OAuth clients'), one error handler that
- * renders the platform envelope, and 404/405 answers in the same envelope.
+ * ids, CORS for allowed origins (configured and the OAuth clients'), a cap on request bodies that
+ * holds while they stream, one error handler that renders the platform envelope, and 404/405
+ * answers in the same envelope.
  * @module
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -10,6 +11,7 @@ import type { Domain, Emulator, EmulatorConfig } from './context.ts';
 import { type Db, migrate, openDb } from './db/index.ts';
 import { DOMAINS } from './domains/index.ts';
 import { clientOrigins, demoCredentials, identify } from './domains/platform/index.ts';
+import { limitBody } from './http/decode.ts';
 import { ApiError, appError } from './http/errors.ts';
 import { type Registered, Router } from './http/router.ts';
 import { placeholderSvg } from './media.ts';
@@ -115,6 +117,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     }
     await next();
   });
+  // One cap on every request body, enforced while it streams (checklist 49); routes may cap lower.
+  app.use('*', limitBody());
 
   app.get('/health', (c) => c.json({ ok: true }));
   app.get('/media/:file', (c) => {

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { startTestEmulator, testBackends } from '@shopkit/emulator/testing';
 import { describe, expect, it } from 'vitest';
+import { generateChallenge } from '../../src/auth/pkce.ts';
 import {
   ApiKeyStrategy,
   AppStrategy,
@@ -20,7 +21,6 @@ import {
   ShopkitError,
   type Tokens,
 } from '../../src/index.ts';
-import { generateChallenge } from '../../src/auth/pkce.ts';
 import { mailbox as mailboxOf, setupEmulator, visitorClient } from './setup.ts';
 
 const SHOP = 'http://shop.test:5173';
@@ -478,22 +478,58 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
   });
 
   it('the authorize endpoint refuses redirect URIs that are not allowed, without redirecting', async () => {
-    const client = member();
-    await client.identity.register({ email: email(), password: 'long enough pw' }); // a visitor token
-    for (const bad of [
+    // The demo client allows SHOP's origin (any path on it); this one registered CALLBACK exactly.
+    const { clientId: exact } = await call<{ clientId: string }>(
+      admin(),
+      { method: 'POST', path: '/_api/emulator/v1/oauth-clients', args: ['c:'] },
+      [{ name: 'Exact shop', allowedOrigins: [SHOP], redirectUris: [CALLBACK] }],
+    );
+    const clientOf = (clientId: string) =>
+      createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId }), modules: { identity } });
+    const authorize = async (client: ReturnType<typeof clientOf>, redirectUri: string) => {
+      const data = await identity.generateOAuthData(client, redirectUri);
+      const { authUrl } = await client.identity.getAuthUrl(data, { responseMode: 'query' });
+      return fetch(authUrl, { redirect: 'manual' });
+    };
+    // Checklist 39's table, refused whether the client registered URIs or allows origins.
+    const refusedByAll = [
       'https://evil.test/cb',
       `${SHOP}.evil.test/cb`,
-      `http://user@shop.test:5173/cb`,
-      'http://SHOP.test:5173/cb',
+      'http://shop.test.evil.test:5173/callback', // suffix subdomain
+      'http://user@shop.test:5173/callback', // `@` user info
+      'http://shop.test:5173@evil.test/callback',
+      'https:evil.com',
+      'http:shop.test:5173/callback',
+      'http://SHOP.test:5173/callback', // case change (host)
+      'HTTP://shop.test:5173/callback',
       'https://shop.test:5173/cb',
+      `${SHOP}/a/../callback`, // `..` path
+      `${SHOP}/x/../../evil`,
+      `${SHOP}\\callback`,
+      `${SHOP}//evil.test`,
+      `${CALLBACK}#frag`,
       'javascript:alert(1)',
+    ];
+    // Refused for the client that registered CALLBACK; any path on SHOP is fine for the demo client.
+    const refusedByExact = [
+      `${CALLBACK}/`, // trailing slash
+      `${SHOP}/Callback`, // case change (path)
+      `${CALLBACK}?x=1`, // extra query
+      `${SHOP}/other`,
+    ];
+    for (const [client, bad] of [
+      ...refusedByAll.map((u) => [clientOf(emu.demo.clientId), u] as const),
+      ...[...refusedByAll, ...refusedByExact].map((u) => [clientOf(exact), u] as const),
     ]) {
-      const data = await identity.generateOAuthData(member(), bad);
-      const { authUrl } = await client.identity.getAuthUrl(data, { responseMode: 'query' });
-      const res = await fetch(authUrl, { redirect: 'manual' });
-      expect(res.status).toBe(400);
-      expect(res.headers.get('location')).toBeNull();
+      const res = await authorize(client, bad);
+      expect(res.status, bad).toBe(400);
+      expect(res.headers.get('location'), bad).toBeNull();
+      expect(await res.text(), bad).toContain('The redirect URI is not registered for this client.');
     }
+    // The registered URI itself gets the login page.
+    const ok = await authorize(clientOf(exact), CALLBACK);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('name="redirect_session_id"');
     // A plain OAuth request without a challenge is refused.
     const res = await fetch(
       `${emu.url}/oauth2/authorize?client_id=${emu.demo.clientId}&response_type=code&redirect_uri=${encodeURIComponent(CALLBACK)}&state=s`,
@@ -530,12 +566,17 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
   it('web_message answers go to the exact allowed origin only, and may be framed only by it', async () => {
     const client = member();
     const r = await client.identity.register({ email: email(), password: 'long enough pw' });
-    const create = async (origin: string) => {
+    /** Creates a web_message redirect session; the page's origin as the header or in the body. */
+    const post = async (origin: { header?: string; body?: string }) => {
       const { accessToken } = await client.auth.getTokens();
       const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
-      const res = await fetch(`${emu.url}/_api/redirects-api/v1/redirect-session`, {
+      return fetch(`${emu.url}/_api/redirects-api/v1/redirect-session`, {
         method: 'POST',
-        headers: { authorization: accessToken.value, origin, 'content-type': 'application/json' },
+        headers: {
+          authorization: accessToken.value,
+          'content-type': 'application/json',
+          ...(origin.header ? { origin: origin.header } : {}),
+        },
         body: JSON.stringify({
           auth: {
             authRequest: {
@@ -549,10 +590,12 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
             },
             prompt: 'none',
           },
+          ...(origin.body === undefined ? {} : { origin: origin.body }),
         }),
       });
-      return (await res.json()).redirectSession.fullUrl as string;
     };
+    const create = async (origin: string) =>
+      (await (await post({ header: origin })).json()).redirectSession.fullUrl;
     const evil = await fetch(await create('https://evil.test'));
     const evilHtml = await evil.text();
     expect(evilHtml).toContain('redirect_uri_not_allowed');
@@ -563,6 +606,21 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     expect(html).not.toContain('"*"');
     expect(html).toContain('"code"');
     expect(good.headers.get('content-security-policy')).toBe(`frame-ancestors ${SHOP}`);
+    // A body `origin` that is not an http(s) origin is refused with the envelope and never echoed:
+    // not `*` as a postMessage target or frame ancestor, not CSP syntax, not a header-breaking newline.
+    for (const bad of [
+      '*',
+      'https://evil.test; script-src *',
+      'https://evil.test\nX-Injected: 1',
+      'null',
+      `${SHOP}/`,
+    ]) {
+      const res = await post({ header: SHOP, body: bad });
+      expect(res.status, bad).toBe(400);
+      const text = await res.text();
+      expect(JSON.parse(text).details.validationError.fieldViolations[0].field, bad).toBe('origin');
+      expect(text, bad).not.toMatch(/\*|script-src|X-Injected|evil/);
+    }
   });
 
   it('logout revokes the member refresh tokens and clears local tokens even offline', async () => {

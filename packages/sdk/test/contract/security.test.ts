@@ -1,15 +1,15 @@
 /**
  * Security checklist items that need the whole system, the SDK against the emulator over HTTP on
- * both backends (see docs/security.md): 7–9 (state checked before any token request, single
- * use), 24 (expiry leeway), 26 (token requests are not retried),
- * 42 (no-store on every grant), 44 (refresh tokens never outlive their family, and expire when
- * unused for 14 days), 45 (`/oauth2/revoke`, the emulator's RFC 7009 extension), 46 (no CORS on
- * the authorize endpoint), 47 (no presented secret stored in cleartext: every table dumped after
+ * both backends (see docs/security.md): 7–9 (state checked before any token request, single use),
+ * 24 (expiry leeway), 26 (token requests are not retried), 42 (no-store on every grant and every
+ * answer with a session token), 44 (refresh tokens never outlive their family, and expire when
+ * unused for 14 days), 45 (`/oauth2/revoke`, the emulator's RFC 7009 extension), 46 (no CORS on the
+ * authorize endpoint), 47 (no presented secret stored in cleartext: every table dumped after
  * register, login, the code flow, a refresh, a reset request, e-mail verification and SSO), 49
- * (password length limits), 50 (the account-hiding setting), 52 (recovery links: configured
- * base, expiry, per-account limit), 53 (codes expire) and 55 (the anonymous grant is rate limited
- * per IP address and client id, with the envelope and `Retry-After`; others unaffected; the SDK
- * makes one token request, not a retry loop).
+ * (password length limits), 50 (the account-hiding setting), 52 (recovery links: configured base,
+ * expiry, per-account limit), 53 (codes expire) and 55 (the anonymous grant is rate limited per IP
+ * address and client id, with the envelope and `Retry-After`; others unaffected; the SDK makes one
+ * token request, not a retry loop).
  */
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
@@ -267,17 +267,92 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
     expect(calls).toBe(1);
   });
 
-  it('checklist 42: every grant answers with no-store and no-cache', async () => {
+  it('checklist 42: every grant, and every answer with a session token, is no-store and no-cache', async () => {
     const anon = await token({ clientId: emu.demo.clientId, grantType: 'anonymous' });
     const pair = await anon.clone().json();
     const refreshed = await token({ grantType: 'refresh_token', refreshToken: pair.refresh_token });
     const { appId, appSecret } = await owner('POST', '/_api/emulator/v1/apps', { name: 'No-store app' });
     const app = await token({ grant_type: 'client_credentials', client_id: appId, client_secret: appSecret });
     const external = await externalMember(pair.access_token);
-    for (const res of [anon, refreshed, app, external]) {
-      expect(res.status).toBe(200);
-      expect(res.headers.get('cache-control')).toBe('no-store');
-      expect(res.headers.get('pragma')).toBe('no-cache');
+    const grants = { anon, refreshed, app, external };
+
+    // The identity answers that carry a session token, as the visitor `pair` asks for them.
+    const post = (path: string, body: object, authorization = pair.access_token) =>
+      fetch(`${emu.url}${path}`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const A = '/_api/iam/authentication';
+    const mail = email();
+    const password = 'long enough pw';
+    const register = await post(`${A}/v2/register`, { loginId: { email: mail }, password });
+    const login = await post(`${A}/v2/login`, { loginId: { email: mail }, password });
+    const signOn = await post(
+      `${A}/v2/sign-on`,
+      { loginId: { email: email() } },
+      `${pair.access_token},${emu.demo.apiKey}`,
+    );
+    await post('/_api/iam/recovery/v1/send-email', { email: mail });
+    const recoveryToken = new URL((await mailbox(mail))[0]!.link!).searchParams.get('token')!;
+    const recover = await post('/_api/iam/recovery/v1/recover', {
+      recoveryToken,
+      password: 'a new password',
+    });
+    await owner('POST', '/_api/emulator/v1/settings', { emailVerificationRequired: true });
+    const pending = async () => {
+      const to = email();
+      const r = await (await post(`${A}/v2/register`, { loginId: { email: to }, password })).json();
+      return { stateToken: r.stateToken as string, code: (await mailbox(to))[0]!.code! };
+    };
+    let verify: Response;
+    let factorVerify: Response;
+    try {
+      const one = await pending();
+      verify = await post('/_api/iam/verification/v1/auth/verify', one);
+      const two = await pending();
+      factorVerify = await post(`${A}/v2/verify`, {
+        stateToken: two.stateToken,
+        factorType: 'EMAIL',
+        emailData: { code: two.code },
+      });
+    } finally {
+      await owner('POST', '/_api/emulator/v1/settings', { emailVerificationRequired: false });
+    }
+    const idp = (await owner('POST', '/_api/emulator/v1/idp-connections', { name: 'No-store ID' }))
+      .idpConnection.id as string;
+    const { idToken } = await owner('POST', `/_api/emulator/v1/idp-connections/${idp}/id-tokens`, {
+      email: email(),
+    });
+    const withTokenParams = await post(`${A}/v1/sso/login-with-token-params`, {
+      idpConnectionId: idp,
+      tokenParams: { id_token: idToken },
+    });
+    // The SSO callback: a GET whose JSON carries the session token.
+    const ssoLogin = await fetch(`${emu.url}${A}/v1/sso/login/${emu.demo.siteId}/${idp}`, {
+      headers: { authorization: pair.access_token },
+    });
+    const providerUrl = new URL((await ssoLogin.json()).headers[0].value);
+    const state = providerUrl.searchParams.get('state')!;
+    const atProvider = await fetch(`${emu.url}${providerUrl.pathname}`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ state, email: email() }),
+    });
+    const callback = await fetch(atProvider.headers.get('location')!);
+
+    const answers = { register, login, signOn, recover, verify, factorVerify, withTokenParams, callback };
+    for (const [name, res] of Object.entries(answers)) {
+      expect([name, res.status]).toEqual([name, 200]);
+      expect((await res.clone().json()).sessionToken, name).toBeTruthy();
+    }
+    for (const [name, res] of Object.entries({ ...grants, ...answers })) {
+      expect([name, res.status, res.headers.get('cache-control'), res.headers.get('pragma')]).toEqual([
+        name,
+        200,
+        'no-store',
+        'no-cache',
+      ]);
     }
   });
 

@@ -1,24 +1,29 @@
 /**
  * Authentication, recovery and verification on their wire paths (wire §1.3, §5.5): register,
- * login (with per-account throttling), change password, sign-on, logout, factor verify; recovery
- * e-mails, activation e-mails and recover; verification start / verify / resend.
+ * login (throttled per e-mail address), change password, sign-on, logout, factor verify; recovery
+ * e-mails, activation e-mails and recover; verification start / verify / resend (limited). Every
+ * answer that can carry a session token is `no-store` (checklist 42).
  * @module
  */
+import type { Context } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import { hashToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, invalid, notFound, unauthenticated } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { identify, revokeMemberTokens } from '../platform/index.ts';
+import { identify, inProcess, noStore, revokeMemberTokens } from '../platform/index.ts';
 import { isAllowedRedirect } from '../redirects/intents.ts';
 import {
   CODE_ATTEMPTS,
   CODE_TTL_MS,
   checkCaptcha,
   closeChallenge,
+  countLoginAttempt,
   createChallenge,
+  forgetLoginFailures,
   getSettings,
+  HOSTED_PAGE_CLIENT,
   hashPassword,
   identityOf,
   issueSessionToken,
@@ -29,6 +34,7 @@ import {
   memberById,
   openChallenge,
   RECOVERY_TTL_MS,
+  renewChallengeCode,
   sendMail,
   stateOf,
   verifyPassword,
@@ -45,17 +51,23 @@ const profile = z
   .refine((p) => JSON.stringify(p).length <= 32_768, 'must be at most 32768 characters of JSON')
   .optional();
 
-/** Failed logins before the account is throttled; the wait doubles with each further failure. */
-export const THROTTLE_AFTER = 5;
-const MAX_LOCK_SECONDS = 15 * 60;
-
-/** The state-machine response (wire §5.5) for a member in its current state. */
-export async function stateResponse(emu: Emulator, sql: Sql, m: MemberRow, caller: Identity) {
+/**
+ * The state-machine response (wire §5.5) for a member in its current state. Its session token is
+ * for the caller's client (checklist 54); `hostedPage` when the emulator's own login page asks, in
+ * process and without a token (`inProcess`), for a token it redeems itself at once.
+ */
+export async function stateResponse(
+  emu: Emulator,
+  sql: Sql,
+  m: MemberRow,
+  caller: Identity,
+  hostedPage = false,
+) {
   const state = stateOf(m);
   const out: Record<string, unknown> = { state, identity: identityOf(m), additionalData: {} };
   if (state === 'SUCCESS')
     out.sessionToken = await issueSessionToken(emu, sql, m.id, {
-      clientId: caller.clientId,
+      clientId: caller.clientId ?? (hostedPage ? HOSTED_PAGE_CLIENT : undefined),
       visitorId: caller.visitorId,
     });
   if (state === 'REQUIRE_EMAIL_VERIFICATION')
@@ -111,7 +123,8 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
       captchaTokens,
       clientMetaData: z.unknown().optional(),
     }),
-    async handler({ msg, identity }) {
+    async handler({ msg, identity, c }) {
+      noStore(c);
       const hash = await hashPassword(emu, msg.password);
       return emu.db.tx(async (sql) => {
         const settings = await getSettings(emu, sql);
@@ -138,7 +151,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         );
         const m = rows[0]!;
         await emu.recordEvent(sql, 'wix.iam.v1.identity_created', m.id, identityOf(m));
-        return stateResponse(emu, sql, m, identity);
+        return stateResponse(emu, sql, m, identity, inProcess(c));
       });
     },
   });
@@ -150,7 +163,8 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
     access: 'public',
     // Login never answers a validation error (wire §8.6): bad shapes are application errors.
     schema: z.record(z.string(), z.unknown()),
-    async handler({ msg, identity }) {
+    async handler({ msg, identity, c }) {
+      noStore(c);
       const loginEmail = (msg.loginId as { email?: unknown } | undefined)?.email;
       const pw = msg.password;
       if (typeof loginEmail !== 'string' || !loginEmail.trim() || loginEmail.length > 254)
@@ -159,10 +173,15 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         throw appError(400, '-19976', 'The password is wrong');
       const settings = await getSettings(emu, emu.db);
       await emu.db.tx((sql) => checkCaptcha(emu, sql, settings, msg.captchaTokens));
-      const m = await memberByEmail(emu.db, loginEmail);
-      const now = emu.now();
-      if (m?.locked_until && new Date(m.locked_until) > now) {
-        const wait = Math.ceil((new Date(m.locked_until).getTime() - now.getTime()) / 1000);
+      // The attempt counts before the (slow) hash. Unknown addresses count too when existence is
+      // hidden, so that throttling answers them as it answers members (checklist 50).
+      const { m, wait } = await emu.db.tx(async (sql) => {
+        const m = await memberByEmail(sql, loginEmail);
+        const known = m !== undefined && m.status !== 'DELETED';
+        if (!known && !settings.hideAccountExistence) return { m, wait: 0 };
+        return { m, ...(await countLoginAttempt(emu, sql, loginEmail)) };
+      });
+      if (wait) {
         const e = appError(429, 'THROTTLED_FEATURE', `Too many failed logins; try again in ${wait} s`);
         e.headers['Retry-After'] = String(wait);
         throw e;
@@ -172,31 +191,16 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         if (settings.hideAccountExistence) throw appError(400, '-19976', 'The e-mail or password is wrong');
         throw appError(404, '-19999', 'No member has this e-mail');
       }
-      if (!ok) {
-        await emu.db.tx(async (sql) => {
-          const fails = m.failed_logins + 1;
-          const lock =
-            fails >= THROTTLE_AFTER
-              ? new Date(now.getTime() + Math.min(2 ** (fails - THROTTLE_AFTER), MAX_LOCK_SECONDS) * 1000)
-              : null;
-          await sql.query('UPDATE members SET failed_logins = $2, locked_until = $3 WHERE id = $1', [
-            m.id,
-            fails,
-            lock,
-          ]);
-        });
+      if (!ok)
         throw appError(
           400,
           '-19976',
           settings.hideAccountExistence ? 'The e-mail or password is wrong' : 'The password is wrong',
         );
-      }
+      await forgetLoginFailures(emu.db, m.email);
       if (m.reset_required) throw appError(400, '-19973', 'The password must be reset before logging in');
       if (m.status === 'BLOCKED') throw appError(403, 'MEMBER_BLOCKED', 'This member is blocked');
-      return emu.db.tx(async (sql) => {
-        await sql.query('UPDATE members SET failed_logins = 0, locked_until = NULL WHERE id = $1', [m.id]);
-        return stateResponse(emu, sql, m, identity);
-      });
+      return emu.db.tx((sql) => stateResponse(emu, sql, m, identity, inProcess(c)));
     },
   });
 
@@ -232,6 +236,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
       mergeExistingContact: z.boolean().optional(),
     }),
     async handler({ msg, c }) {
+      noStore(c);
       const { visitor } = await trustedCaller(emu, c.req.header('authorization'));
       return emu.db.tx(async (sql) => {
         let m = await memberByEmail(sql, msg.loginId.email, true);
@@ -312,11 +317,12 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
       path,
       access: 'public',
       schema: factorVerify,
-      async handler({ msg, identity }) {
+      async handler({ msg, identity, c }) {
+        noStore(c);
         const type = (msg.factorType ?? 'EMAIL').toUpperCase();
         if (type !== 'EMAIL' || !msg.emailData)
           throw appError(400, 'FACTOR_NOT_ENROLLED', `The ${type} factor is not available for this member`);
-        return verifyCode(emu, msg.stateToken, msg.emailData.code, identity);
+        return verifyCode(emu, msg.stateToken, msg.emailData.code, identity, c);
       },
     });
 
@@ -341,8 +347,11 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
   });
 }
 
-/** Checks an e-mail code against a state token's challenge (attempt-limited, single use). */
-async function verifyCode(emu: Emulator, stateToken: string, code: string, caller: Identity) {
+/**
+ * Checks an e-mail code against a state token's challenge: single use, and `CODE_ATTEMPTS` wrong
+ * codes in all end the state token, whatever was sent again in between (checklist 53).
+ */
+async function verifyCode(emu: Emulator, stateToken: string, code: string, caller: Identity, c: Context) {
   const failed = () => appError(400, 'VERIFICATION_FAILED', 'The code is wrong or has expired');
   const outcome = await emu.db.tx(async (sql) => {
     const ch = await openChallenge(emu, sql, stateToken, ['EMAIL_VERIFICATION', 'VERIFICATION']);
@@ -375,7 +384,7 @@ async function verifyCode(emu: Emulator, stateToken: string, code: string, calle
       visitorId: ch.visitor_id ?? caller.visitorId,
       clientId: ch.client_id ?? caller.clientId,
     };
-    return { ok: await stateResponse(emu, sql, m, who) };
+    return { ok: await stateResponse(emu, sql, m, who, inProcess(c)) };
   });
   if (outcome.error) throw outcome.error;
   return outcome.ok;
@@ -424,7 +433,10 @@ export function verificationRoutes(router: Router, emu: Emulator) {
     path: '/v1/auth/verify',
     access: 'public',
     schema: z.object({ code: z.string().min(1).max(20), stateToken: z.string().min(1).max(512) }),
-    handler: ({ msg, identity }) => verifyCode(emu, msg.stateToken, msg.code, identity),
+    handler: ({ msg, identity, c }) => {
+      noStore(c);
+      return verifyCode(emu, msg.stateToken, msg.code, identity, c);
+    },
   });
 
   router.route({
@@ -438,17 +450,15 @@ export function verificationRoutes(router: Router, emu: Emulator) {
         const ch = await openChallenge(emu, sql, msg.stateToken, ['EMAIL_VERIFICATION', 'VERIFICATION']);
         if (!ch) throw appError(400, 'VERIFICATION_FAILED', 'The state token is unknown or has expired');
         const m = (await memberById(sql, ch.member_id))!;
-        // The same state token, a new code: the old code stops working.
-        const { code } = await createChallenge(emu, sql, {
-          memberId: m.id,
-          purpose: ch.purpose,
-          withCode: true,
-          ttlMs: CODE_TTL_MS,
-          visitorId: ch.visitor_id,
-          clientId: ch.client_id,
-          token: msg.stateToken,
-        });
-        await mailCode(emu, sql, m.email, code!);
+        // The same state token, a new code: the old code stops working, the wrong ones still count.
+        const code = await renewChallengeCode(emu, sql, ch);
+        if (!code)
+          throw appError(
+            429,
+            'THROTTLED_FEATURE',
+            'No more codes for this login; log in again for a new one',
+          );
+        await mailCode(emu, sql, m.email, code);
         return {};
       });
     },
@@ -512,12 +522,13 @@ export async function recover(
                       WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
     const rows = await sql.query<MemberRow>(
       `UPDATE members SET password_hash = coalesce($2, password_hash), reset_required = false,
-         failed_logins = 0, locked_until = NULL, email_verified = true, status_reasons = ${reasons},
+         email_verified = true, status_reasons = ${reasons},
          status = CASE WHEN status = 'PENDING' AND jsonb_array_length(${reasons}) = 0 THEN 'ACTIVE' ELSE status END,
          revision = revision + 1, updated_at = $3
        WHERE id = $1 RETURNING *`,
       [ch.member_id, hash ?? null, emu.now()],
     );
+    await forgetLoginFailures(sql, rows[0]!.email);
     if (hash) await revokeMemberTokens(emu, sql, ch.member_id);
     return { ok: await stateResponse(emu, sql, rows[0]!, caller), redirectUrl: ch.redirect_url };
   });
@@ -573,7 +584,8 @@ export function recoveryRoutes(router: Router, emu: Emulator) {
     path: '/v1/recover',
     access: 'public',
     schema: z.object({ recoveryToken: z.string().min(1).max(512), password: password().optional() }),
-    async handler({ msg, identity }) {
+    async handler({ msg, identity, c }) {
+      noStore(c);
       return (await recover(emu, msg.recoveryToken, msg.password, identity)).response;
     },
   });

@@ -7,11 +7,12 @@
 import type { Context, Hono } from 'hono';
 import type { Emulator } from '../../context.ts';
 import { hashToken, newId, newToken } from '../../crypto.ts';
+import { limitBody } from '../../http/decode.ts';
 import { notFound } from '../../http/errors.ts';
-import { FAMILY, type Router } from '../../http/router.ts';
+import { FAMILY, MAX_FORM_BYTES, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { forgetClientOrigins, revokeMemberTokens } from '../platform/index.ts';
-import { escapeHtml, htmlPage } from '../redirects/intents.ts';
+import { escapeHtml, hasSafeRedirectForm, htmlPage, isWebOrigin } from '../redirects/intents.ts';
 import { recover } from './auth.ts';
 import { appInstanceId } from './oauth.ts';
 import { getSettings, identityOf, MAX_PASSWORD, type MemberRow, MIN_PASSWORD, setSettings } from './store.ts';
@@ -131,8 +132,23 @@ export function devRoutes(router: Router, emu: Emulator) {
     access: 'elevated',
     schema: z.object({
       name: z.string().min(1).max(200),
-      allowedOrigins: z.array(z.string().max(300)).max(50).default([]),
-      redirectUris: z.array(z.string().max(2048)).max(50).default([]),
+      // Only what the redirect rules can ever accept (checklists 39, 40): stored junk would be echoed.
+      allowedOrigins: z
+        .array(z.string().max(300).refine(isWebOrigin, 'must be an http(s) origin, as https://shop.example'))
+        .max(50)
+        .default([]),
+      redirectUris: z
+        .array(
+          z
+            .string()
+            .max(2048)
+            .refine(
+              (u) => hasSafeRedirectForm(u),
+              'must be an absolute http(s) URL without user info, fragment, dot segments or backslashes',
+            ),
+        )
+        .max(50)
+        .default([]),
     }),
     async handler({ msg }) {
       const clientId = newId();
@@ -173,8 +189,7 @@ export function devRoutes(router: Router, emu: Emulator) {
         '<button>Save</button></form>',
     );
   app.get('/reset-password', (c) => resetForm(c, c.req.query('token') ?? ''));
-  app.post('/reset-password', async (c) => {
-    if (Number(c.req.header('content-length') ?? 0) > 64 * 1024) return c.text('Too large', 413);
+  app.post('/reset-password', limitBody(MAX_FORM_BYTES), async (c) => {
     const form = (await c.req.parseBody()) as Record<string, string>;
     const token = String(form.token ?? '');
     const pw = String(form.password ?? '');

@@ -11,8 +11,9 @@ import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
+import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
-import { FAMILY, type Router } from '../../http/router.ts';
+import { FAMILY, MAX_FORM_BYTES, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { grants, issueTokens, revokeFamily, revokeToken } from '../platform/index.ts';
 import {
@@ -25,7 +26,8 @@ import {
   allowedOrigins,
   escapeHtml,
   htmlPage,
-  isAllowedRedirect,
+  isAllowedRedirectUri,
+  isWebOrigin,
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
 import { trustedCaller } from './auth.ts';
@@ -66,15 +68,23 @@ async function revoke(emu: Emulator, msg: z.output<typeof revokeSchema>) {
   await revokeToken(emu, msg.token, (clientId) => named.every((id) => id === clientId));
 }
 
-/** Where and how the answer of an authorization request goes, or why it cannot go anywhere. */
+/**
+ * Where and how the answer of an authorization request goes, or why it cannot go anywhere. A
+ * `web_message` answer goes to the redirect URI's origin, or else to the origin of the page that
+ * created the session; `allowed` says whether it may carry a code or only an error.
+ */
 export async function target(emu: Emulator, session: StoredRedirectSession, a: StoredAuth) {
-  if (a.redirectUri && !(await isAllowedRedirect(emu, emu.db, a.clientId, a.redirectUri)))
+  if (a.redirectUri && !(await isAllowedRedirectUri(emu, emu.db, a.clientId, a.redirectUri)))
     return { refused: 'The redirect URI is not registered for this client.' } as const;
   if (a.responseMode === 'web_message') {
-    const origin = a.redirectUri ? new URL(a.redirectUri).origin : session.origin;
-    if (!origin) return { refused: 'The page that asked for this login is unknown.' } as const;
-    const allowed = (await allowedOrigins(emu, emu.db, a.clientId)).includes(origin);
-    return { mode: 'web_message', origin, allowed } as const;
+    if (a.redirectUri)
+      return { mode: 'web_message', origin: new URL(a.redirectUri).origin, allowed: true } as const;
+    if (!session.origin) return { refused: 'The page that asked for this login is unknown.' } as const;
+    // Checked again here: a session stored by an older emulator may hold anything (checklist 40).
+    if (!isWebOrigin(session.origin))
+      return { refused: 'The page that asked for this login has no valid origin.' } as const;
+    const allowed = (await allowedOrigins(emu, emu.db, a.clientId)).includes(session.origin);
+    return { mode: 'web_message', origin: session.origin, allowed } as const;
   }
   if (!a.redirectUri) return { refused: 'A redirect URI is required for this response mode.' } as const;
   return { mode: a.responseMode, uri: a.redirectUri } as const;
@@ -320,9 +330,8 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     },
   });
 
-  // The hosted page's form posts (urlencoded, so not a JSON route).
-  app.post('/oauth2/authorize/submit', async (c) => {
-    if (Number(c.req.header('content-length') ?? 0) > 64 * 1024) return c.text('Too large', 413);
+  // The hosted page's form posts (urlencoded, so not a JSON route); small, capped as they stream.
+  app.post('/oauth2/authorize/submit', limitBody(MAX_FORM_BYTES), async (c) => {
     const form = (await c.req.parseBody()) as Record<string, string>;
     const session = await authSession(emu, form.redirect_session_id);
     if (!session) return expired(c);

@@ -18,6 +18,7 @@ import type { Sql } from '../../db/index.ts';
 import { type ApiError, appError, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
+import { noStore } from '../platform/index.ts';
 import { escapeHtml, htmlPage } from '../redirects/intents.ts';
 import { stateResponse } from './auth.ts';
 import { allowFormTarget, authSession, deliver, mintCode, type StoredAuth, target } from './oauth.ts';
@@ -310,6 +311,8 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     access: 'public',
     schema: z.object({ state: z.string().min(1).max(512), sessionToken: z.string().min(1).max(8192) }),
     async handler({ msg, c }) {
+      // The JSON answer carries a session token (checklist 42); no answer here is worth caching.
+      noStore(c);
       const outcome = await emu.db.tx(async (sql): Promise<CallbackOutcome> => {
         const tx = await openTransaction(emu, sql, msg.state, true);
         if (!tx)
@@ -384,7 +387,8 @@ export function ssoRoutes(router: Router, emu: Emulator) {
       idpConnectionId: z.string().min(1).max(200),
       tokenParams: z.record(z.string().max(100), z.string().max(8192)),
     }),
-    async handler({ msg, identity }) {
+    async handler({ msg, identity, c }) {
+      noStore(c);
       const conn = await connection(emu.db, msg.idpConnectionId);
       if (!conn) throw connectionNotFound();
       const token = msg.tokenParams.id_token ?? msg.tokenParams.idToken;

@@ -1,7 +1,8 @@
 /**
- * Members and what belongs to them: storage, scrypt password hashes, site settings, the
- * development mailbox, one-shot login session tokens, and challenges (e-mail codes, recovery
- * tokens). Every secret is stored as a SHA-256 hash (passwords as scrypt).
+ * Members and what belongs to them: storage, scrypt password hashes, site settings, failed-login
+ * counts per e-mail address, the development mailbox, one-shot login session tokens bound to a
+ * client, and challenges (e-mail codes, recovery tokens). Every secret is stored as a SHA-256 hash
+ * (passwords as scrypt).
  * @module
  */
 import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
@@ -112,6 +113,22 @@ export const identityMigrations = [
     id: '0203_app_instance',
     sql: 'ALTER TABLE access_tokens ADD COLUMN instance_id text;',
   },
+  {
+    // Failed logins counted per e-mail address, known or not (checklists 50, 51), instead of on the
+    // member; how often a challenge's code was sent again (checklist 53).
+    id: '0204_login_throttles',
+    sql: `
+      CREATE TABLE login_throttles (
+        email_lower text PRIMARY KEY,
+        failed_logins integer NOT NULL DEFAULT 0,
+        locked_until timestamptz,
+        updated_at timestamptz NOT NULL
+      );
+      CREATE INDEX login_throttles_updated ON login_throttles (updated_at);
+      ALTER TABLE members DROP COLUMN failed_logins, DROP COLUMN locked_until;
+      ALTER TABLE identity_challenges ADD COLUMN resends integer NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** Site settings of the identity service (changeable at runtime, see README). */
@@ -212,18 +229,19 @@ export interface MemberRow {
   reset_required: boolean;
   profile: Record<string, unknown>;
   revision: number;
-  failed_logins: number;
-  locked_until: Date | string | null;
   /** Links to external identity providers (wire §5.5 `identity.connections`). */
   connections?: unknown[];
   created_at: Date | string;
   updated_at: Date | string;
 }
 
+/** The form of an e-mail address that members and login throttles are keyed by. */
+export const emailKey = (email: string) => email.trim().toLowerCase();
+
 export async function memberByEmail(sql: Sql, email: string, lock = false) {
   const rows = await sql.query<MemberRow>(
     `SELECT * FROM members WHERE email_lower = $1${lock ? ' FOR UPDATE' : ''}`,
-    [email.trim().toLowerCase()],
+    [emailKey(email)],
   );
   return rows[0];
 }
@@ -267,6 +285,55 @@ export function stateOf(m: MemberRow): 'SUCCESS' | 'REQUIRE_EMAIL_VERIFICATION' 
   return 'SUCCESS';
 }
 
+// ---- login throttling (checklists 50, 51) ----
+
+/** Failed logins in a row before an address is throttled; the wait doubles with each further one. */
+export const THROTTLE_AFTER = 5;
+const MAX_LOCK_SECONDS = 15 * 60;
+/** An address with no failed login for this long starts again from zero. */
+const FORGET_FAILURES_MS = 24 * 3600 * 1000;
+
+/**
+ * Counts a login attempt for an e-mail address before its password is checked, with the count's
+ * row locked, so parallel attempts cannot share one count (checklist 51): from the
+ * `THROTTLE_AFTER`th attempt in a row the address is locked for 1 s, then twice as long each time,
+ * at most 15 minutes. A locked address is not counted: it gets the seconds to wait. A correct
+ * password clears the count (`forgetLoginFailures`).
+ */
+export async function countLoginAttempt(emu: Emulator, sql: Sql, email: string) {
+  const now = emu.now();
+  const key = emailKey(email);
+  await sql.query('DELETE FROM login_throttles WHERE updated_at < $1', [
+    new Date(now.getTime() - FORGET_FAILURES_MS),
+  ]);
+  // Created first, so that the row lock below also holds against the first attempts.
+  await sql.query(
+    'INSERT INTO login_throttles (email_lower, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    [key, now],
+  );
+  const [row] = await sql.query<{ failed_logins: number; locked_until: Date | string | null }>(
+    'SELECT failed_logins, locked_until FROM login_throttles WHERE email_lower = $1 FOR UPDATE',
+    [key],
+  );
+  if (row!.locked_until && new Date(row!.locked_until) > now)
+    return { wait: Math.ceil((new Date(row!.locked_until).getTime() - now.getTime()) / 1000) };
+  const fails = row!.failed_logins + 1;
+  const lock =
+    fails >= THROTTLE_AFTER
+      ? new Date(now.getTime() + Math.min(2 ** (fails - THROTTLE_AFTER), MAX_LOCK_SECONDS) * 1000)
+      : null;
+  await sql.query(
+    'UPDATE login_throttles SET failed_logins = $2, locked_until = $3, updated_at = $4 WHERE email_lower = $1',
+    [key, fails, lock, now],
+  );
+  return { wait: 0 };
+}
+
+/** Clears an address's failed logins (a correct password, a password reset). */
+export async function forgetLoginFailures(sql: Sql, email: string) {
+  await sql.query('DELETE FROM login_throttles WHERE email_lower = $1', [emailKey(email)]);
+}
+
 // ---- identity provider connections (SSO) ----
 
 export interface IdpConnectionRow {
@@ -288,6 +355,18 @@ export const ssoLoginPath = (emu: Emulator, connectionId: string, sessionId: str
 
 const SESSION_TTL_MS = 10 * 60 * 1000;
 
+/**
+ * The client of a session token made for the emulator's own hosted login page: the page calls the
+ * API in process, without a token, and at once redeems the session token for its redirect
+ * session's client; the token never leaves the process. No other caller gets it.
+ */
+export const HOSTED_PAGE_CLIENT = '*';
+
+/**
+ * Issues a session token for the caller's client. A caller without one gets a token that no
+ * client can redeem (checklist 54): a login made without a visitor token cannot be finished by
+ * whoever presents its session token.
+ */
 export async function issueSessionToken(
   emu: Emulator,
   sql: Sql,
@@ -308,7 +387,10 @@ export async function issueSessionToken(
   return token;
 }
 
-/** Redeems a session token once (by its hash); `undefined` when unknown, used, expired or for another client. */
+/**
+ * Redeems a session token once (by its hash) for `clientId`; `undefined` when unknown, used,
+ * expired, bound to no client or to another one. A refused redemption uses the token up too.
+ */
 export async function redeemSessionToken(emu: Emulator, sql: Sql, tokenHash: string, clientId: string) {
   const rows = await sql.query<{ member_id: string; client_id: string | null; visitor_id: string | null }>(
     `UPDATE login_sessions SET used_at = $2
@@ -316,14 +398,18 @@ export async function redeemSessionToken(emu: Emulator, sql: Sql, tokenHash: str
     [tokenHash, emu.now()],
   );
   const row = rows[0];
-  if (!row || (row.client_id && row.client_id !== clientId)) return undefined;
+  if (!row?.client_id || (row.client_id !== HOSTED_PAGE_CLIENT && row.client_id !== clientId))
+    return undefined;
   return row;
 }
 
 // ---- challenges: e-mail codes and recovery tokens ----
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
+/** Wrong codes a state token takes in all, across resends (checklist 53). */
 export const CODE_ATTEMPTS = 5;
+/** New codes a state token can be sent after the first (checklist 53). */
+export const CODE_RESENDS = 3;
 export const RECOVERY_TTL_MS = 60 * 60 * 1000;
 
 /** A new 6-digit code from the CSPRNG (uniform, no modulo bias). */
@@ -343,17 +429,14 @@ export async function createChallenge(
     visitorId?: string | null;
     clientId?: string | null;
     redirectUrl?: string | null;
-    token?: string;
   },
 ) {
   const now = emu.now();
-  if (input.token)
-    await sql.query('DELETE FROM identity_challenges WHERE token_hash = $1', [hashToken(input.token)]);
   await sql.query(
     'UPDATE identity_challenges SET used_at = $3 WHERE member_id = $1 AND purpose = $2 AND used_at IS NULL',
     [input.memberId, input.purpose, now],
   );
-  const token = input.token ?? newToken(input.purpose === 'RECOVERY' ? 'RT.' : 'ST.');
+  const token = newToken(input.purpose === 'RECOVERY' ? 'RT.' : 'ST.');
   const code = input.withCode ? newCode() : undefined;
   await sql.query(
     `INSERT INTO identity_challenges (token_hash, member_id, purpose, code_hash, visitor_id, client_id, redirect_url, expires_at, created_at)
@@ -373,12 +456,28 @@ export async function createChallenge(
   return { token, code };
 }
 
+/**
+ * A new code for an open challenge (resend): the old code stops working, the wrong codes so far
+ * still count, the 10 minutes start again. `undefined` once `CODE_RESENDS` codes were sent again.
+ */
+export async function renewChallengeCode(emu: Emulator, sql: Sql, ch: ChallengeRow) {
+  if (ch.resends >= CODE_RESENDS) return undefined;
+  const code = newCode();
+  const now = emu.now();
+  await sql.query(
+    'UPDATE identity_challenges SET code_hash = $2, resends = resends + 1, expires_at = $3 WHERE token_hash = $1',
+    [ch.token_hash, hashToken(code), new Date(now.getTime() + CODE_TTL_MS)],
+  );
+  return code;
+}
+
 export interface ChallengeRow {
   token_hash: string;
   member_id: string;
   purpose: ChallengePurpose;
   code_hash: string | null;
   attempts: number;
+  resends: number;
   visitor_id: string | null;
   client_id: string | null;
   redirect_url: string | null;

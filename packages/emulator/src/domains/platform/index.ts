@@ -308,51 +308,83 @@ function normalizeGrantBody(raw: Record<string, unknown>) {
 
 /** Token buckets of the anonymous grant per emulator, keyed by `<ip> <clientId>`. */
 const buckets = new WeakMap<Emulator, Map<string, { tokens: number; at: number }>>();
+/** Buckets kept at most, unless the config's `anonymousTokenBuckets` says otherwise. */
 const MAX_BUCKETS = 10_000;
+
+/** The Node request behind a request; none when the emulator calls its own API in process. */
+function incoming(c: Context) {
+  const env = c.env as { incoming?: IncomingMessage; server?: { incoming?: IncomingMessage } } | undefined;
+  return (env?.server ?? env)?.incoming;
+}
 
 /** The address a request came from (`local` for in-process requests); `X-Forwarded-For` is not trusted. */
 function remoteAddress(c: Context) {
-  const env = c.env as { incoming?: IncomingMessage; server?: { incoming?: IncomingMessage } } | undefined;
-  return (env?.server ?? env)?.incoming?.socket?.remoteAddress ?? 'local';
+  return incoming(c)?.socket?.remoteAddress ?? 'local';
 }
 
 /**
- * Rate limit of the anonymous grant (checklist 55): per IP address and client id, a bucket of
- * `anonymousTokensPerMinute` that refills at that rate. Over the limit: 429 with `Retry-After`.
+ * Whether a request was made in process (`app.request`: the emulator's own pages calling its API),
+ * not received over the network. An application that serves `app.fetch` itself, without
+ * @hono/node-server's `incoming`, makes every request look in process.
+ */
+export const inProcess = (c: Context) => !incoming(c);
+
+/** Marks a response that carries tokens as not cacheable (checklist 42, RFC 6749 §5.1). */
+export function noStore(c: Context) {
+  c.header('Cache-Control', 'no-store');
+  c.header('Pragma', 'no-cache');
+}
+
+const tooMany = (wait: number, description: string) => {
+  const e = appError(429, 'TOO_MANY_REQUESTS', `${description}; try again in ${wait} s`);
+  e.headers['Retry-After'] = String(wait);
+  return e;
+};
+
+/**
+ * Rate limit of the anonymous grant (checklist 55): per IP address and existing client id, a
+ * bucket of `anonymousTokensPerMinute` that refills at that rate. Over the limit: 429 with
+ * `Retry-After`. An unknown client id is refused before it gets a bucket. At most
+ * `anonymousTokenBuckets` (config, default 10 000) buckets are kept; only full ones, which limit
+ * no one, are forgotten to make room, and while none is full a new address or client waits.
  */
 async function limitAnonymous(emu: Emulator, c: Context, clientId: unknown) {
   const perMinute = (await getSettings(emu, emu.db)).anonymousTokensPerMinute;
   if (!perMinute) return;
+  const client = await requireClient(emu.db, clientId);
+  const configured = emu.config.anonymousTokenBuckets;
+  const max = typeof configured === 'number' && configured >= 1 ? configured : MAX_BUCKETS;
   let map = buckets.get(emu);
   if (!map) {
     map = new Map();
     buckets.set(emu, map);
   }
-  const key = `${remoteAddress(c)} ${String(clientId).slice(0, 200)}`;
+  const key = `${remoteAddress(c)} ${client.client_id}`;
   const now = emu.now().getTime();
   const refill = (b: { tokens: number; at: number }) =>
     Math.min(perMinute, b.tokens + (Math.max(0, now - b.at) / 60_000) * perMinute);
-  const b = map.get(key) ?? { tokens: perMinute, at: now };
+  /** Seconds until a bucket holds `tokens` again. */
+  const until = (b: { tokens: number; at: number }, tokens: number) =>
+    Math.max(1, Math.ceil(((tokens - refill(b)) * 60) / perMinute));
+  let b = map.get(key);
+  if (!b) {
+    // Make room by forgetting full buckets (least recently used first); never one that still limits.
+    for (const [k, other] of map) {
+      if (map.size < max) break;
+      if (refill(other) >= perMinute) map.delete(k);
+    }
+    if (map.size >= max) {
+      const oldest = map.values().next().value!;
+      throw tooMany(until(oldest, perMinute), 'Too many visitors are getting anonymous tokens');
+    }
+    b = { tokens: perMinute, at: now };
+  }
   b.tokens = refill(b);
   b.at = now;
-  if (b.tokens < 1) {
-    const wait = Math.max(1, Math.ceil(((1 - b.tokens) * 60) / perMinute));
-    const e = appError(
-      429,
-      'TOO_MANY_REQUESTS',
-      `Too many anonymous tokens for this client from this address; try again in ${wait} s`,
-    );
-    e.headers['Retry-After'] = String(wait);
-    throw e;
-  }
+  if (b.tokens < 1) throw tooMany(until(b, 1), 'Too many anonymous tokens for this client from this address');
   b.tokens -= 1;
   map.delete(key);
   map.set(key, b);
-  // Forget the least recently used buckets beyond the cap (a full bucket is the default anyway).
-  for (const k of map.keys()) {
-    if (map.size <= MAX_BUCKETS) break;
-    map.delete(k);
-  }
 }
 
 /**
@@ -423,8 +455,7 @@ export const platform: Domain = {
             `grantType must be one of ${[...grants.keys()].join(', ')}`,
           );
         const out = await grant(emu, body, c.req.raw.headers);
-        c.header('Cache-Control', 'no-store');
-        c.header('Pragma', 'no-cache');
+        noStore(c);
         return out;
       },
     });

@@ -12,7 +12,7 @@ import type { Sql } from '../../db/index.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { FAMILY } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { revokeMemberTokens } from '../platform/index.ts';
+import { noStore, revokeMemberTokens } from '../platform/index.ts';
 import {
   callbackUrl,
   escapeHtml,
@@ -20,6 +20,7 @@ import {
   INTENTS,
   type IntentName,
   intentPages,
+  isWebOrigin,
   type StoredRedirectSession,
   unavailablePage,
 } from './intents.ts';
@@ -97,7 +98,12 @@ const schema = z.object({
       checkIfPublish: z.boolean().optional(),
     })
     .optional(),
-  origin: url().optional(),
+  // Becomes a postMessage target and a frame-ancestors source (checklist 40): an origin, or nothing.
+  origin: z
+    .string()
+    .max(300)
+    .refine(isWebOrigin, 'must be an http(s) origin: scheme, host and port only, as https://shop.example')
+    .optional(),
 }) as z.ZodType<
   { [K in IntentName]?: any } & {
     callbacks?: StoredRedirectSession['callbacks'];
@@ -159,7 +165,8 @@ export async function createRedirectSession(
       request,
       callbacks: msg.callbacks ?? {},
       preferences: msg.preferences ?? {},
-      origin: msg.origin ?? headerOrigin ?? null,
+      // A browser's `Origin` may be `null` (sandboxed frames, files): then the page is unknown.
+      origin: msg.origin ?? (isWebOrigin(headerOrigin) ? headerOrigin : null),
       clientId,
       visitorId: identity.visitorId ?? null,
       memberId: identity.memberId ?? null,
@@ -264,7 +271,11 @@ export const redirects: Domain = {
       path: '/v1/redirect-session',
       access: 'anyone',
       schema,
-      handler: ({ msg, identity, c }) => createRedirectSession(emu, msg, identity, c.req.header('origin')),
+      handler({ msg, identity, c }) {
+        // The answer carries the session's token, and an auth session may carry a login's (checklist 42).
+        noStore(c);
+        return createRedirectSession(emu, msg, identity, c.req.header('origin'));
+      },
     });
     router.route({
       method: 'GET',

@@ -38,7 +38,10 @@ export interface StoredRedirectSession {
   request: Record<string, any>;
   callbacks: RedirectCallbacks;
   preferences: Record<string, unknown>;
-  /** `origin` of the request body, or the browser's `Origin` header. */
+  /**
+   * `origin` of the request body, or the browser's `Origin` header when it is an http(s) origin
+   * (`isWebOrigin`); sessions stored by older emulators may hold anything, so check before use.
+   */
   origin: string | null;
   /** The OAuth client the session belongs to (from the intent, or the caller's token). */
   clientId: string | null;
@@ -86,24 +89,89 @@ export function htmlPage(c: Context, title: string, body: string, status = 200) 
   );
 }
 
-/** The origins allowed for a client: `--allowed-origin` values plus the client's stored list. */
-export async function allowedOrigins(emu: Emulator, sql: Sql, clientId: string | null): Promise<string[]> {
-  const out = new Set(emu.config.allowedOrigins);
-  if (clientId) {
-    const rows = await sql.query<{ allowed_origins: string[] }>(
-      'SELECT allowed_origins FROM oauth_clients WHERE client_id = $1',
-      [clientId],
-    );
-    for (const o of rows[0]?.allowed_origins ?? []) out.add(o);
-  }
-  return [...out];
+/**
+ * Whether a value is a serialized http(s) origin (`https://shop.example`, `http://localhost:5173`):
+ * scheme, host and port as the URL parser writes them, nothing else. Only such a value may become a
+ * `postMessage` target or a `frame-ancestors` source: `*`, `null`, paths, `;` or line breaks never.
+ */
+export function isWebOrigin(value: unknown): value is string {
+  if (typeof value !== 'string' || !URL.canParse(value)) return false;
+  const u = new URL(value);
+  return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value;
 }
 
 /**
- * Whether a URL may be redirected to for a client: it equals (as a string) one of the client's
- * registered redirect URIs, or it is an absolute http(s) URL without user info whose origin is
- * exactly one of the allowed origins. Anything else (relative tricks, `javascript:`, other hosts,
- * near-miss origins) is refused.
+ * Whether a URL is written so that every reader sees the same place (checklist 39): an absolute
+ * http(s) URL whose scheme, host, port and path are exactly as the URL parser writes them, with no
+ * user info, backslash, whitespace or control character, no dot segment (`/a/../b`, `%2e%2e`) and
+ * no empty segment (`//evil.example`). A fragment is refused unless `fragment` is `'allowed'`
+ * (callback URLs may carry one; an OAuth redirect URI must not, RFC 6749 §3.1.2).
+ */
+export function hasSafeRedirectForm(url: string, fragment: 'refused' | 'allowed' = 'refused'): boolean {
+  // Browsers strip tabs and newlines and read `\` as `/`: what they follow is not what was checked.
+  if ([...url].some((ch) => ch <= ' ' || ch === '\x7f' || ch === '\\')) return false;
+  if ((fragment === 'refused' && url.includes('#')) || !URL.canParse(url)) return false;
+  const u = new URL(url);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
+  if (u.username || u.password) return false;
+  if (url === u.origin) return true;
+  // `HTTP://`, `https:host`, `host:80` and the like do not start with the origin the parser writes.
+  if (!url.startsWith(`${u.origin}/`)) return false;
+  // The parser resolves dot segments and re-encodes odd characters: any difference means one was there.
+  const path = url.slice(u.origin.length).split(/[?#]/, 1)[0];
+  return path === u.pathname && !path.includes('//');
+}
+
+/** What a client may be sent back to: its registered redirect URIs and its allowed origins. */
+interface RedirectRules {
+  /** Registered redirect URIs: when there are any, OAuth redirect URIs must equal one of them. */
+  uris: string[];
+  /** `--allowed-origin` values plus the client's stored list. */
+  origins: string[];
+}
+
+async function redirectRules(emu: Emulator, sql: Sql, clientId: string | null): Promise<RedirectRules> {
+  const rows = clientId
+    ? await sql.query<{ allowed_origins: string[]; redirect_uris: string[] }>(
+        'SELECT allowed_origins, redirect_uris FROM oauth_clients WHERE client_id = $1',
+        [clientId],
+      )
+    : [];
+  return {
+    uris: rows[0]?.redirect_uris ?? [],
+    origins: [...new Set([...emu.config.allowedOrigins, ...(rows[0]?.allowed_origins ?? [])])],
+  };
+}
+
+/** The origins allowed for a client: `--allowed-origin` values plus the client's stored list. */
+export async function allowedOrigins(emu: Emulator, sql: Sql, clientId: string | null): Promise<string[]> {
+  return (await redirectRules(emu, sql, clientId)).origins;
+}
+
+/**
+ * Whether an OAuth redirect URI is allowed for a client (checklist 39). A client that registered
+ * redirect URIs gets exactly those, compared as strings (RFC 9700 §2.1): no trailing slash, other
+ * case, extra query or other path. A client with allowed origins only (the platform's "allowed
+ * redirect domains", and the demo client with `--allowed-origin`) gets any URL on one of them.
+ * Either way the URL must pass `hasSafeRedirectForm`, fragment refused.
+ */
+export async function isAllowedRedirectUri(
+  emu: Emulator,
+  sql: Sql,
+  clientId: string | null,
+  uri: string | undefined,
+): Promise<boolean> {
+  if (!uri || !hasSafeRedirectForm(uri)) return false;
+  const rules = await redirectRules(emu, sql, clientId);
+  return rules.uris.length ? rules.uris.includes(uri) : rules.origins.includes(new URL(uri).origin);
+}
+
+/**
+ * Whether the platform may send a browser to a callback URL of a client (`postFlowUrl`, a
+ * recovery or logout return address): a URL of safe form (`hasSafeRedirectForm`; a fragment is
+ * fine) that is one of the client's registered redirect URIs or lies on one of its allowed
+ * origins. Anything else (relative tricks, `javascript:`, other hosts, near-miss origins) is
+ * refused.
  */
 export async function isAllowedRedirect(
   emu: Emulator,
@@ -111,25 +179,9 @@ export async function isAllowedRedirect(
   clientId: string | null,
   url: string | undefined,
 ): Promise<boolean> {
-  if (!url) return false;
-  if (clientId) {
-    const rows = await sql.query<{ redirect_uris: string[] }>(
-      'SELECT redirect_uris FROM oauth_clients WHERE client_id = $1',
-      [clientId],
-    );
-    if ((rows[0]?.redirect_uris ?? []).includes(url)) return true;
-  }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
-  if (parsed.username || parsed.password) return false;
-  // The URL must start with its own origin (no backslashes or odd forms normalised by the parser).
-  if (!url.startsWith(parsed.origin + '/') && url !== parsed.origin) return false;
-  return (await allowedOrigins(emu, sql, clientId)).includes(parsed.origin);
+  if (!url || !hasSafeRedirectForm(url, 'allowed')) return false;
+  const rules = await redirectRules(emu, sql, clientId);
+  return rules.uris.includes(url) || rules.origins.includes(new URL(url).origin);
 }
 
 /** A callback URL of the session when it is allowed for its client, else `undefined`. */
