@@ -12,7 +12,7 @@ import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, invalid, notFound, unauthenticated } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { identify, inProcess, noStore, revokeMemberTokens } from '../platform/index.ts';
+import { hostedPageClient, identify, noStore, revokeMemberTokens } from '../platform/index.ts';
 import { isAllowedRedirect } from '../redirects/intents.ts';
 import {
   CODE_ATTEMPTS,
@@ -23,7 +23,6 @@ import {
   createChallenge,
   forgetLoginFailures,
   getSettings,
-  HOSTED_PAGE_CLIENT,
   hashPassword,
   identityOf,
   issueSessionToken,
@@ -53,21 +52,21 @@ const profile = z
 
 /**
  * The state-machine response (wire §5.5) for a member in its current state. Its session token is
- * for the caller's client (checklist 54); `hostedPage` when the emulator's own login page asks, in
- * process and without a token (`inProcess`), for a token it redeems itself at once.
+ * for the caller's client (checklist 54), or for `pageClient`: the redirect session's client when
+ * the emulator's own login page asks, in process and without a token (`hostedPageClient`).
  */
 export async function stateResponse(
   emu: Emulator,
   sql: Sql,
   m: MemberRow,
   caller: Identity,
-  hostedPage = false,
+  pageClient?: string,
 ) {
   const state = stateOf(m);
   const out: Record<string, unknown> = { state, identity: identityOf(m), additionalData: {} };
   if (state === 'SUCCESS')
     out.sessionToken = await issueSessionToken(emu, sql, m.id, {
-      clientId: caller.clientId ?? (hostedPage ? HOSTED_PAGE_CLIENT : undefined),
+      clientId: caller.clientId ?? pageClient,
       visitorId: caller.visitorId,
     });
   if (state === 'REQUIRE_EMAIL_VERIFICATION')
@@ -151,7 +150,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         );
         const m = rows[0]!;
         await emu.recordEvent(sql, 'wix.iam.v1.identity_created', m.id, identityOf(m));
-        return stateResponse(emu, sql, m, identity, inProcess(c));
+        return stateResponse(emu, sql, m, identity, hostedPageClient(c));
       });
     },
   });
@@ -200,7 +199,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
       await forgetLoginFailures(emu.db, m.email);
       if (m.reset_required) throw appError(400, '-19973', 'The password must be reset before logging in');
       if (m.status === 'BLOCKED') throw appError(403, 'MEMBER_BLOCKED', 'This member is blocked');
-      return emu.db.tx((sql) => stateResponse(emu, sql, m, identity, inProcess(c)));
+      return emu.db.tx((sql) => stateResponse(emu, sql, m, identity, hostedPageClient(c)));
     },
   });
 
@@ -384,7 +383,7 @@ async function verifyCode(emu: Emulator, stateToken: string, code: string, calle
       visitorId: ch.visitor_id ?? caller.visitorId,
       clientId: ch.client_id ?? caller.clientId,
     };
-    return { ok: await stateResponse(emu, sql, m, who, inProcess(c)) };
+    return { ok: await stateResponse(emu, sql, m, who, hostedPageClient(c)) };
   });
   if (outcome.error) throw outcome.error;
   return outcome.ok;

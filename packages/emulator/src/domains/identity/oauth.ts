@@ -217,13 +217,16 @@ async function loginPage(
   return allowFormTarget(emu, session, page);
 }
 
-/** Calls one of the emulator's own identity endpoints in-process (all rules apply). */
-async function internal(app: Hono, path: string, body: unknown) {
-  const res = await app.request(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+/**
+ * Calls one of the emulator's own identity endpoints in process (all rules apply), for the login
+ * page of `clientId`'s redirect session: a session token it gets is bound to that client.
+ */
+async function internal(app: Hono, path: string, body: unknown, clientId: string) {
+  const res = await app.request(
+    path,
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    { hostedPageClient: clientId },
+  );
   const json = (await res.json()) as any;
   return res.status === 200
     ? { ok: json }
@@ -365,37 +368,55 @@ export function oauthRoutes(router: Router, emu: Emulator) {
       case 'login':
       case 'register': {
         const path = `/_api/iam/authentication/v2/${form.action}`;
-        const r = await internal(app, path, {
-          loginId: { email },
-          password: String(form.password ?? ''),
-          captchaTokens,
-        });
+        const r = await internal(
+          app,
+          path,
+          {
+            loginId: { email },
+            password: String(form.password ?? ''),
+            captchaTokens,
+          },
+          a.clientId,
+        );
         if ('error' in r) return loginPage(c, emu, session, { error: r.error, email });
         return finish(r.ok);
       }
       case 'verify': {
-        const r = await internal(app, '/_api/iam/verification/v1/auth/verify', {
-          code: String(form.code ?? ''),
-          stateToken: String(form.state_token ?? ''),
-        });
+        const r = await internal(
+          app,
+          '/_api/iam/verification/v1/auth/verify',
+          {
+            code: String(form.code ?? ''),
+            stateToken: String(form.state_token ?? ''),
+          },
+          a.clientId,
+        );
         if ('error' in r)
           return loginPage(c, emu, session, { error: r.error, stateToken: String(form.state_token ?? '') });
         return finish(r.ok);
       }
       case 'resend': {
-        await internal(app, '/_api/iam/verification/v1/auth/resend', {
-          stateToken: String(form.state_token ?? ''),
-        });
+        await internal(
+          app,
+          '/_api/iam/verification/v1/auth/resend',
+          { stateToken: String(form.state_token ?? '') },
+          a.clientId,
+        );
         return loginPage(c, emu, session, {
           stateToken: String(form.state_token ?? ''),
           notice: 'We sent a new code.',
         });
       }
       case 'forgot': {
-        await internal(app, '/_api/iam/recovery/v1/send-email', {
-          email,
-          redirect: { url: a.redirectUri, clientId: a.clientId },
-        });
+        await internal(
+          app,
+          '/_api/iam/recovery/v1/send-email',
+          {
+            email,
+            redirect: { url: a.redirectUri, clientId: a.clientId },
+          },
+          a.clientId,
+        );
         return loginPage(c, emu, session, {
           notice: 'If an account uses this e-mail, we sent it a link to reset the password.',
           email,

@@ -356,13 +356,6 @@ export const ssoLoginPath = (emu: Emulator, connectionId: string, sessionId: str
 const SESSION_TTL_MS = 10 * 60 * 1000;
 
 /**
- * The client of a session token made for the emulator's own hosted login page: the page calls the
- * API in process, without a token, and at once redeems the session token for its redirect
- * session's client; the token never leaves the process. No other caller gets it.
- */
-export const HOSTED_PAGE_CLIENT = '*';
-
-/**
  * Issues a session token for the caller's client. A caller without one gets a token that no
  * client can redeem (checklist 54): a login made without a visitor token cannot be finished by
  * whoever presents its session token.
@@ -398,8 +391,7 @@ export async function redeemSessionToken(emu: Emulator, sql: Sql, tokenHash: str
     [tokenHash, emu.now()],
   );
   const row = rows[0];
-  if (!row?.client_id || (row.client_id !== HOSTED_PAGE_CLIENT && row.client_id !== clientId))
-    return undefined;
+  if (!row?.client_id || row.client_id !== clientId) return undefined;
   return row;
 }
 

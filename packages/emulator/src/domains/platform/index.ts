@@ -323,11 +323,12 @@ function remoteAddress(c: Context) {
 }
 
 /**
- * Whether a request was made in process (`app.request`: the emulator's own pages calling its API),
- * not received over the network. An application that serves `app.fetch` itself, without
- * @hono/node-server's `incoming`, makes every request look in process.
+ * The client of the redirect session that the emulator's own hosted login page is serving, when
+ * that page calls the API in process (`app.request(path, init, { hostedPageClient })`). A request
+ * from the network never has it: its environment is the server's, not one the page passes.
  */
-export const inProcess = (c: Context) => !incoming(c);
+export const hostedPageClient = (c: Context): string | undefined =>
+  (c.env as { hostedPageClient?: string } | undefined)?.hostedPageClient;
 
 /** Marks a response that carries tokens as not cacheable (checklist 42, RFC 6749 §5.1). */
 export function noStore(c: Context) {
