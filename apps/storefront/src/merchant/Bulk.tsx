@@ -1,31 +1,63 @@
-import { type BulkAdjust, type BulkResult, type BulkSet, type Product, products } from '@shopkit/sdk';
-import { useMutation } from '@tanstack/react-query';
+import { type AnyClient, type BulkAdjust, type BulkResult, type BulkSet, products } from '@shopkit/sdk';
 import { useId, useState } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
-import { money } from '../format.ts';
-import { useMerchant, useRefresh } from './context.ts';
+import {
+  BULK_MAX,
+  type Change,
+  checkValue,
+  current,
+  failures,
+  type Mode,
+  PLACES,
+  type Property,
+  preview,
+  RATE_PLACES,
+  show,
+} from './bulk.ts';
+import { useMerchant, useWrite } from './context.ts';
 import { useAllProducts } from './Products.tsx';
 
-type Property = 'price' | 'cost' | 'weight';
-type Mode = 'set' | 'amount' | 'percentage';
+const plural = (n: number) => `${n} ${n === 1 ? 'product' : 'products'}`;
 
-const current = (p: Product, prop: Property) =>
-  prop === 'price' ? p.priceData?.price : prop === 'cost' ? p.costAndProfitData?.itemCost : p.weight;
-
-/** What the platform will compute (preview only; the server's answer is what is stored). */
-export function preview(value: number | undefined, mode: Mode, n: number, round: boolean) {
-  const v = value ?? 0;
-  let out = mode === 'set' ? n : mode === 'amount' ? v + n : v * (1 + n / 100);
-  if (mode === 'percentage' && round) out = Math.round(out);
-  return Math.max(0, Math.round(out * 100) / 100);
+/**
+ * Sends the change in calls of at most `BULK_MAX` products and joins their per-item results. A
+ * call that fails after earlier ones were applied counts its products as failed, with its reason.
+ */
+async function applyChange(client: AnyClient, ids: string[], c: Change): Promise<BulkResult> {
+  const out: BulkResult = {
+    results: [],
+    bulkActionMetadata: { totalSuccesses: 0, totalFailures: 0, undetailedFailures: 0 },
+  };
+  for (let at = 0; at < ids.length; at += BULK_MAX) {
+    const chunk = ids.slice(at, at + BULK_MAX);
+    let r: BulkResult;
+    try {
+      if (c.mode === 'set')
+        r = await products.bulkUpdateProductsProperty(client, chunk, { [c.prop]: c.value } as BulkSet);
+      else {
+        const adj =
+          c.mode === 'amount' ? { amount: c.value } : { percentage: { rate: c.value, roundToInt: c.round } };
+        r = await products.bulkAdjustProductProperty(client, { [c.prop]: adj } as BulkAdjust, chunk);
+      }
+    } catch (e) {
+      if (at === 0) throw e;
+      const error = { code: 'NOT_SENT', description: (e as Error).message };
+      r = {
+        results: chunk.map((id, i) => ({ itemMetadata: { id, originalIndex: i, success: false, error } })),
+        bulkActionMetadata: { totalSuccesses: 0, totalFailures: chunk.length, undetailedFailures: 0 },
+      };
+    }
+    for (const { itemMetadata: m } of r.results)
+      out.results.push({ itemMetadata: { ...m, originalIndex: m.originalIndex + at } });
+    out.bulkActionMetadata.totalSuccesses += r.bulkActionMetadata.totalSuccesses;
+    out.bulkActionMetadata.totalFailures += r.bulkActionMetadata.totalFailures;
+    out.bulkActionMetadata.undetailedFailures += r.bulkActionMetadata.undetailedFailures;
+  }
+  return out;
 }
-
-const show = (prop: Property, v: number | undefined) =>
-  v === undefined ? '—' : prop === 'weight' ? `${v} kg` : money(v);
 
 export function Bulk() {
   const client = useMerchant();
-  const refresh = useRefresh();
   const list = useAllProducts();
   const id = useId();
   const [selected, setSelected] = useState<string[]>([]);
@@ -33,30 +65,42 @@ export function Bulk() {
   const [mode, setMode] = useState<Mode>('percentage');
   const [amount, setAmount] = useState('10');
   const [round, setRound] = useState(false);
-  const n = Number(amount);
-  const valid = amount.trim() !== '' && Number.isFinite(n) && selected.length > 0;
-  const apply = useMutation({
-    mutationFn: (): Promise<BulkResult> => {
-      if (mode === 'set')
-        return products.bulkUpdateProductsProperty(client, selected, { [prop]: n } as BulkSet);
-      const adj = mode === 'amount' ? { amount: n } : { percentage: { rate: n, roundToInt: round } };
-      return products.bulkAdjustProductProperty(client, { [prop]: adj } as BulkAdjust, selected);
-    },
-    onSuccess: refresh,
-  });
+  const problem = checkValue(amount, mode, prop);
+  const change: Change = { prop, mode, value: Number(amount), round };
+  const apply = useWrite(async ({ c, ids, skipped }: { c: Change; ids: string[]; skipped: string[] }) => ({
+    c,
+    skipped,
+    result: await applyChange(client, ids, c),
+  }));
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
   const rows = list.data;
+  const byId = new Map(rows.map((p) => [p.id, p]));
+  // A new change makes the last result stale: it goes.
+  const edit = <T,>(setter: (v: T) => void, v: T) => {
+    if (!apply.isPending) apply.reset();
+    setter(v);
+  };
   const toggle = (pid: string, on: boolean) =>
     setSelected((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
-  const r = apply.data?.bulkActionMetadata;
+  const start = () => {
+    const chosen = selected.flatMap((pid) => byId.get(pid) ?? []);
+    // Products without the value are not sent: the platform would report them updated, unchanged.
+    const skipped = chosen.filter((p) => current(p, prop) === undefined);
+    const ids = chosen.filter((p) => current(p, prop) !== undefined).map((p) => p.id);
+    apply.run({ c: change, ids, skipped: skipped.map((p) => p.name) });
+  };
+  const done = apply.data;
+  const r = done?.result.bulkActionMetadata;
+  const failed = done ? failures(done.result, done.c.prop, (pid) => byId.get(pid)?.name ?? pid) : [];
+  const places = mode === 'percentage' ? RATE_PLACES : PLACES[prop];
   return (
     <div className="panel">
       <h2>Bulk price, cost and weight</h2>
       <div className="row">
         <div className="field">
           <label htmlFor={`${id}-prop`}>Property</label>
-          <select id={`${id}-prop`} value={prop} onChange={(e) => setProp(e.target.value as Property)}>
+          <select id={`${id}-prop`} value={prop} onChange={(e) => edit(setProp, e.target.value as Property)}>
             <option value="price">Price</option>
             <option value="cost">Cost</option>
             <option value="weight">Weight</option>
@@ -64,7 +108,7 @@ export function Bulk() {
         </div>
         <div className="field">
           <label htmlFor={`${id}-mode`}>Change</label>
-          <select id={`${id}-mode`} value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
+          <select id={`${id}-mode`} value={mode} onChange={(e) => edit(setMode, e.target.value as Mode)}>
             <option value="set">Set to</option>
             <option value="amount">Adjust by an amount</option>
             <option value="percentage">Adjust by a percentage</option>
@@ -75,10 +119,17 @@ export function Bulk() {
           <input
             id={`${id}-n`}
             type="number"
-            step="0.01"
+            step={10 ** -places}
             value={amount}
-            onChange={(e) => setAmount(e.target.value)}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-n-error` : undefined}
+            onChange={(e) => edit(setAmount, e.target.value)}
           />
+          {problem && (
+            <p id={`${id}-n-error`} className="field-error">
+              {problem}
+            </p>
+          )}
         </div>
         {mode === 'percentage' && (
           <div className="field checkbox">
@@ -86,12 +137,17 @@ export function Bulk() {
               id={`${id}-round`}
               type="checkbox"
               checked={round}
-              onChange={(e) => setRound(e.target.checked)}
+              onChange={(e) => edit(setRound, e.target.checked)}
             />
             <label htmlFor={`${id}-round`}>Round to whole numbers</label>
           </div>
         )}
       </div>
+      <p className="muted">
+        {prop === 'price'
+          ? 'Variants with their own prices change too; setting a price replaces them.'
+          : `Products without a ${prop} are skipped: the platform leaves them as they are.`}
+      </p>
       <div className="table-wrap">
         <table className="table" aria-label="Preview">
           <thead>
@@ -100,7 +156,7 @@ export function Bulk() {
                 <input
                   type="checkbox"
                   aria-label="Select all products"
-                  checked={selected.length === rows.length}
+                  checked={rows.length > 0 && selected.length === rows.length}
                   onChange={(e) => setSelected(e.target.checked ? rows.map((p) => p.id) : [])}
                 />
               </th>
@@ -112,7 +168,7 @@ export function Bulk() {
           <tbody>
             {rows.map((p) => {
               const on = selected.includes(p.id);
-              const now = current(p, prop);
+              const after = on && !problem ? preview(p, change) : undefined;
               return (
                 <tr key={p.id} className={on ? 'selected' : ''}>
                   <td>
@@ -124,11 +180,23 @@ export function Bulk() {
                     />
                   </td>
                   <th scope="row">{p.name}</th>
-                  <td>{show(prop, now)}</td>
+                  <td>{show(prop, current(p, prop))}</td>
                   <td>
-                    {on && Number.isFinite(n) && amount !== ''
-                      ? show(prop, preview(now, mode, n, round))
-                      : ''}
+                    {after && (
+                      <span
+                        className={
+                          after.kind === 'ok' ? undefined : after.kind === 'refuse' ? 'field-error' : 'muted'
+                        }
+                      >
+                        {after.text}
+                      </span>
+                    )}
+                    {after?.kind === 'ok' && after.note && (
+                      <>
+                        <br />
+                        <small className="muted">{after.note}</small>
+                      </>
+                    )}
                   </td>
                 </tr>
               );
@@ -138,20 +206,32 @@ export function Bulk() {
       </div>
       {apply.error && <ErrorState error={apply.error} title="Nothing was changed" />}
       <div aria-live="polite">
-        {r && (
-          <p className={`notice ${r.totalFailures ? 'notice-error' : 'notice-ok'}`}>
-            Updated {r.totalSuccesses} {r.totalSuccesses === 1 ? 'product' : 'products'}
-            {r.totalFailures ? `; ${r.totalFailures} failed.` : '.'}
-          </p>
+        {done && r && (
+          <div className={`notice ${r.totalFailures ? 'notice-error' : 'notice-ok'}`}>
+            <p>
+              Updated {plural(r.totalSuccesses)}
+              {r.totalFailures ? `; ${r.totalFailures} failed.` : '.'}
+              {done.skipped.length > 0 && ` Skipped ${done.skipped.join(', ')} (no ${done.c.prop}).`}
+            </p>
+            {failed.length > 0 && (
+              <ul aria-label="Failed products">
+                {failed.map((f) => (
+                  <li key={f.why}>
+                    {f.names.join(', ')}: {f.why}.
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
         )}
       </div>
       <button
         type="button"
         className="button button-primary"
-        disabled={!valid || apply.isPending}
-        onClick={() => apply.mutate()}
+        disabled={!!problem || selected.length === 0 || apply.isPending}
+        onClick={start}
       >
-        Apply to {selected.length} {selected.length === 1 ? 'product' : 'products'}
+        {apply.isPending ? 'Applying…' : `Apply to ${plural(selected.length)}`}
       </button>
     </div>
   );

@@ -1,37 +1,46 @@
 import { collections, products } from '@shopkit/sdk';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
-import { useMerchant, useRefresh } from './context.ts';
-import { useAllProducts } from './Products.tsx';
+import { useMerchant, useWrite } from './context.ts';
+import { PAGE_MAX, useAllProducts } from './Products.tsx';
 
 export function Collections() {
   const client = useMerchant();
-  const refresh = useRefresh();
   const id = useId();
   const list = useQuery({
     queryKey: ['merchant', 'collections'],
-    queryFn: async () => (await collections.queryCollections(client, { paging: { limit: 100 } })).collections,
+    queryFn: async () => {
+      const all: collections.Collection[] = [];
+      for await (const page of collections.queryCollections(client).limit(PAGE_MAX).pages())
+        all.push(...page.items);
+      return all;
+    },
   });
   const all = useAllProducts();
-  const act = useMutation({ mutationFn: (f: () => Promise<unknown>) => f(), onSuccess: refresh });
+  const act = useWrite((f: () => Promise<unknown>) => f());
+  const busy = act.isPending;
   const create = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
+    const form = e.currentTarget;
+    const f = new FormData(form);
     const name = String(f.get('name') ?? '').trim();
     const description = String(f.get('description') ?? '').trim();
-    act.mutate(() => products.createCollection(client, { name, ...(description ? { description } : {}) }));
-    e.currentTarget.reset();
+    // Cleared only once it is created: a refused name stays for correcting.
+    act.run(
+      () => products.createCollection(client, { name, ...(description ? { description } : {}) }),
+      () => form.reset(),
+    );
   };
   const rename = (e: FormEvent<HTMLFormElement>, cid: string) => {
     e.preventDefault();
     const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
-    act.mutate(() => products.updateCollection(client, cid, { name }));
+    act.run(() => products.updateCollection(client, cid, { name }));
   };
   const addProduct = (e: FormEvent<HTMLFormElement>, cid: string) => {
     e.preventDefault();
     const pid = String(new FormData(e.currentTarget).get('product') ?? '');
-    if (pid) act.mutate(() => products.addProductsToCollection(client, cid, [pid]));
+    if (pid) act.run(() => products.addProductsToCollection(client, cid, [pid]));
   };
   if (list.isPending) return <Skeleton lines={6} label="Loading collections" />;
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
@@ -47,7 +56,7 @@ export function Collections() {
           <label htmlFor={`${id}-desc`}>Description</label>
           <input id={`${id}-desc`} name="description" />
         </div>
-        <button type="submit" className="button button-primary" disabled={act.isPending}>
+        <button type="submit" className="button button-primary" disabled={busy}>
           Create collection
         </button>
       </form>
@@ -62,22 +71,25 @@ export function Collections() {
                   <label htmlFor={`${id}-${c.id}`}>Name of {c.name}</label>
                   <input id={`${id}-${c.id}`} name="name" defaultValue={c.name} required />
                 </div>
-                <button type="submit" className="button small">
+                <button type="submit" className="button small" disabled={busy}>
                   Rename
                 </button>
                 <button
                   type="button"
                   className="button small danger"
-                  disabled={c.id === 'col-all-products'}
+                  disabled={c.id === 'col-all-products' || busy}
                   onClick={() =>
                     confirm(`Delete the collection “${c.name}”?`) &&
-                    act.mutate(() => products.deleteCollection(client, c.id))
+                    act.run(() => products.deleteCollection(client, c.id))
                   }
                 >
                   Delete<span className="visually-hidden"> {c.name}</span>
                 </button>
               </form>
-              <p className="muted">{c.numberOfProducts ?? 0} products</p>
+              <p className="muted">
+                {c.numberOfProducts ?? 0} {c.numberOfProducts === 1 ? 'product' : 'products'}
+                {c.visible === false && ' · hidden from the shop'}
+              </p>
               <form className="row" onSubmit={(e) => addProduct(e, c.id)}>
                 <div className="field grow">
                   <label htmlFor={`${id}-${c.id}-p`}>Add a product to {c.name}</label>
@@ -88,11 +100,12 @@ export function Collections() {
                     {all.data?.map((p) => (
                       <option key={p.id} value={p.id}>
                         {p.name}
+                        {p.visible ? '' : ' (hidden)'}
                       </option>
                     ))}
                   </select>
                 </div>
-                <button type="submit" className="button small">
+                <button type="submit" className="button small" disabled={busy}>
                   Add
                 </button>
               </form>

@@ -1,41 +1,68 @@
-import { OptionType, type Product, type ProductInput, products } from '@shopkit/sdk';
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { HttpError, type Product, type ProductInput, products } from '@shopkit/sdk';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { money } from '../format.ts';
-import { useMerchant, useRefresh } from './context.ts';
+import { useMerchant, useWrite } from './context.ts';
+import {
+  changes,
+  droppedVariants,
+  type Field,
+  type Problems,
+  rebase,
+  sameDraft,
+  toDraft,
+  variantName,
+} from './draft.ts';
+
+/** The largest page the platform serves. */
+export const PAGE_MAX = 100;
 
 export const ALL = { includeHiddenProducts: true, includeMerchantSpecificData: true, includeVariants: true };
 
+/** Every product of the store, hidden ones included, by name: all pages, not only the first. */
 export function useAllProducts() {
   const client = useMerchant();
   return useQuery({
     queryKey: ['merchant', 'products'],
-    queryFn: async () =>
-      (
-        await products.queryProducts(
-          client,
-          { sort: [{ fieldName: 'name', order: 'ASC' }], paging: { limit: 100 } },
-          ALL,
-        )
-      ).products,
+    queryFn: async () => {
+      const all: Product[] = [];
+      const query = products.queryProducts(client, ALL).ascending('name').limit(PAGE_MAX);
+      for await (const page of query.pages()) all.push(...page.items);
+      return all;
+    },
   });
 }
+
+/** One product with its variants and merchant data, or `null` when there is none. */
+function useProduct(id: string) {
+  const client = useMerchant();
+  return useQuery({
+    queryKey: ['merchant', 'product', id],
+    queryFn: async () => {
+      try {
+        return (await products.getProduct(client, id, { includeMerchantSpecificData: true })).product;
+      } catch (e) {
+        if (e instanceof HttpError && e.status === 404) return null;
+        throw e;
+      }
+    },
+  });
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function ProductList() {
   const list = useAllProducts();
   const client = useMerchant();
-  const refresh = useRefresh();
-  const del = useMutation({
-    mutationFn: (id: string) => products.deleteProduct(client, id),
-    onSuccess: refresh,
-  });
+  const del = useWrite((id: string) => products.deleteProduct(client, id));
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
   return (
     <>
       {del.error && <ErrorState error={del.error} title="The product was not deleted" />}
+      <p className="muted">{count(list.data.length, 'product')}</p>
       <div className="table-wrap">
         <table className="table">
           <caption className="visually-hidden">Products</caption>
@@ -64,8 +91,9 @@ export function ProductList() {
                   <button
                     type="button"
                     className="link-button danger"
+                    disabled={del.isPending}
                     onClick={() => {
-                      if (confirm(`Delete “${p.name}”? This cannot be undone.`)) del.mutate(p.id);
+                      if (confirm(`Delete “${p.name}”? This cannot be undone.`)) del.run(p.id);
                     }}
                   >
                     Delete<span className="visually-hidden"> {p.name}</span>
@@ -80,135 +108,183 @@ export function ProductList() {
   );
 }
 
-/** "Color: White #f4f1ea, Sand #d8c3a5" per line; a `#rrggbb` makes it a colour option. */
-export function parseOptions(text: string): NonNullable<ProductInput['productOptions']> {
-  return text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const [name, rest = ''] = line.split(/:(.*)/s) as [string, string?];
-      const choices = rest
-        .split(',')
-        .map((c) => c.trim())
-        .filter(Boolean)
-        .map((c) => {
-          const m = /^(.*?)\s+(#[0-9a-f]{6})$/i.exec(c);
-          return m ? { description: m[1]!, value: m[2]! } : { description: c, value: c };
-        });
-      const color = choices.length > 0 && choices.every((c) => c.value.startsWith('#'));
-      return { name: name.trim(), optionType: color ? OptionType.color : OptionType.drop_down, choices };
-    });
-}
-
-const formatOptions = (p?: Product) =>
-  (p?.productOptions ?? [])
-    .map(
-      (o) =>
-        `${o.name}: ${(o.choices ?? []).map((c) => (o.optionType === 'color' ? `${c.description} ${c.value}` : c.description)).join(', ')}`,
-    )
-    .join('\n');
-
-function num(f: FormData, k: string) {
-  const v = String(f.get(k) ?? '').trim();
-  return v === '' ? undefined : Number(v);
-}
-
 export function ProductEditor() {
   const { id } = useParams();
-  const list = useAllProducts();
-  const product = id ? list.data?.find((p) => p.id === id) : undefined;
-  if (id && list.isPending) return <Skeleton lines={8} label="Loading the product" />;
-  if (id && list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
-  if (id && !product) return <p className="notice">This product no longer exists.</p>;
-  return <Editor key={product?.id ?? 'new'} product={product} />;
+  return id ? <StoredProduct key={id} id={id} /> : <Editor key="new" />;
 }
+
+function StoredProduct({ id }: { id: string }) {
+  const product = useProduct(id);
+  if (product.isPending) return <Skeleton lines={8} label="Loading the product" />;
+  if (product.error) return <ErrorState error={product.error} retry={() => product.refetch()} />;
+  if (!product.data) return <p className="notice">This product no longer exists.</p>;
+  return <Editor product={product.data} />;
+}
+
+/** Asks before a save whose new options delete stored variants; true when it may go ahead. */
+function confirmOptions(product: Product, input: ProductInput, removeOptions: boolean) {
+  const variants = (product.variants ?? []).filter((v) => Object.keys(v.choices).length > 0);
+  if (removeOptions) return confirm(removeOptionsQuestion(product));
+  const dropped = input.productOptions ? droppedVariants(product, input.productOptions) : [];
+  if (!dropped.length) return true;
+  return confirm(
+    `These options delete ${count(dropped.length, 'variant')} of the ${variants.length} of “${product.name}” ` +
+      `(${dropped.slice(0, 5).map(variantName).join(', ')}${dropped.length > 5 ? ', …' : ''}), ` +
+      'with their own prices and stock. Save anyway?',
+  );
+}
+
+function removeOptionsQuestion(product: Product) {
+  const variants = (product.variants ?? []).filter((v) => Object.keys(v.choices).length > 0);
+  const tracked = variants.some((v) => v.stock?.trackQuantity);
+  const stock = variants.reduce((n, v) => n + (v.stock?.quantity ?? 0), 0);
+  return (
+    `Remove every option of “${product.name}”? Its ${count(variants.length, 'variant')} are deleted, ` +
+    `with their own prices${tracked ? ` and stock (${stock} in stock)` : ''}; ` +
+    'the product goes back to a single variant.'
+  );
+}
+
+const LABELS: Record<Exclude<Field, 'visible'>, string> = {
+  name: 'Name',
+  description: 'Description',
+  productType: 'Type',
+  price: 'Price (USD)',
+  cost: 'Cost (USD)',
+  weight: 'Weight (kg)',
+  sku: 'SKU',
+  ribbon: 'Ribbon',
+  brand: 'Brand',
+  options: 'Options',
+};
 
 function Editor({ product }: { product?: Product }) {
   const client = useMerchant();
-  const refresh = useRefresh();
   const navigate = useNavigate();
   const id = useId();
-  const [saved, setSaved] = useState(false);
-  const save = useMutation({
-    mutationFn: (input: ProductInput) =>
-      product ? products.updateProduct(client, product.id, input) : products.createProduct(client, input),
-    onSuccess: async ({ product: p }) => {
-      await refresh();
-      setSaved(true);
-      if (!product) navigate(`/merchant/products/${p.id}`);
-    },
+  // The form follows what is stored: after every write and refetch, the fields the merchant has
+  // not edited show the stored values again (a removed ribbon or options box empties).
+  const stored = useMemo(() => toDraft(product), [product]);
+  const [form, setForm] = useState({ base: stored, draft: stored });
+  if (!sameDraft(form.base, stored)) setForm({ base: stored, draft: rebase(form.draft, form.base, stored) });
+  const { base, draft } = form;
+  const [problems, setProblems] = useState<Problems>({});
+  const [note, setNote] = useState<'saved' | 'unchanged' | null>(null);
+  const save = useWrite(async ({ input, removeOptions }: { input: ProductInput; removeOptions: boolean }) => {
+    if (!product) return (await products.createProduct(client, input)).product;
+    if (Object.keys(input).length) await products.updateProduct(client, product.id, input);
+    if (removeOptions) await products.deleteProductOptions(client, product.id);
+    return product;
   });
+  const set = (k: Field, v: string | boolean) => {
+    setNote(null);
+    setForm((f) => ({ ...f, draft: { ...f.draft, [k]: v } }));
+    if (problems[k]) setProblems(({ [k]: _, ...rest }) => rest);
+  };
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    setSaved(false);
-    const f = new FormData(e.currentTarget);
-    const s = (k: string) => String(f.get(k) ?? '').trim();
-    const options = parseOptions(s('options'));
-    const input: ProductInput = {
-      name: s('name'),
-      description: s('description'),
-      productType: 'physical',
-      priceData: { price: num(f, 'price') ?? 0 },
-      visible: f.get('visible') === 'on',
-      ...(s('sku') ? { sku: s('sku') } : {}),
-      ...(num(f, 'cost') !== undefined ? { costAndProfitData: { itemCost: num(f, 'cost')! } } : {}),
-      ...(num(f, 'weight') !== undefined ? { weight: num(f, 'weight')! } : {}),
-      ...(s('ribbon') ? { ribbon: s('ribbon') } : {}),
-      ...(s('brand') ? { brand: s('brand') } : {}),
-      ...(options.length ? { productOptions: options, manageVariants: true } : {}),
-    };
-    save.mutate(input);
+    setNote(null);
+    const { input, removeOptions, problems: found } = changes(draft, product && base);
+    setProblems(found);
+    const first = Object.keys(found)[0];
+    if (first) {
+      document.getElementById(`${id}-${first}`)?.focus();
+      return;
+    }
+    if (product && !Object.keys(input).length && !removeOptions) {
+      setNote('unchanged');
+      return;
+    }
+    if (product && !confirmOptions(product, input, removeOptions)) return;
+    save.run({ input, removeOptions }, (p) => {
+      setNote('saved');
+      if (!product) navigate(`/merchant/products/${p.id}`);
+    });
   };
-  const field = (name: string, label: string, value?: string | number, type = 'text', extra = {}) => (
+  const describe = (k: Field, help?: string) => {
+    const ids = [problems[k] && `${id}-${k}-error`, help].filter(Boolean).join(' ');
+    return { 'aria-invalid': problems[k] ? true : undefined, 'aria-describedby': ids || undefined };
+  };
+  const error = (k: Field) =>
+    problems[k] && (
+      <p id={`${id}-${k}-error`} className="field-error">
+        {problems[k]}
+      </p>
+    );
+  const field = (k: Exclude<Field, 'visible' | 'options' | 'description' | 'productType'>, extra = {}) => (
     <div className="field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input id={`${id}-${name}`} name={name} type={type} defaultValue={value ?? ''} {...extra} />
+      <label htmlFor={`${id}-${k}`}>{LABELS[k]}</label>
+      <input
+        id={`${id}-${k}`}
+        name={k}
+        value={draft[k]}
+        onChange={(e) => set(k, e.target.value)}
+        {...describe(k)}
+        {...extra}
+      />
     </div>
   );
+  const invalid = Object.keys(problems).length;
   return (
     <div className="editor">
       <form onSubmit={submit} className="panel" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`}>{product ? `Edit ${product.name}` : 'New product'}</h2>
-        {field('name', 'Name', product?.name, 'text', { required: true })}
+        {field('name', { required: true })}
+        {error('name')}
         <div className="field">
-          <label htmlFor={`${id}-description`}>Description</label>
+          <label htmlFor={`${id}-description`}>{LABELS.description}</label>
           <textarea
             id={`${id}-description`}
             name="description"
             rows={3}
-            defaultValue={product?.description ?? ''}
+            value={draft.description}
+            onChange={(e) => set('description', e.target.value)}
           />
         </div>
-        <div className="row">
-          {field('price', 'Price (USD)', product?.priceData?.price, 'number', {
-            required: true,
-            step: '0.01',
-            min: 0,
-          })}
-          {field('cost', 'Cost (USD)', product?.costAndProfitData?.itemCost, 'number', {
-            step: '0.01',
-            min: 0,
-          })}
-          {field('weight', 'Weight (kg)', product?.weight, 'number', { step: '0.001', min: 0 })}
-        </div>
-        <div className="row">
-          {field('sku', 'SKU', product?.sku)}
-          {field('ribbon', 'Ribbon', product?.ribbon)}
-          {field('brand', 'Brand', product?.brand)}
-        </div>
         <div className="field">
-          <label htmlFor={`${id}-options`}>Options</label>
+          <label htmlFor={`${id}-productType`}>{LABELS.productType}</label>
+          <select
+            id={`${id}-productType`}
+            name="productType"
+            value={draft.productType}
+            onChange={(e) => set('productType', e.target.value)}
+          >
+            <option value="physical">Physical (shipped)</option>
+            <option value="digital">Digital (no shipping)</option>
+          </select>
+        </div>
+        <div className="row">
+          {field('price', { type: 'number', required: true, step: '0.01', min: 0 })}
+          {field('cost', { type: 'number', step: '0.01', min: 0 })}
+          {field('weight', { type: 'number', step: '0.001', min: 0 })}
+        </div>
+        {error('price')}
+        {error('cost')}
+        {error('weight')}
+        <div className="row">
+          {field('sku')}
+          {field('ribbon')}
+          {field('brand')}
+        </div>
+        {error('sku')}
+        {error('ribbon')}
+        {error('brand')}
+        <div className="field">
+          <label htmlFor={`${id}-options`}>{LABELS.options}</label>
           <textarea
             id={`${id}-options`}
             name="options"
             rows={3}
-            aria-describedby={`${id}-options-help`}
-            defaultValue={formatOptions(product)}
+            value={draft.options}
+            onChange={(e) => set('options', e.target.value)}
+            {...describe('options', `${id}-options-help`)}
           />
+          {error('options')}
           <p id={`${id}-options-help`} className="muted">
-            One option per line, such as <code>Size: S, M, L</code> or{' '}
-            <code>Color: Red #c0392b, Blue #2e86de</code>.
+            One option per line, such as <code>Size: S, M, L</code>. For a colour option give every choice a
+            colour code: <code>Color: Red #c0392b, Blue #2e86de</code>; a line where only some choices have
+            one is refused. Changing or emptying the options deletes the variants they no longer make, with
+            their prices and stock.
           </p>
         </div>
         <div className="field checkbox">
@@ -216,14 +292,20 @@ function Editor({ product }: { product?: Product }) {
             id={`${id}-visible`}
             name="visible"
             type="checkbox"
-            defaultChecked={product?.visible ?? true}
+            checked={draft.visible}
+            onChange={(e) => set('visible', e.target.checked)}
           />
           <label htmlFor={`${id}-visible`}>Visible in the shop</label>
         </div>
         <p role="alert" className="field-error">
-          {save.error?.message ?? ''}
+          {invalid
+            ? `Not saved: ${invalid === 1 ? 'a field needs' : `${invalid} fields need`} attention (see above).`
+            : (save.error?.message ?? '')}
         </p>
-        <div aria-live="polite">{saved && <p className="notice notice-ok">Saved.</p>}</div>
+        <div aria-live="polite">
+          {note === 'saved' && <p className="notice notice-ok">Saved.</p>}
+          {note === 'unchanged' && <p className="notice">No changes to save.</p>}
+        </div>
         <button type="submit" className="button button-primary" disabled={save.isPending}>
           {save.isPending ? 'Saving…' : product ? 'Save changes' : 'Create product'}
         </button>
@@ -235,21 +317,29 @@ function Editor({ product }: { product?: Product }) {
 
 function Extras({ product }: { product: Product }) {
   const client = useMerchant();
-  const refresh = useRefresh();
   const id = useId();
-  const act = useMutation({ mutationFn: (f: () => Promise<unknown>) => f(), onSuccess: refresh });
-  const run = (f: () => Promise<unknown>) => act.mutate(f);
+  const act = useWrite((f: () => Promise<unknown>) => f());
+  const busy = act.isPending;
   const addMedia = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const url = String(new FormData(e.currentTarget).get('url') ?? '').trim();
-    if (url) run(() => products.addProductMedia(client, product.id, [{ url }]));
-    e.currentTarget.reset();
+    const form = e.currentTarget;
+    const url = String(new FormData(form).get('url') ?? '').trim();
+    // Cleared only once the image is added: a refused URL stays for correcting.
+    if (url)
+      act.run(
+        () => products.addProductMedia(client, product.id, [{ url }]),
+        () => form.reset(),
+      );
   };
   const setVariantPrice = (e: FormEvent<HTMLFormElement>, variantId: string) => {
     e.preventDefault();
-    const price = Number(new FormData(e.currentTarget).get('price'));
-    run(() => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]));
+    const text = String(new FormData(e.currentTarget).get('price') ?? '').trim();
+    const price = Number(text);
+    // The input is required; this guards against an empty or unreadable value all the same.
+    if (text === '' || !Number.isFinite(price) || price < 0) return;
+    act.run(() => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]));
   };
+  const variants = product.variants ?? [];
   return (
     <div className="panel">
       {act.error && <ErrorState error={act.error} title="The change was not saved" />}
@@ -258,16 +348,16 @@ function Extras({ product }: { product: Product }) {
         <button
           type="button"
           className="button"
-          disabled={!product.ribbon}
-          onClick={() => run(() => products.removeRibbon(client, product.id))}
+          disabled={!product.ribbon || busy}
+          onClick={() => act.run(() => products.removeRibbon(client, product.id))}
         >
           Remove ribbon{product.ribbon ? ` “${product.ribbon}”` : ''}
         </button>
         <button
           type="button"
           className="button"
-          disabled={!product.brand}
-          onClick={() => run(() => products.removeBrand(client, product.id))}
+          disabled={!product.brand || busy}
+          onClick={() => act.run(() => products.removeBrand(client, product.id))}
         >
           Remove brand{product.brand ? ` “${product.brand}”` : ''}
         </button>
@@ -280,7 +370,8 @@ function Extras({ product }: { product: Product }) {
             <button
               type="button"
               className="link-button danger"
-              onClick={() => run(() => products.removeProductMedia(client, product.id, [m.id!]))}
+              disabled={busy}
+              onClick={() => act.run(() => products.removeProductMedia(client, product.id, [m.id!]))}
             >
               Remove<span className="visually-hidden"> {m.image?.altText ?? m.title ?? 'image'}</span>
             </button>
@@ -292,7 +383,7 @@ function Extras({ product }: { product: Product }) {
           <label htmlFor={`${id}-url`}>Image URL</label>
           <input id={`${id}-url`} name="url" type="url" required />
         </div>
-        <button type="submit" className="button">
+        <button type="submit" className="button" disabled={busy}>
           Add image
         </button>
       </form>
@@ -305,17 +396,19 @@ function Extras({ product }: { product: Product }) {
                 <tr>
                   <th scope="col">Variant</th>
                   <th scope="col">Price</th>
-                  <th scope="col">In stock</th>
+                  <th scope="col">Stock</th>
                 </tr>
               </thead>
               <tbody>
-                {(product.variants ?? []).map((v) => {
-                  const name = Object.values(v.choices).join(' / ');
+                {variants.map((v) => {
+                  const name = variantName(v);
+                  const price = v.variant?.priceData?.price;
                   return (
                     <tr key={v.id}>
                       <th scope="row">{name}</th>
                       <td>
-                        <form className="inline" onSubmit={(e) => setVariantPrice(e, v.id)}>
+                        {/* Keyed by the stored price: a reset or a change shows the new value. */}
+                        <form key={price} className="inline" onSubmit={(e) => setVariantPrice(e, v.id)}>
                           <label className="visually-hidden" htmlFor={`${id}-${v.id}`}>
                             Price of {name}
                           </label>
@@ -325,14 +418,17 @@ function Extras({ product }: { product: Product }) {
                             type="number"
                             step="0.01"
                             min="0"
-                            defaultValue={v.variant?.priceData?.price ?? ''}
+                            required
+                            defaultValue={price ?? ''}
                           />
-                          <button type="submit" className="button small">
+                          <button type="submit" className="button small" disabled={busy}>
                             Set<span className="visually-hidden"> price of {name}</span>
                           </button>
                         </form>
                       </td>
-                      <td>{v.stock?.inStock ? 'Yes' : 'No'}</td>
+                      <td>
+                        {v.stock?.trackQuantity ? (v.stock.quantity ?? 0) : v.stock?.inStock ? 'Yes' : 'No'}
+                      </td>
                     </tr>
                   );
                 })}
@@ -343,14 +439,24 @@ function Extras({ product }: { product: Product }) {
             <button
               type="button"
               className="button"
-              onClick={() => run(() => products.resetAllProductVariantData(client, product.id))}
+              disabled={busy}
+              onClick={() =>
+                confirm(
+                  `Reset every variant of “${product.name}” to the product’s price, cost, weight and SKU? ` +
+                    'The variants’ own prices and other values are lost.',
+                ) && act.run(() => products.resetAllProductVariantData(client, product.id))
+              }
             >
               Reset variant prices
             </button>
             <button
               type="button"
               className="button danger"
-              onClick={() => run(() => products.deleteProductOptions(client, product.id))}
+              disabled={busy}
+              onClick={() =>
+                confirm(removeOptionsQuestion(product)) &&
+                act.run(() => products.deleteProductOptions(client, product.id))
+              }
             >
               Remove all options
             </button>

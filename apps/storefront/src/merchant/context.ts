@@ -1,6 +1,6 @@
 import type { AnyClient } from '@shopkit/sdk';
-import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useRef } from 'react';
 
 export const MerchantContext = createContext<AnyClient | null>(null);
 
@@ -18,4 +18,27 @@ export function useRefresh() {
       qc.invalidateQueries({ queryKey: ['merchant'] }),
       qc.invalidateQueries({ queryKey: ['shopkit'] }),
     ]);
+}
+
+/**
+ * A console write. `run` starts it only when none of this write is running (a double click makes
+ * one request, not two); after success the console and the shop are refreshed, then `then` runs.
+ * `isPending` stays true until the refresh is done, so buttons can be disabled until then.
+ * @example const del = useWrite((id: string) => products.deleteProduct(client, id)); del.run(p.id);
+ */
+export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
+  const refresh = useRefresh();
+  const running = useRef(false);
+  const m = useMutation({ mutationFn: write, onSuccess: () => refresh() });
+  const run = (arg: A, then?: (result: R) => void) => {
+    if (running.current) return;
+    running.current = true;
+    m.mutate(arg, {
+      onSuccess: then,
+      onSettled: () => {
+        running.current = false;
+      },
+    });
+  };
+  return { run, isPending: m.isPending, error: m.error, data: m.data, reset: m.reset };
 }

@@ -1,0 +1,137 @@
+/**
+ * Bulk price, cost and weight changes computed as the platform computes them: whole units (cents,
+ * grams), rates with four decimals, rounding half away from zero. A row's preview is the value the
+ * platform will store, the reason it will refuse, or why the product is skipped; and a bulk answer's
+ * failures are grouped by reason for the merchant.
+ * @module
+ */
+import type { BulkResult, Product } from '@shopkit/sdk';
+import { money } from '../format.ts';
+import { variantName } from './draft.ts';
+
+export type Property = 'price' | 'cost' | 'weight';
+export type Mode = 'set' | 'amount' | 'percentage';
+export interface Change {
+  prop: Property;
+  mode: Mode;
+  /** The new value, the amount to add, or the percentage. */
+  value: number;
+  /** Percentages only: round the result to whole dollars or kilograms. */
+  round: boolean;
+}
+
+/** Decimal places the platform keeps: cents for money, grams for weights in kg. */
+export const PLACES: Record<Property, number> = { price: 2, cost: 2, weight: 3 };
+/** Decimal places of a percentage. */
+export const RATE_PLACES = 4;
+/** Most products one bulk call takes. */
+export const BULK_MAX = 100;
+
+const units = (n: number, places: number) => Math.round(n * 10 ** places);
+const HUNDRED = BigInt(100 * 10 ** RATE_PLACES);
+
+/** `a * num / den`, rounded half away from zero, exactly. */
+function mulDivRound(a: bigint, num: bigint, den: bigint) {
+  const p = a * num;
+  const q = ((p < 0n ? -p : p) * 2n + den) / (den * 2n);
+  return p < 0n ? -q : q;
+}
+
+/**
+ * The value the platform stores after the change (negative when it will refuse it), or `undefined`
+ * when there is no value: the platform leaves a missing cost or weight as it is, even when setting.
+ * @example changed(0.32, { prop: 'weight', mode: 'percentage', value: 10, round: false }) // 0.352
+ */
+export function changed(value: number | undefined, c: Change): number | undefined {
+  if (value === undefined) return undefined;
+  const places = PLACES[c.prop];
+  const v = units(value, places);
+  let out: number;
+  if (c.mode === 'set') out = units(c.value, places);
+  else if (c.mode === 'amount') out = v + units(c.value, places);
+  else {
+    const step = c.round ? BigInt(10 ** places) : 1n;
+    const rate = HUNDRED + BigInt(units(c.value, RATE_PLACES));
+    out = Number(mulDivRound(BigInt(v), rate, HUNDRED * step) * step);
+  }
+  return out / 10 ** places;
+}
+
+/** Why the value typed cannot be sent, or `undefined` when it can. */
+export function checkValue(text: string, mode: Mode, prop: Property): string | undefined {
+  const t = text.trim();
+  if (t === '') return 'Enter a value.';
+  const n = Number(t);
+  if (!Number.isFinite(n)) return 'Enter a number.';
+  const places = mode === 'percentage' ? RATE_PLACES : PLACES[prop];
+  if (!new RegExp(`^-?\\d*(\\.\\d{0,${places}})?$`).test(t)) return `Use at most ${places} decimal places.`;
+  if (mode === 'set' && n < 0) return `A ${prop} cannot be negative.`;
+  if (mode === 'percentage' && n < -100) return 'A percentage cannot take off more than 100.';
+  return undefined;
+}
+
+export const current = (p: Product, prop: Property) =>
+  prop === 'price' ? p.priceData?.price : prop === 'cost' ? p.costAndProfitData?.itemCost : p.weight;
+
+const variantValue = (v: NonNullable<Product['variants']>[number], prop: Property) =>
+  prop === 'price'
+    ? v.variant?.priceData?.price
+    : prop === 'cost'
+      ? v.variant?.costAndProfitData?.itemCost
+      : v.variant?.weight;
+
+export const show = (prop: Property, v: number | undefined) =>
+  v === undefined ? '—' : prop === 'weight' ? `${v} kg` : money(v);
+
+/** A list of names, the first few and how many more. */
+const few = (items: string[], max = 3) =>
+  items.length > max ? `${items.slice(0, max).join(', ')} and ${items.length - max} more` : items.join(', ');
+
+export type Preview =
+  | { kind: 'skip'; text: string }
+  | { kind: 'refuse'; text: string }
+  | { kind: 'ok'; value: number; text: string; note?: string };
+
+/**
+ * What applying the change to a product will do. The platform changes the variants' own values
+ * too (setting replaces them with the product's), and refuses a product when any value would go
+ * below zero.
+ */
+export function preview(p: Product, c: Change): Preview {
+  const now = current(p, c.prop);
+  if (now === undefined) return { kind: 'skip', text: `— no ${c.prop}, skipped` };
+  const after = changed(now, c)!;
+  // Variants whose value differs from the product's have their own.
+  const own = (p.variants ?? []).flatMap((v) => {
+    const x = variantValue(v, c.prop);
+    return x !== undefined && x !== now ? [{ name: variantName(v), now: x, after: changed(x, c)! }] : [];
+  });
+  if (after < 0 || own.some((v) => v.after < 0))
+    return { kind: 'refuse', text: `refused: the ${c.prop} would go below zero` };
+  const text = show(c.prop, after);
+  if (!own.length) return { kind: 'ok', value: after, text };
+  const note =
+    c.mode === 'set'
+      ? `replaces the variants’ own ${c.prop}s: ${few(own.map((v) => `${v.name} ${show(c.prop, v.now)}`))}`
+      : `variants’ own ${c.prop}s too: ${few(own.map((v) => `${v.name} ${show(c.prop, v.after)}`))}`;
+  return { kind: 'ok', value: after, text, note };
+}
+
+/** A failed item's reason, as a phrase. */
+function reason(prop: Property, error?: { code: string; description: string }) {
+  if (!error) return 'no reason given';
+  if (error.code === 'NEGATIVE_VALUE') return `the ${prop} would go below zero`;
+  if (error.code === 'PRODUCT_NOT_FOUND') return 'the product no longer exists';
+  return error.description;
+}
+
+/** The failed items of a bulk answer, grouped by reason, with product names. */
+export function failures(r: BulkResult, prop: Property, name: (id: string) => string) {
+  const groups = new Map<string, string[]>();
+  for (const { itemMetadata: m } of r.results) {
+    if (m.success) continue;
+    const why = reason(prop, m.error);
+    groups.set(why, [...(groups.get(why) ?? []), m.id ? name(m.id) : `item ${m.originalIndex + 1}`]);
+  }
+  return [...groups].map(([why, names]) => ({ why, names }));
+}

@@ -1,0 +1,85 @@
+import type { Product } from '@shopkit/sdk';
+import { describe, expect, it } from 'vitest';
+import { changes, droppedVariants, rebase, toDraft } from './draft.ts';
+
+const giftCard = {
+  id: 'g',
+  name: 'Gift Card',
+  slug: 'gift-card',
+  productType: 'digital',
+  priceData: { price: 50 },
+  sku: 'GC-50',
+  ribbon: 'Sale',
+  visible: true,
+} as Product;
+
+describe('changes', () => {
+  it('sends only what changed, and never the product type unless it was changed', () => {
+    const base = toDraft(giftCard);
+    expect(changes({ ...base, description: 'Any amount.' }, base)).toEqual({
+      input: { description: 'Any amount.' },
+      removeOptions: false,
+      problems: {},
+    });
+    expect(changes({ ...base, productType: 'physical' }, base).input).toEqual({ productType: 'physical' });
+  });
+
+  it('sends a cleared text field as empty, which clears it', () => {
+    const base = toDraft(giftCard);
+    expect(changes({ ...base, sku: '', ribbon: ' ' }, base).input).toEqual({ sku: '', ribbon: '' });
+  });
+
+  it('refuses an empty price and a cleared cost instead of sending 0 or nothing', () => {
+    const base = toDraft({ ...giftCard, costAndProfitData: { itemCost: 10 } });
+    const r = changes({ ...base, price: '', cost: '' }, base);
+    expect(r.input).toEqual({});
+    expect(Object.keys(r.problems)).toEqual(['price', 'cost']);
+    expect(changes({ ...base, price: '1.234' }, base).problems.price).toMatch(/12.50/);
+  });
+
+  it('removes options when their text is emptied, and refuses a half-coloured option', () => {
+    const shirt = {
+      ...giftCard,
+      productOptions: [{ name: 'Size', choices: [{ description: 'S', value: 'S' }] }],
+    };
+    const base = toDraft(shirt);
+    expect(changes({ ...base, options: '' }, base)).toMatchObject({ input: {}, removeOptions: true });
+    expect(changes({ ...base, options: 'Color: Red #ff0000, Blue' }, base).problems.options).toMatch(/Blue/);
+  });
+
+  it('creates with every filled field and the type', () => {
+    const draft = { ...toDraft(), name: 'Scarf', price: '39', options: 'Size: S' };
+    expect(changes(draft).input).toEqual({
+      name: 'Scarf',
+      productType: 'physical',
+      visible: true,
+      priceData: { price: 39 },
+      productOptions: [
+        { name: 'Size', optionType: 'drop_down', choices: [{ description: 'S', value: 'S' }] },
+      ],
+      manageVariants: true,
+    });
+  });
+});
+
+it('rebase keeps edits and takes everything else from what is stored', () => {
+  const base = toDraft(giftCard);
+  const stored = toDraft({ ...giftCard, ribbon: undefined, name: 'Gift Card (any amount)' });
+  const draft = { ...base, description: 'typed' };
+  expect(rebase(draft, base, stored)).toEqual({ ...stored, description: 'typed' });
+});
+
+it('droppedVariants names the variants new options would delete', () => {
+  const p = {
+    ...giftCard,
+    variants: [
+      { id: '1', choices: { Size: 'S' } },
+      { id: '2', choices: { Size: 'M' } },
+    ],
+  } as Product;
+  expect(
+    droppedVariants(p, [{ name: 'Size', choices: [{ description: 'S' }, { description: 'L' }] }]).map(
+      (v) => v.id,
+    ),
+  ).toEqual(['2']);
+});

@@ -1,0 +1,150 @@
+/**
+ * The product editor's form state: what the form shows (`Draft`, text as typed), how it follows the
+ * stored product without losing the merchant's edits (`rebase`), and what a save sends (`changes`):
+ * only the fields that differ from what is stored, a cleared text field as an empty string (the
+ * platform clears it), and never an empty or unreadable number.
+ * @module
+ */
+import type { Product, ProductInput, Variant } from '@shopkit/sdk';
+import { formatOptions, type OptionsInput, parseOptions } from './options.ts';
+
+export interface Draft {
+  name: string;
+  description: string;
+  productType: 'physical' | 'digital';
+  price: string;
+  cost: string;
+  weight: string;
+  sku: string;
+  ribbon: string;
+  brand: string;
+  options: string;
+  visible: boolean;
+}
+export type Field = keyof Draft;
+export type Problems = Partial<Record<Field, string>>;
+
+const FIELDS = [
+  'name',
+  'description',
+  'productType',
+  'price',
+  'cost',
+  'weight',
+  'sku',
+  'ribbon',
+  'brand',
+  'options',
+  'visible',
+] as const satisfies readonly Field[];
+
+const text = (n?: number) => (n === undefined ? '' : String(n));
+
+/** What the form shows for a stored product, or for a new one. */
+export function toDraft(p?: Product): Draft {
+  return {
+    name: p?.name ?? '',
+    description: p?.description ?? '',
+    productType: p?.productType === 'digital' ? 'digital' : 'physical',
+    price: text(p?.priceData?.price),
+    cost: text(p?.costAndProfitData?.itemCost),
+    weight: text(p?.weight),
+    sku: p?.sku ?? '',
+    ribbon: p?.ribbon ?? '',
+    brand: p?.brand ?? '',
+    options: formatOptions(p),
+    visible: p?.visible ?? true,
+  };
+}
+
+export const sameDraft = (a: Draft, b: Draft) => FIELDS.every((k) => a[k] === b[k]);
+
+/**
+ * The draft once the stored product has changed from `base` to `stored`: a field the merchant has
+ * edited keeps the edit, every other field shows what is now stored.
+ */
+export function rebase(draft: Draft, base: Draft, stored: Draft): Draft {
+  const next = { ...draft } as Record<Field, unknown>;
+  for (const k of FIELDS) if (draft[k] === base[k]) next[k] = stored[k];
+  return next as unknown as Draft;
+}
+
+/** A decimal with at most `places` decimals; `undefined` when empty, `null` when unreadable. */
+export function decimal(value: string, places: number): number | undefined | null {
+  const t = value.trim();
+  if (t === '') return undefined;
+  return new RegExp(`^\\d+(\\.\\d{0,${places}})?$`).test(t) ? Number(t) : null;
+}
+
+export interface Changes {
+  /** What to send: every field for a new product, only the changed ones for a stored one. */
+  input: ProductInput;
+  /** The options text of a product with options was emptied: remove them (their own call). */
+  removeOptions: boolean;
+  /** Why it cannot be saved, by field; empty when it can. */
+  problems: Problems;
+}
+
+/** What saving `draft` sends, compared with `base` (what is stored; none for a new product). */
+export function changes(draft: Draft, base?: Draft): Changes {
+  const input: ProductInput = {};
+  const problems: Problems = {};
+  const changed = (k: Field) => !base || draft[k] !== base[k];
+
+  const name = draft.name.trim();
+  if (!name) problems.name = 'Enter a name.';
+  else if (changed('name')) input.name = name;
+  const description = draft.description.trim();
+  if (changed('description') && (base || description)) input.description = description;
+  // The type is sent when creating, or when the merchant changes it: a save never resets it.
+  if (changed('productType')) input.productType = draft.productType;
+  if (changed('visible')) input.visible = draft.visible;
+
+  const price = decimal(draft.price, 2);
+  if (price === undefined) problems.price = 'Enter a price: an empty price is not $0.00.';
+  else if (price === null) problems.price = 'Enter the price as an amount such as 12.50.';
+  else if (changed('price')) input.priceData = { price };
+
+  for (const [k, places, example] of [
+    ['cost', 2, '12.50'],
+    ['weight', 3, '0.35'],
+  ] as const) {
+    if (!changed(k)) continue;
+    const v = decimal(draft[k], places);
+    if (v === null) problems[k] = `Enter the ${k} as a number such as ${example}, or leave it empty.`;
+    else if (v === undefined) {
+      if (base?.[k])
+        problems[k] =
+          `The ${k} cannot be removed once it is set: the platform has no call that clears it. Enter 0 instead.`;
+    } else if (k === 'cost') input.costAndProfitData = { itemCost: v };
+    else input.weight = v;
+  }
+
+  for (const k of ['sku', 'ribbon', 'brand'] as const) {
+    const v = draft[k].trim();
+    // An empty string clears the field on the platform.
+    if (changed(k) && (base || v)) input[k] = v;
+  }
+
+  let removeOptions = false;
+  if (changed('options')) {
+    const { options, error } = parseOptions(draft.options);
+    if (error) problems.options = error;
+    else if (options.length) {
+      input.productOptions = options;
+      if (!base) input.manageVariants = true;
+    } else if (base?.options) removeOptions = true;
+  }
+  return { input, removeOptions, problems };
+}
+
+/** A variant's name: its choices, such as `M / Sand`. */
+export const variantName = (v: Variant) => Object.values(v.choices).join(' / ');
+
+/** The stored variants that new options would delete (with their own prices and stock). */
+export function droppedVariants(p: Product, options: OptionsInput): Variant[] {
+  const kept = (v: Variant) =>
+    Object.keys(v.choices).length === options.length &&
+    options.every((o) => o.choices.some((c) => c.description === v.choices[o.name]));
+  return (p.variants ?? []).filter((v) => Object.keys(v.choices).length > 0 && !kept(v));
+}

@@ -1,0 +1,46 @@
+import type { Product } from '@shopkit/sdk';
+import { describe, expect, it } from 'vitest';
+import { formatOptions, parseOptions } from './options.ts';
+
+describe('parseOptions', () => {
+  it('reads drop-down and colour options', () => {
+    expect(parseOptions('Size: S, M\nColor: Red #C0392B, Blue #2e86de\n').options).toEqual([
+      {
+        name: 'Size',
+        optionType: 'drop_down',
+        choices: [
+          { description: 'S', value: 'S' },
+          { description: 'M', value: 'M' },
+        ],
+      },
+      {
+        name: 'Color',
+        optionType: 'color',
+        choices: [
+          { description: 'Red', value: '#c0392b' },
+          { description: 'Blue', value: '#2e86de' },
+        ],
+      },
+    ]);
+  });
+
+  it('refuses a colour option where some choices have no code, naming them', () => {
+    const r = parseOptions('Color: Red #ff0000, Blue, Green');
+    expect(r.error).toBe(
+      'Color is a colour option (Red has a colour code), so every choice needs one: add a code to Blue, Green.',
+    );
+  });
+
+  it('refuses codes that are not six hex digits, and lines without choices', () => {
+    expect(parseOptions('Color: Red #f00').error).toMatch(/“#f00” is not a colour code/);
+    expect(parseOptions('Color: #ff0000').error).toMatch(/needs a name/);
+    expect(parseOptions('Size').error).toMatch(/needs a name, a colon and its choices/);
+    expect(parseOptions('Size:').error).toMatch(/needs a name, a colon and its choices/);
+  });
+
+  it('reads back what formatOptions writes', () => {
+    const text = 'Size: S, M, L\nColor: White #f4f1ea, Sand #d8c3a5';
+    const p = { productOptions: parseOptions(text).options } as Product;
+    expect(formatOptions(p)).toBe(text);
+  });
+});
