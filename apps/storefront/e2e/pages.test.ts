@@ -123,3 +123,138 @@ it('moves keyboard focus to visible elements: skip link first, then the header',
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
   await page.close();
 });
+
+/**
+ * Elements inside `root` (a selector) that stick out of its content box: content cut off or
+ * pushed sideways. Visually hidden text is left out.
+ */
+function overflowing(page: Page, root: string) {
+  return page.evaluate((selector) => {
+    const box = document.querySelector(selector)!;
+    const r = box.getBoundingClientRect();
+    const cs = getComputedStyle(box);
+    const left = r.left + Number.parseFloat(cs.borderLeftWidth) + Number.parseFloat(cs.paddingLeft);
+    const right = r.right - Number.parseFloat(cs.borderRightWidth) - Number.parseFloat(cs.paddingRight);
+    const out: string[] = [];
+    for (const el of box.querySelectorAll('*')) {
+      if (el.closest('.visually-hidden')) continue;
+      const e = el.getBoundingClientRect();
+      if (e.width === 0 || e.height === 0) continue;
+      if (e.left < left - 0.5 || e.right > right + 0.5)
+        out.push(
+          `${el.tagName.toLowerCase()}.${el.className} “${el.textContent?.slice(0, 20)}” spans ${Math.round(e.left)}–${Math.round(e.right)}, the box ${Math.round(left)}–${Math.round(right)}`,
+        );
+    }
+    return out;
+  }, root);
+}
+
+describe('the cart with a long name and a four-figure line at phone widths', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await shop.browser.newPage({ viewport: { width: 375, height: 812 } });
+    await addToCart(page, `${shop.url}/products/linen-tea-towels`, 'Linen Tea Towels (Set of 3)');
+    await page.getByText('Added to your cart.').waitFor();
+    // Forty totes ($1,400.00).
+    await page.goto(`${shop.url}/products/canvas-tote`);
+    await page.getByLabel('Natural', { exact: true }).check();
+    await page.getByTestId('availability').filter({ hasText: 'In stock' }).waitFor();
+    await page.getByLabel('Quantity', { exact: true }).fill('40');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.getByText('Added to your cart.').waitFor();
+  });
+  afterAll(() => page?.close());
+
+  it.each([375, 390])('at %i px nothing in the cart page or the drawer overflows its box', async (width) => {
+    await page.setViewportSize({ width, height: 812 });
+    await page.goto(`${shop.url}/cart`);
+    await page.getByTestId('estimated-total').filter({ hasText: /^\$\d/ }).waitFor();
+    await page.getByText('$1,400.00').first().waitFor();
+    expect(await overflowing(page, 'main')).toEqual([]);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+
+    await page.getByRole('button', { name: /^Cart, / }).click();
+    const drawer = page.getByRole('dialog', { name: 'Your cart' });
+    await drawer.getByText('$1,400.00').waitFor();
+    expect(await overflowing(page, 'dialog.drawer')).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
+});
+
+describe('accessibility details', () => {
+  it('keeps the totals list well formed while the totals load', async () => {
+    const page = await shop.browser.newPage();
+    await addToCart(page, `${shop.url}/products/stoneware-mug`, 'Stoneware Mug');
+    await page.getByText('Added to your cart.').waitFor();
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await page.route('**/carts/current/estimate-totals', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${shop.url}/cart`);
+    await page.getByText('Calculating totals…').waitFor();
+    const loose = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('dl')].filter(
+          (dl) => dl.querySelector(':scope > dd') && !dl.querySelector(':scope > dt'),
+        ).length,
+    );
+    expect(loose).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    release();
+    await page.getByTestId('estimated-total').filter({ hasText: /^\$\d/ }).waitFor();
+    await page.close();
+  });
+
+  it('moves focus to the next line, then to the heading, when lines are removed with the keyboard', async () => {
+    const page = await shop.browser.newPage();
+    await addToCart(page, `${shop.url}/products/canvas-tote`, 'Canvas Tote');
+    await page.getByText('Added to your cart.').waitFor();
+    await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+    await page.getByText('Added to your cart.').waitFor();
+    await page.goto(`${shop.url}/cart`);
+    const lines = page.getByRole('list', { name: 'Cart items' });
+    await lines.getByRole('listitem').nth(1).waitFor();
+    const [first, second] = await lines.locator('.line-name').allTextContents();
+
+    await page.getByRole('button', { name: `Remove ${first}` }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => lines.getByRole('listitem').count()).toBe(1);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(second);
+
+    await page.getByRole('button', { name: `Remove ${second}` }).focus();
+    await page.keyboard.press('Enter');
+    await page.locator('main').getByText('Your cart is empty.').waitFor();
+    expect(
+      await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
+    ).toBe('H1 Your cart');
+    await page.close();
+  });
+
+  it('reads a crossed-out price as the old price, and marks a sold-out colour visibly', async () => {
+    const page = await shop.browser.newPage();
+    await page.goto(`${shop.url}/products/linen-trousers`);
+    await page.getByLabel('S', { exact: true }).check();
+    const was = page.locator('.variant-price s');
+    await was.waitFor();
+    expect(await was.textContent()).toMatch(/^was \$\d/);
+
+    await page.goto(`${shop.url}/products/stoneware-mug`);
+    const charcoal = page.getByLabel('Charcoal (sold out)');
+    await charcoal.waitFor({ state: 'attached' });
+    const mark = await page
+      .locator('label', { hasText: 'Charcoal' })
+      .evaluate((l) => getComputedStyle(l, '::after').backgroundImage);
+    expect(mark).toContain('gradient');
+    const free = await page
+      .locator('label', { hasText: 'Oat' })
+      .evaluate((l) => getComputedStyle(l, '::after').backgroundImage);
+    expect(free).toBe('none');
+    await page.close();
+  });
+});

@@ -2,8 +2,12 @@
  * The visitor journey in a real Chromium: home → collection → listing with sort, price and stock
  * filters and paging → product with options → cart drawer → cart page (quantity, removal, coupon,
  * estimate with address and shipping option) → hosted checkout → thank-you page. Plus optimistic
- * cart changes held while offline and sent in order when the network returns.
+ * cart changes held while offline and sent in order when the network returns. Then the edges:
+ * one checkout for a double click, the drawer's checkout with the cart page's address, the
+ * quantity box, a sold-out product, the gallery after a thumbnail pick, a page past the last,
+ * missing products and collections, a session that cannot start, and "newest" by creation.
  */
+import { ApiKeyStrategy, createClient, products } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { addToCart, newPage, setupStorefront } from './browser.ts';
@@ -181,4 +185,228 @@ it('shows cart changes at once while offline and sends them in order when the ne
   await page.reload();
   await page.getByRole('button', { name: 'Cart, 3 items' }).waitFor();
   await context.close();
+});
+
+/**
+ * Counts the page's create-checkout and redirect-session calls, and holds any navigation to the
+ * emulator (the hosted checkout) so that the shop page stays alive to show a second checkout.
+ */
+async function watchCheckout(page: Page) {
+  const calls = { checkout: 0, redirect: 0 };
+  page.on('request', (r) => {
+    if (r.url().endsWith('/ecom/v1/carts/current/create-checkout')) calls.checkout++;
+    if (r.url().endsWith('/_api/redirects-api/v1/redirect-session')) calls.redirect++;
+  });
+  await page.route(`${shop.emu.url}/**`, (route) =>
+    route.request().isNavigationRequest() ? route.abort('aborted') : route.continue(),
+  );
+  return calls;
+}
+
+it('starts one checkout for a double click on "Check out", in the drawer and on the cart page', async () => {
+  const context = await shop.browser.newContext();
+  const page = await context.newPage();
+  await addToCart(page, `${shop.url}/products/canvas-tote`, 'Canvas Tote');
+  await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
+  const calls = await watchCheckout(page);
+  // Two clicks in one task: nothing can re-render the button between them.
+  const doubleClick = (scope: string) =>
+    page.evaluate((scope) => {
+      const button = [...document.querySelectorAll<HTMLButtonElement>(`${scope} button`)].find(
+        (b) => b.textContent === 'Check out',
+      )!;
+      button.click();
+      button.click();
+    }, scope);
+
+  await page.getByRole('button', { name: 'Cart, 1 item' }).click();
+  await page.getByRole('dialog', { name: 'Your cart' }).getByRole('list', { name: 'Cart items' }).waitFor();
+  await doubleClick('dialog');
+  await expect.poll(() => calls.redirect).toBe(1);
+  await page.waitForTimeout(1000);
+  expect(calls).toEqual({ checkout: 1, redirect: 1 });
+
+  await page.goto(`${shop.url}/cart`);
+  await page.getByTestId('estimated-total').filter({ hasText: /^\$\d/ }).waitFor();
+  await doubleClick('.summary');
+  await expect.poll(() => calls.redirect).toBe(2);
+  await page.waitForTimeout(1000);
+  expect(calls).toEqual({ checkout: 2, redirect: 2 });
+  await context.close();
+});
+
+it('checks out from the drawer with the address and shipping option chosen on the cart page', async () => {
+  const context = await shop.browser.newContext();
+  const page = await context.newPage();
+  await addToCart(page, `${shop.url}/products/canvas-tote`, 'Canvas Tote');
+  await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
+  await page.getByRole('link', { name: 'Shop all' }).click();
+  await page.getByRole('button', { name: 'Cart, 1 item' }).click();
+  await page.getByRole('link', { name: 'View cart' }).click();
+  await page.getByLabel('State').fill('NY');
+  await page.getByLabel('City').fill('New York');
+  await page.getByLabel('Postal code').fill('10001');
+  await page.getByRole('button', { name: 'Estimate' }).click();
+  const shipping = page.getByRole('group', { name: 'Shipping', exact: true });
+  await shipping.getByRole('radio').last().check();
+  const code = await shipping
+    .getByRole('radio')
+    .last()
+    .evaluate((r) => r.id.split('-ship-').pop());
+
+  const bodies: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/create-checkout')) bodies.push(r.postData() ?? '');
+  });
+  await watchCheckout(page);
+  await page.getByRole('button', { name: 'Cart, 1 item' }).click();
+  await page.getByRole('dialog', { name: 'Your cart' }).getByRole('button', { name: 'Check out' }).click();
+  await expect.poll(() => bodies.length).toBe(1);
+  expect(JSON.parse(bodies[0]!)).toMatchObject({
+    shippingAddress: { country: 'US', subdivision: 'NY', city: 'New York', postalCode: '10001' },
+    selectedShippingOption: { code },
+  });
+  await context.close();
+});
+
+it('takes whole quantities, lets the box be cleared while typing, and stops at the stock left', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/products/linen-shirt`);
+  await page.getByLabel('S', { exact: true }).check();
+  await page.getByLabel('White', { exact: true }).check();
+  await page.getByTestId('availability').filter({ hasText: 'Only 4 left' }).waitFor();
+  const qty = page.getByLabel('Quantity', { exact: true });
+  const add = page.getByRole('button', { name: 'Add to cart' });
+
+  await qty.click();
+  await qty.press('ControlOrMeta+a');
+  await qty.press('Backspace');
+  expect(await qty.inputValue()).toBe('');
+  await qty.pressSequentially('3');
+  expect(await qty.inputValue()).toBe('3');
+
+  await qty.fill('2.5');
+  await page.getByText('Enter a whole number, such as 1 or 2.').waitFor();
+  expect(await add.isDisabled()).toBe(true);
+  await qty.fill('9');
+  await page.getByText('Only 4 left: you can add up to 4.').waitFor();
+  expect(await add.isDisabled()).toBe(true);
+  expect(await qty.getAttribute('aria-invalid')).toBe('true');
+
+  await qty.fill('4');
+  await add.click();
+  await page.getByText('Added to your cart.').waitFor();
+  await page.getByRole('button', { name: 'Cart, 4 items' }).waitFor();
+  // The cart holds all four now.
+  await qty.fill('1');
+  await page.getByText('All 4 in stock are already in your cart.').waitFor();
+  expect(await add.isDisabled()).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+it('says "Sold out" for a product with nothing left, whatever is chosen', async () => {
+  const { page } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/products/straw-sun-hat`);
+  await page.getByRole('heading', { level: 1, name: 'Straw Sun Hat' }).waitFor();
+  await page.getByTestId('availability').filter({ hasText: 'Sold out' }).waitFor();
+  expect(await page.getByRole('button', { name: 'Sold out' }).isDisabled()).toBe(true);
+});
+
+it('shows the chosen colour’s image again after a thumbnail was picked', async () => {
+  const { page } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/products/linen-shirt`);
+  await page.getByLabel('Sage', { exact: true }).check();
+  const main = page.locator('img.gallery-main');
+  await expect.poll(() => main.getAttribute('alt')).toBe('Linen Shirt in Sage');
+  await page.getByRole('list', { name: 'Product images' }).getByRole('button').first().click();
+  await expect.poll(() => main.getAttribute('alt')).toBe('Linen Shirt');
+  await page.getByLabel('Sand', { exact: true }).check();
+  await expect.poll(() => main.getAttribute('alt')).toBe('Linen Shirt in Sand');
+});
+
+it('says a page past the last one does not exist and links to the last page', async () => {
+  const { page } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/products?page=99`);
+  await page.getByText('This page does not exist.').waitFor();
+  expect(await page.getByText('No products match these filters.').count()).toBe(0);
+  expect(await page.getByRole('navigation', { name: 'Pages' }).count()).toBe(0);
+  await page.getByRole('link', { name: /^Go to the last page \(\d+\)$/ }).click();
+  await page.getByText(/^Page (\d+) of \1$/).waitFor();
+  await page.getByRole('list', { name: 'Products' }).waitFor();
+});
+
+it('titles a missing product and a missing collection', async () => {
+  const { page } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/products/linen-shirt`);
+  await page.getByRole('heading', { level: 1, name: 'Linen Shirt' }).waitFor();
+  // In-app navigation keeps the document, and so the previous title unless the page sets one.
+  const go = (path: string) =>
+    page.evaluate((path) => {
+      history.pushState(null, '', path);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, path);
+  await go('/products/no-such-product');
+  await page.getByRole('heading', { name: 'Product not found' }).waitFor();
+  await expect.poll(() => page.title()).toBe('Product not found · Loom & Kiln');
+  await go('/collections/summer-linen');
+  await page.getByRole('heading', { level: 1, name: 'Summer Linen' }).waitFor();
+  await go('/collections/no-such-collection');
+  await page.getByRole('heading', { name: 'Collection not found' }).waitFor();
+  await expect.poll(() => page.title()).toBe('Collection not found · Loom & Kiln');
+});
+
+it('asks for a missing collection once: a 404 is an answer, not a failure to retry', async () => {
+  const { page } = await newPage(shop.browser);
+  let asked = 0;
+  page.on('request', (r) => {
+    if (r.url().startsWith(shop.emu.url) && r.url().includes('no-such-collection')) asked++;
+  });
+  await page.goto(`${shop.url}/collections/no-such-collection`);
+  await page.getByRole('heading', { name: 'Collection not found' }).waitFor();
+  // A retry would come a second after the first answer.
+  await page.waitForTimeout(1500);
+  expect(asked).toBe(1);
+});
+
+it('tells the shopper in words when the shop cannot start a session', async () => {
+  const context = await shop.browser.newContext();
+  const page = await context.newPage();
+  await page.route('**/oauth2/token', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
+  );
+  await page.goto(shop.url);
+  const alert = page.getByRole('alert').filter({ hasText: /\S/ }).first();
+  await alert.waitFor();
+  const text = await alert.textContent();
+  expect(text).toContain('The shop is having trouble right now. Please try again in a moment.');
+  expect(text).not.toContain('something went wrong');
+  await context.close();
+});
+
+// Last: it adds a product to the shop.
+it('lists the newest products by creation, not by their last edit', async () => {
+  const admin = createClient({
+    baseUrl: shop.emu.url,
+    auth: ApiKeyStrategy({ apiKey: shop.emu.demo.apiKey }),
+  });
+  await products.createProduct(admin, {
+    name: 'Woven Basket',
+    productType: 'physical',
+    priceData: { price: 99 },
+  });
+  // An edit of an old product must not make it "new".
+  const shirt = (await products.queryProducts(admin, { filter: { slug: { $eq: 'linen-shirt' } } }))
+    .products[0]!;
+  await products.updateProduct(admin, shirt.id, { description: 'Edited just now.' });
+
+  const { page } = await newPage(shop.browser);
+  await page.goto(shop.url);
+  const fresh = page.getByRole('list', { name: 'New products' }).getByRole('heading');
+  await fresh.first().waitFor();
+  expect((await fresh.allTextContents())[0]).toBe('Woven Basket');
+  expect(await fresh.allTextContents()).not.toContain('Linen Shirt');
+
+  await page.goto(`${shop.url}/products?sort=newest`);
+  await page.getByRole('list', { name: 'Products' }).waitFor();
+  expect((await productNames(page))[0]).toBe('Woven Basket');
 });

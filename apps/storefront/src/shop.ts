@@ -3,7 +3,7 @@
  * reload restores the visitor's or member's session. Domain functions are imported unbound
  * (`cart.getCurrentCart(client)`), which keeps the bundle to the calls the shop uses.
  */
-import { createClient, OAuthStrategy, webStorage } from '@shopkit/sdk';
+import { createClient, OAuthStrategy, ShopkitError, webStorage } from '@shopkit/sdk';
 import { QueryClient } from '@tanstack/react-query';
 import { config } from './config.ts';
 
@@ -14,6 +14,12 @@ export const auth = OAuthStrategy({
 
 export const client = createClient({ baseUrl: config.baseUrl, auth });
 
+/** One retry for failures that may pass (network, 5xx, 429); a 4xx answer such as a 404 will not. */
+export function retryOnce(failures: number, error: unknown) {
+  const status = error instanceof ShopkitError ? (error.status ?? 0) : 0;
+  return failures < 1 && !(status >= 400 && status < 500 && status !== 429);
+}
+
 export const queryClient = new QueryClient({
-  defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } },
+  defaultOptions: { queries: { staleTime: 30_000, retry: retryOnce, refetchOnWindowFocus: false } },
 });

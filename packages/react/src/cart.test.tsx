@@ -10,6 +10,7 @@ import {
   useAddToCart,
   useApplyCoupon,
   useCart,
+  useCheckout,
   useEstimateTotals,
   useOptionsAvailability,
   useProductBySlug,
@@ -154,4 +155,43 @@ it('estimates totals for an address', async () => {
   expect(s.subtotal.amount).toBe('44.00');
   expect(Number(s.total.amount)).toBeGreaterThan(44);
   expect(result.current.data!.shippingInfo?.carrierServiceOptions.length).toBeGreaterThan(0);
+});
+
+it('starts one checkout when asked twice before the first has answered (a double click)', async () => {
+  const calls: string[] = [];
+  const counting: typeof fetch = (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.endsWith('/create-checkout') || url.endsWith('/redirect-session')) calls.push(url);
+    return fetch(input, init);
+  };
+  const client = createClient({
+    baseUrl: emu.url,
+    fetch: counting,
+    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+  });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>
+      <ShopkitProvider client={client}>{children}</ShopkitProvider>
+    </QueryClientProvider>
+  );
+  const { products: list } = await products.queryProducts(client, {
+    filter: { slug: { $eq: 'dinner-plate' } },
+  });
+  await cart.addToCurrentCart(client, {
+    lineItems: [{ catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: list[0]!.id }, quantity: 1 }],
+  });
+  const visited: string[] = [];
+  const { result } = renderHook(() => useCheckout((url) => visited.push(url)), { wrapper });
+  const vars = { callbacks: { postFlowUrl: 'http://127.0.0.1/thanks' } };
+  act(() => {
+    result.current.mutate(vars);
+    result.current.mutate(vars);
+  });
+  await waitFor(() => expect(visited).toHaveLength(1));
+  // A queued second checkout would start once the first answered: give it the time to.
+  await new Promise((r) => setTimeout(r, 300));
+  expect(calls.map((u) => u.split('/').pop())).toEqual(['create-checkout', 'redirect-session']);
+  expect(visited).toHaveLength(1);
+  expect(result.current.isSuccess).toBe(true);
 });

@@ -7,6 +7,7 @@ import {
   ShopkitError,
 } from '@shopkit/sdk';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
 import { shopkitKeys } from './catalog.ts';
 import { useShopkit } from './provider.tsx';
 
@@ -173,12 +174,15 @@ export interface CheckoutVars extends CreateCheckoutOptions {
 
 /**
  * Creates a checkout from the current cart and a redirect session to the hosted checkout page,
- * then sends the browser there (`navigate`, default `location.assign`).
+ * then sends the browser there (`navigate`, default `location.assign`). Calls made while one is
+ * under way (a double click) are ignored: one checkout, one redirect session. After success the
+ * mutation stays `isSuccess` while the browser leaves; coming back from the back-forward cache
+ * resets it.
  * @example const checkout = useCheckout(); checkout.mutate({ callbacks: (id) => ({ postFlowUrl: `${location.origin}/thank-you?checkoutId=${id}` }) });
  */
 export function useCheckout(navigate: (url: string) => void = (url) => globalThis.location.assign(url)) {
   const client = useShopkit();
-  return useMutation({
+  const m = useMutation({
     mutationKey: ['shopkit', 'checkout'],
     scope: CART_SCOPE,
     mutationFn: async ({ callbacks, ...options }: CheckoutVars) => {
@@ -191,4 +195,38 @@ export function useCheckout(navigate: (url: string) => void = (url) => globalThi
     },
     onSuccess: ({ url }) => navigate(url),
   });
+  const { mutateAsync: send, reset: clear } = m;
+  // The checkout under way (or done, while the browser leaves). Set in the click itself: the
+  // mutation's own state reaches React a tick later, after a double click's second click.
+  const current = useRef<ReturnType<typeof send> | undefined>(undefined);
+  const mutateAsync = useCallback<typeof send>(
+    (vars, options) => {
+      current.current ??= send(vars, options).catch((e: unknown) => {
+        current.current = undefined;
+        throw e;
+      });
+      return current.current;
+    },
+    [send],
+  );
+  const mutate = useCallback<typeof m.mutate>(
+    (vars, options) => {
+      // Errors are in `error`, as with TanStack Query's own `mutate`.
+      mutateAsync(vars, options).catch(() => {});
+    },
+    [mutateAsync],
+  );
+  const reset = useCallback(() => {
+    current.current = undefined;
+    clear();
+  }, [clear]);
+  // Back from the hosted page through the back-forward cache: the page is as it was left.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted) reset();
+    };
+    globalThis.addEventListener?.('pageshow', onShow);
+    return () => globalThis.removeEventListener?.('pageshow', onShow);
+  }, [reset]);
+  return { ...m, mutate, mutateAsync, reset };
 }

@@ -42,12 +42,14 @@ export {
   useProducts,
 } from './catalog.ts';
 export { ShopkitProvider, useShopkit } from './provider.tsx';
-export type { LoginResult, MemberAuth, MemberSession } from './session.ts';
+export type { LoginHookOptions, LoginResult, MemberAuth, MemberSession, VerifyEmailVars } from './session.ts';
 export {
+  MemberSessionError,
   useLogin,
   useLogout,
   useMemberSession,
   useRegister,
+  useResendVerification,
   useSendPasswordReset,
   useVerifyEmail,
 } from './session.ts';

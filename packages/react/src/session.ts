@@ -1,4 +1,11 @@
-import { type AnyClient, identity, type Tokens } from '@shopkit/sdk';
+import {
+  type AnyClient,
+  ApplicationError,
+  identity,
+  LoginState,
+  ShopkitError,
+  type Tokens,
+} from '@shopkit/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { shopkitKeys } from './catalog.ts';
@@ -32,7 +39,8 @@ const roleOf = (t: Tokens | null | undefined): MemberSession['role'] => t?.refre
 
 /**
  * The session as stored by the strategy (restored from its token storage on reload), kept in
- * step with token changes.
+ * step with token changes: this tab's (`tokensChanged`), and other tabs' logins and logouts
+ * (a `storage` event, or the tab becoming visible, re-reads the stored tokens).
  * @example const { member } = useMemberSession(); return member ? <AccountLink /> : <LoginLink />;
  */
 export function useMemberSession(): MemberSession {
@@ -55,9 +63,26 @@ export function useMemberSession(): MemberSession {
       // Member data (cart, account) is gone: refetch as a visitor.
       void qc.invalidateQueries({ queryKey: shopkitKeys.all });
     });
+    // Another tab may have logged in or out: it wrote the shared storage, not this strategy's events.
+    const reread = async () => {
+      const before = qc.getQueryData<MemberSession['role']>(shopkitKeys.session);
+      const role = roleOf(await auth.getTokens());
+      if (role === before) return;
+      qc.setQueryData(shopkitKeys.session, role);
+      if (before !== undefined && (before === 'member') !== (role === 'member'))
+        void qc.invalidateQueries({ queryKey: shopkitKeys.all });
+    };
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void reread();
+    };
+    const w = typeof window === 'undefined' ? undefined : window;
+    w?.addEventListener('storage', reread);
+    w?.document.addEventListener('visibilitychange', onVisible);
     return () => {
       offTokens();
       offExpired();
+      w?.removeEventListener('storage', reread);
+      w?.document.removeEventListener('visibilitychange', onVisible);
     };
   }, [client, qc]);
   const role = data ?? 'none';
@@ -70,10 +95,39 @@ function useAfterIdentityChange() {
   return () => qc.invalidateQueries({ queryKey: shopkitKeys.all });
 }
 
+/**
+ * The platform accepted the member (login, registration or verification `SUCCESS`), but the
+ * member session could not start: the silent login's hidden frame failed or timed out. The
+ * account is fine; logging in again usually works. `result` is the platform's answer.
+ */
+export class MemberSessionError extends Error {
+  readonly result: LoginResult;
+  constructor(result: LoginResult, cause: unknown) {
+    super('The member session could not start; log in again', { cause });
+    this.name = 'MemberSessionError';
+    this.result = result;
+  }
+}
+
+/** Options of the hooks that log a member in. */
+export interface LoginHookOptions {
+  /** How long the silent login's hidden frame may take (default: the SDK's, 120 s). */
+  silentLoginTimeoutMs?: number;
+}
+
 /** Finishes a `SUCCESS` result: member tokens through the silent login, stored by the strategy. */
-async function finish(client: AnyClient, result: LoginResult) {
+async function finish(client: AnyClient, result: LoginResult, { silentLoginTimeoutMs }: LoginHookOptions) {
   if (result.loginState === 'SUCCESS' && result.data?.sessionToken) {
-    const tokens = await identity.getMemberTokensForDirectLogin(client, result.data.sessionToken);
+    let tokens: Tokens;
+    try {
+      tokens = await identity.getMemberTokensForDirectLogin(
+        client,
+        result.data.sessionToken,
+        silentLoginTimeoutMs ? { timeoutMs: silentLoginTimeoutMs } : {},
+      );
+    } catch (e) {
+      throw new MemberSessionError(result, e);
+    }
     await memberAuth(client).setTokens(tokens);
   }
   return result;
@@ -82,43 +136,108 @@ async function finish(client: AnyClient, result: LoginResult) {
 /**
  * Logs a member in with e-mail and password. On `SUCCESS` the member tokens are fetched (silent
  * login) and stored; other states (`EMAIL_VERIFICATION_REQUIRED`, `FAILURE` with `errorCode`) are
- * returned for the UI.
+ * returned for the UI. A silent login that fails rejects with {@link MemberSessionError}.
  */
-export function useLogin() {
+export function useLogin(options: LoginHookOptions = {}) {
   const client = useShopkit();
   const after = useAfterIdentityChange();
   return useMutation({
     mutationKey: ['shopkit', 'login'],
     mutationFn: async (params: { email: string; password: string }) => {
-      return finish(client, await identity.login(client, params));
+      return finish(client, await identity.login(client, params), options);
     },
     onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
   });
 }
 
 /** Registers a member; logs in at once on `SUCCESS`, else returns the state (usually verification). */
-export function useRegister() {
+export function useRegister(options: LoginHookOptions = {}) {
   const client = useShopkit();
   const after = useAfterIdentityChange();
   return useMutation({
     mutationKey: ['shopkit', 'register'],
     mutationFn: async (params: { email: string; password: string; profile?: Record<string, unknown> }) => {
-      return finish(client, await identity.register(client, params));
+      return finish(client, await identity.register(client, params), options);
     },
     onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
   });
 }
 
-/** Sends the e-mail verification code; on `SUCCESS` the member is logged in. */
-export function useVerifyEmail() {
+/** A verification code, and the `stateToken` of the login or registration that asked for it. */
+export interface VerifyEmailVars {
+  code: string;
+  /**
+   * The `data.stateToken` of the `EMAIL_VERIFICATION_REQUIRED` result. Without it the SDK's
+   * in-memory state is used, which a reload loses; a shop may keep the state token in
+   * `sessionStorage` (never in a URL or a log) to finish after a reload.
+   */
+  stateToken?: string;
+}
+
+const networkish = (e: unknown) =>
+  e instanceof ShopkitError && ['NETWORK_ERROR', 'TIMEOUT', 'ABORTED', 'INVALID_RESPONSE'].includes(e.code);
+
+/** Verifies with an explicit state token; answers like `processVerification` (never throws for a refusal). */
+async function verifyWithStateToken(
+  client: AnyClient,
+  code: string,
+  stateToken: string,
+): Promise<LoginResult> {
+  try {
+    const r = await identity.verifyDuringAuthentication(client, code, { stateToken });
+    const data = { identity: r.identity };
+    if (r.state === 'SUCCESS')
+      return { loginState: LoginState.SUCCESS, data: { ...data, sessionToken: r.sessionToken } };
+    if (r.state === 'REQUIRE_OWNER_APPROVAL') return { loginState: LoginState.OWNER_APPROVAL_REQUIRED, data };
+    if (r.state === 'REQUIRE_EMAIL_VERIFICATION')
+      return {
+        loginState: LoginState.EMAIL_VERIFICATION_REQUIRED,
+        data: { ...data, stateToken: r.stateToken },
+      };
+    return { loginState: LoginState.FAILURE, error: 'Unknown _state' };
+  } catch (e) {
+    const errorCode = networkish(e) ? 'network' : e instanceof ApplicationError ? e.code : undefined;
+    return {
+      loginState: LoginState.FAILURE,
+      error: e instanceof Error ? e.message : String(e),
+      ...(errorCode ? { errorCode } : {}),
+    };
+  }
+}
+
+/**
+ * Sends the e-mail verification code; on `SUCCESS` the member is logged in. Takes the code alone
+ * (the SDK's in-memory state, lost on reload) or `{ code, stateToken }`.
+ * @example verify.mutate({ code, stateToken: sessionStorage.getItem('verification') ?? undefined });
+ */
+export function useVerifyEmail(options: LoginHookOptions = {}) {
   const client = useShopkit();
   const after = useAfterIdentityChange();
   return useMutation({
     mutationKey: ['shopkit', 'verify'],
-    mutationFn: async (verificationCode: string) => {
-      return finish(client, await identity.processVerification(client, { verificationCode }));
+    mutationFn: async (vars: string | VerifyEmailVars) => {
+      const { code, stateToken } = typeof vars === 'string' ? { code: vars } : vars;
+      const result = stateToken
+        ? await verifyWithStateToken(client, code, stateToken)
+        : await identity.processVerification(client, { verificationCode: code });
+      return finish(client, result, options);
     },
     onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
+  });
+}
+
+/**
+ * Mails a new verification code for a pending login or registration (its `stateToken`); the old
+ * code stops working. Rejects with the platform's error when the state token has expired or no
+ * more codes are allowed (log in again for a new one).
+ */
+export function useResendVerification() {
+  const client = useShopkit();
+  return useMutation({
+    mutationKey: ['shopkit', 'verify', 'resend'],
+    mutationFn: async (stateToken: string) => {
+      await identity.resendVerification(client, stateToken);
+    },
   });
 }
 

@@ -1,20 +1,17 @@
 import { useCart, useCheckout } from '@shopkit/react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
+import { checkoutVars, useCheckoutChoices } from '../checkout.ts';
 import { CartLines } from './CartLines.tsx';
 import { ErrorState, Skeleton } from './States.tsx';
-
-/** Thank-you page address handed to the hosted checkout. */
-export const checkoutCallbacks = (checkoutId: string) => ({
-  postFlowUrl: `${location.origin}/thank-you?checkoutId=${encodeURIComponent(checkoutId)}`,
-  cartPageUrl: `${location.origin}/cart`,
-});
 
 /** A modal cart drawer (native `<dialog>`: focus kept inside, Escape closes, focus returns). */
 export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const { data, isPending, error, refetch } = useCart();
   const checkout = useCheckout();
+  // The address and shipping option chosen on the cart page, if any.
+  const choices = useCheckoutChoices();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -25,7 +22,9 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
   return (
     <dialog ref={ref} className="drawer" aria-labelledby="drawer-title" onClose={onClose}>
       <div className="drawer-head">
-        <h2 id="drawer-title">Your cart</h2>
+        <h2 id="drawer-title" tabIndex={-1}>
+          Your cart
+        </h2>
         <button type="button" className="icon-button" onClick={onClose} aria-label="Close cart">
           ×
         </button>
@@ -47,10 +46,10 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
             <button
               type="button"
               className="button button-primary"
-              disabled={checkout.isPending}
-              onClick={() => checkout.mutate({ callbacks: checkoutCallbacks })}
+              disabled={checkout.isPending || checkout.isSuccess}
+              onClick={() => checkout.mutate(checkoutVars(choices))}
             >
-              {checkout.isPending ? 'Starting checkout…' : 'Check out'}
+              {checkout.isPending || checkout.isSuccess ? 'Starting checkout…' : 'Check out'}
             </button>
           </div>
         </>

@@ -1,6 +1,8 @@
 import { type LineItem, useCart, useRemoveLineItems, useUpdateLineItemQuantity } from '@shopkit/react';
+import { useRef } from 'react';
 import { Link } from 'react-router';
 import { imageUrl } from '../config.ts';
+import { humanMessage } from '../errors.ts';
 
 function describe(l: LineItem) {
   return (l.descriptionLines ?? [])
@@ -8,22 +10,36 @@ function describe(l: LineItem) {
     .join(', ');
 }
 
-/** The cart's lines with quantity steppers and removal (optimistic; rolled back on failure). */
+/**
+ * The cart's lines with quantity steppers and removal (optimistic; rolled back on failure).
+ * Removing a line moves focus to the next line's name (else the previous one's, else the cart's
+ * heading), not to the page's body.
+ */
 export function CartLines({ compact = false }: { compact?: boolean }) {
   const { data } = useCart();
   const qty = useUpdateLineItemQuantity();
   const remove = useRemoveLineItems();
+  const list = useRef<HTMLUListElement>(null);
   const lines = data?.lineItems ?? [];
   const error = qty.error ?? remove.error;
+  const removeLine = (index: number) => {
+    const names = [...(list.current?.querySelectorAll<HTMLElement>('.line-name') ?? [])];
+    const target =
+      names[index + 1] ??
+      names[index - 1] ??
+      list.current?.closest('dialog, main')?.querySelector<HTMLElement>('h1, h2');
+    target?.focus();
+    remove.mutate([lines[index]!.id]);
+  };
   return (
     <>
       {error && (
         <p className="notice notice-error" role="alert">
-          The cart was not changed: {error.message}
+          The cart was not changed. {humanMessage(error)}
         </p>
       )}
-      <ul className={`lines ${compact ? 'compact' : ''}`} aria-label="Cart items">
-        {lines.map((l) => {
+      <ul ref={list} className={`lines ${compact ? 'compact' : ''}`} aria-label="Cart items">
+        {lines.map((l, index) => {
           const name = l.productName?.original ?? 'Item';
           const pending = l.id.startsWith('pending-');
           const slug = l.url ? new URL(l.url, location.origin).pathname.split('/').pop() : undefined;
@@ -37,7 +53,9 @@ export function CartLines({ compact = false }: { compact?: boolean }) {
                 <span className="line-img" />
               )}
               <div className="line-body">
-                <p className="line-name">{slug ? <Link to={`/products/${slug}`}>{name}</Link> : name}</p>
+                <p className="line-name" tabIndex={-1}>
+                  {slug ? <Link to={`/products/${slug}`}>{name}</Link> : name}
+                </p>
                 {describe(l) && <p className="muted">{describe(l)}</p>}
                 {unavailable && <p className="stock out">No longer available</p>}
                 <div className="line-actions">
@@ -67,7 +85,7 @@ export function CartLines({ compact = false }: { compact?: boolean }) {
                     type="button"
                     className="link-button"
                     disabled={pending}
-                    onClick={() => remove.mutate([l.id])}
+                    onClick={() => removeLine(index)}
                   >
                     Remove<span className="visually-hidden"> {name}</span>
                   </button>

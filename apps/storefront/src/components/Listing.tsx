@@ -2,18 +2,35 @@ import { useProducts, useShopkit } from '@shopkit/react';
 import { type PlatformQuery, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ProductCard } from './ProductCard.tsx';
 import { Empty, ErrorState, GridSkeleton } from './States.tsx';
 
 const PAGE = 8;
+
+/**
+ * Newest first. The product query cannot sort by `createdDate`; `numericId` is given to products
+ * in the order they are created (and, unlike `lastUpdated`, does not change with an edit).
+ */
+export const NEWEST_FIRST: PlatformQuery['sort'] = [{ fieldName: 'numericId', order: 'DESC' }];
+
+// Price sorts and the price filter use the list price: the product query cannot sort or filter by
+// the discounted price, so a product on sale sorts and filters by its price before the discount.
 const SORTS: Record<string, { label: string; sort?: PlatformQuery['sort'] }> = {
   featured: { label: 'Featured' },
   'price-asc': { label: 'Price, low to high', sort: [{ fieldName: 'price', order: 'ASC' }] },
   'price-desc': { label: 'Price, high to low', sort: [{ fieldName: 'price', order: 'DESC' }] },
   name: { label: 'Name, A to Z', sort: [{ fieldName: 'name', order: 'ASC' }] },
-  newest: { label: 'Newest', sort: [{ fieldName: 'lastUpdated', order: 'DESC' }] },
+  newest: { label: 'Newest', sort: NEWEST_FIRST },
 };
+
+/** The listing's query string on another page (page 1 is the address without `page`). */
+function pageSearch(params: URLSearchParams, page: number) {
+  const next = new URLSearchParams(params);
+  if (page > 1) next.set('page', String(page));
+  else next.delete('page');
+  return `?${next}`;
+}
 
 /** Ids of products with at least one variant in stock (store variants, cursor paged). */
 function useInStockIds(enabled: boolean) {
@@ -144,7 +161,14 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
             <p className="muted" role="status">
               {total === 1 ? '1 product' : `${total} products`}
             </p>
-            {list.data.products.length === 0 ? (
+            {list.data.products.length === 0 && page > pages ? (
+              <Empty>
+                <p>This page does not exist.</p>
+                <Link to={{ search: pageSearch(params, pages) }} className="button">
+                  {pages === 1 ? 'Go to the first page' : `Go to the last page (${pages})`}
+                </Link>
+              </Empty>
+            ) : list.data.products.length === 0 ? (
               <Empty>
                 <p>No products match these filters.</p>
                 <button type="button" className="button" onClick={() => setParams(new URLSearchParams())}>
@@ -158,7 +182,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
                 ))}
               </ul>
             )}
-            {pages > 1 && (
+            {pages > 1 && page <= pages && (
               <nav className="pager" aria-label="Pages">
                 <button
                   type="button"

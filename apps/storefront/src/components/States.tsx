@@ -1,5 +1,6 @@
 /** Loading skeletons, error states with retry, empty states. */
 import type { ReactNode } from 'react';
+import { humanMessage } from '../errors.ts';
 
 export function Skeleton({ lines = 3, label = 'Loading' }: { lines?: number; label?: string }) {
   return (
@@ -43,7 +44,7 @@ export function ErrorState({
   return (
     <div className="notice notice-error" role="alert">
       <p>
-        <strong>{title}.</strong> {error.message}
+        <strong>{title}.</strong> {humanMessage(error)}
       </p>
       {retry && (
         <button type="button" className="button" onClick={retry}>

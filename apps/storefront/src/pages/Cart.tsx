@@ -1,24 +1,11 @@
-import {
-  type EstimateTotalsOptions,
-  useApplyCoupon,
-  useCart,
-  useCheckout,
-  useEstimateTotals,
-  useRemoveCoupon,
-} from '@shopkit/react';
-import { type FormEvent, useId, useState } from 'react';
+import { useApplyCoupon, useCart, useCheckout, useEstimateTotals, useRemoveCoupon } from '@shopkit/react';
+import { type FormEvent, useId } from 'react';
 import { Link } from 'react-router';
-import { checkoutCallbacks } from '../components/CartDrawer.tsx';
+import { checkoutVars, estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
 import { CartLines } from '../components/CartLines.tsx';
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
+import { humanMessage } from '../errors.ts';
 import { useTitle } from '../title.ts';
-
-interface Destination {
-  country: string;
-  subdivision: string;
-  city: string;
-  postalCode: string;
-}
 
 function Coupon() {
   const { data } = useCart();
@@ -50,41 +37,31 @@ function Coupon() {
         </button>
       </div>
       <p id={`${id}-err`} role="alert" className="field-error">
-        {apply.error ? apply.error.message : ''}
+        {apply.error ? humanMessage(apply.error) : ''}
       </p>
     </form>
   );
 }
 
 function Totals() {
-  const [dest, setDest] = useState<Destination | null>(null);
-  const [shipping, setShipping] = useState<string | undefined>();
+  // Shared with the drawer: its "Check out" starts the same checkout as this page's.
+  const choices = useCheckoutChoices();
+  const { destination: dest, shipping } = choices;
   const id = useId();
-  const options: EstimateTotalsOptions = {
-    ...(dest
-      ? {
-          shippingAddress: {
-            country: dest.country,
-            ...(dest.subdivision ? { subdivision: dest.subdivision } : {}),
-            city: dest.city,
-            postalCode: dest.postalCode,
-          },
-        }
-      : {}),
-    ...(shipping ? { selectedShippingOption: { code: shipping } } : {}),
-  };
-  const est = useEstimateTotals(options);
+  const est = useEstimateTotals(estimateOptions(choices));
   const checkout = useCheckout();
+  const setShipping = (code: string) => setCheckoutChoices({ ...choices, shipping: code });
   const onAddress = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const get = (k: string) => String(f.get(k) ?? '').trim();
-    setShipping(undefined);
-    setDest({
-      country: get('country').toUpperCase(),
-      subdivision: get('subdivision').toUpperCase(),
-      city: get('city'),
-      postalCode: get('postalCode'),
+    setCheckoutChoices({
+      destination: {
+        country: get('country').toUpperCase(),
+        subdivision: get('subdivision').toUpperCase(),
+        city: get('city'),
+        postalCode: get('postalCode'),
+      },
     });
   };
   const s = est.data?.priceSummary;
@@ -104,7 +81,7 @@ function Totals() {
               <input
                 id={`${id}-country`}
                 name="country"
-                defaultValue="US"
+                defaultValue={dest?.country ?? 'US'}
                 maxLength={2}
                 required
                 autoComplete="country"
@@ -112,17 +89,32 @@ function Totals() {
             </div>
             <div className="field">
               <label htmlFor={`${id}-sub`}>State</label>
-              <input id={`${id}-sub`} name="subdivision" defaultValue="" autoComplete="address-level1" />
+              <input
+                id={`${id}-sub`}
+                name="subdivision"
+                defaultValue={dest?.subdivision ?? ''}
+                autoComplete="address-level1"
+              />
             </div>
           </div>
           <div className="row">
             <div className="field">
               <label htmlFor={`${id}-city`}>City</label>
-              <input id={`${id}-city`} name="city" autoComplete="address-level2" />
+              <input
+                id={`${id}-city`}
+                name="city"
+                defaultValue={dest?.city ?? ''}
+                autoComplete="address-level2"
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-zip`}>Postal code</label>
-              <input id={`${id}-zip`} name="postalCode" autoComplete="postal-code" />
+              <input
+                id={`${id}-zip`}
+                name="postalCode"
+                defaultValue={dest?.postalCode ?? ''}
+                autoComplete="postal-code"
+              />
             </div>
           </div>
           <button type="submit" className="button">
@@ -153,32 +145,30 @@ function Totals() {
       {est.error && (
         <ErrorState error={est.error} retry={() => est.refetch()} title="Totals are not available" />
       )}
-      <dl className="totals" aria-label="Totals" aria-busy={est.isFetching}>
-        {s ? (
-          <>
-            <dt>Subtotal</dt>
-            <dd>{s.subtotal.formattedAmount}</dd>
-            {Number(s.discount.amount) > 0 && (
-              <>
-                <dt>Discount</dt>
-                <dd>−{s.discount.formattedAmount}</dd>
-              </>
-            )}
-            <dt>Shipping</dt>
-            <dd>{dest || selected ? s.shipping.formattedAmount : 'Enter an address'}</dd>
-            <dt>Tax</dt>
-            <dd>{s.tax.formattedAmount}</dd>
-            <dt className="total">Total</dt>
-            <dd className="total" data-testid="estimated-total">
-              {s.total.formattedAmount}
-            </dd>
-          </>
-        ) : (
-          <dd>
-            <Skeleton lines={4} label="Calculating totals" />
+      {s ? (
+        <dl className="totals" aria-label="Totals" aria-busy={est.isFetching}>
+          <dt>Subtotal</dt>
+          <dd>{s.subtotal.formattedAmount}</dd>
+          {Number(s.discount.amount) > 0 && (
+            <>
+              <dt>Discount</dt>
+              <dd>−{s.discount.formattedAmount}</dd>
+            </>
+          )}
+          <dt>Shipping</dt>
+          <dd>{dest || selected ? s.shipping.formattedAmount : 'Enter an address'}</dd>
+          <dt>Tax</dt>
+          <dd>{s.tax.formattedAmount}</dd>
+          <dt className="total">Total</dt>
+          <dd className="total" data-testid="estimated-total">
+            {s.total.formattedAmount}
           </dd>
-        )}
-      </dl>
+        </dl>
+      ) : (
+        <div className="totals totals-loading">
+          <Skeleton lines={4} label="Calculating totals" />
+        </div>
+      )}
       {est.data?.violations.map((v) => (
         <p key={v.description} className="notice notice-error">
           {v.description}
@@ -188,18 +178,10 @@ function Totals() {
       <button
         type="button"
         className="button button-primary wide"
-        disabled={checkout.isPending}
-        onClick={() =>
-          checkout.mutate({
-            callbacks: checkoutCallbacks,
-            ...(options.shippingAddress ? { shippingAddress: options.shippingAddress } : {}),
-            ...(options.selectedShippingOption
-              ? { selectedShippingOption: options.selectedShippingOption }
-              : {}),
-          })
-        }
+        disabled={checkout.isPending || checkout.isSuccess}
+        onClick={() => checkout.mutate(checkoutVars(choices))}
       >
-        {checkout.isPending ? 'Starting checkout…' : 'Check out'}
+        {checkout.isPending || checkout.isSuccess ? 'Starting checkout…' : 'Check out'}
       </button>
     </section>
   );
@@ -210,7 +192,7 @@ export function CartPage() {
   const { data, isPending, error, refetch } = useCart();
   return (
     <>
-      <h1>Your cart</h1>
+      <h1 tabIndex={-1}>Your cart</h1>
       {isPending && <Skeleton lines={4} label="Loading your cart" />}
       {error && <ErrorState error={error} retry={() => refetch()} />}
       {!isPending && !error && (!data || data.lineItems.length === 0) && (

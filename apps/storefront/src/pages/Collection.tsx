@@ -8,10 +8,10 @@ import { useTitle } from '../title.ts';
 export function CollectionPage() {
   const { slug = '' } = useParams();
   const col = useCollectionBySlug(slug);
-  useTitle(col.data?.name);
+  const missing = col.error instanceof ShopkitError && col.error.status === 404;
+  useTitle(missing ? 'Collection not found' : col.data?.name);
   if (col.isPending) return <Skeleton lines={2} label="Loading the collection" />;
-  if (col.error) {
-    const missing = col.error instanceof ShopkitError && col.error.status === 404;
+  if (col.error)
     return missing ? (
       <div className="notice">
         <h1>Collection not found</h1>
@@ -22,7 +22,6 @@ export function CollectionPage() {
     ) : (
       <ErrorState error={col.error} retry={() => col.refetch()} />
     );
-  }
   return (
     <>
       <h1>{col.data.name}</h1>

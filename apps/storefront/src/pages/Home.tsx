@@ -1,11 +1,12 @@
 import { useCollections, useProducts } from '@shopkit/react';
 import { Link } from 'react-router';
+import { NEWEST_FIRST } from '../components/Listing.tsx';
 import { ProductCard } from '../components/ProductCard.tsx';
 import { ErrorState, GridSkeleton } from '../components/States.tsx';
 import { useTitle } from '../title.ts';
 
 const FEATURED = { sort: [{ fieldName: 'name', order: 'ASC' as const }], paging: { limit: 20 } };
-const NEW_IN = { sort: [{ fieldName: 'lastUpdated', order: 'DESC' as const }], paging: { limit: 4 } };
+const NEW_IN = { sort: NEWEST_FIRST, paging: { limit: 4 } };
 
 export function Home() {
   useTitle('Loom & Kiln');

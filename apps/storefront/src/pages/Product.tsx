@@ -1,4 +1,4 @@
-import { useAddToCart, useOptionsAvailability, useProductBySlug } from '@shopkit/react';
+import { useAddToCart, useCart, useOptionsAvailability, useProductBySlug } from '@shopkit/react';
 import { cart, type Product } from '@shopkit/sdk';
 import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -6,9 +6,18 @@ import { PriceTag } from '../components/ProductCard.tsx';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { useTitle } from '../title.ts';
 
+/** The largest quantity added in one go. */
+const MAX_QUANTITY = 99;
+
 function Gallery({ product, focus }: { product: Product; focus?: string }) {
   const items = (product.media?.items ?? []).filter((m) => m.image);
   const [picked, setPicked] = useState<string | undefined>();
+  // A new colour shows its own image again, whatever thumbnail was picked before.
+  const [shownFocus, setShownFocus] = useState(focus);
+  if (focus !== shownFocus) {
+    setShownFocus(focus);
+    setPicked(undefined);
+  }
   const current = items.find((m) => m.id === (picked ?? focus)) ?? items[0];
   if (!current?.image) return <div className="gallery-main placeholder" />;
   return (
@@ -43,7 +52,7 @@ function Gallery({ product, focus }: { product: Product; focus?: string }) {
 export function ProductPage() {
   const { slug = '' } = useParams();
   const q = useProductBySlug(slug);
-  useTitle(q.data?.name);
+  useTitle(q.data === null ? 'Product not found' : q.data?.name);
   if (q.isPending)
     return (
       <div className="product">
@@ -67,17 +76,46 @@ export function ProductPage() {
 function ProductDetail({ product }: { product: Product }) {
   const options = product.productOptions ?? [];
   const [choices, setChoices] = useState<Record<string, string>>({});
-  const [quantity, setQuantity] = useState(1);
+  // The box's text as typed: it may be empty or unfinished while the shopper types.
+  const [quantityText, setQuantityText] = useState('1');
   const [added, setAdded] = useState(false);
   const complete = options.every((o) => choices[o.name ?? '']);
   const avail = useOptionsAvailability(product.id, choices);
   const add = useAddToCart();
+  const { data: currentCart } = useCart();
   const id = useId();
   const variant = avail.data?.selectedVariant;
   const focus = options
     .flatMap((o) => o.choices?.filter((c) => c.description === choices[o.name ?? '']) ?? [])
     .find((c) => c.media?.mainMedia)?.media?.mainMedia?.id;
-  const canBuy = complete && !!avail.data?.availableForPurchase && !avail.isFetching;
+  const soldOut = product.stock?.inStock === false;
+
+  // Stock left for this shopper: the variant's tracked stock less what the cart already holds.
+  const inCart =
+    currentCart?.lineItems
+      .filter(
+        (l) =>
+          l.catalogReference?.catalogItemId === product.id &&
+          (!options.length || l.catalogReference?.options?.variantId === variant?.id),
+      )
+      .reduce((n, l) => n + l.quantity, 0) ?? 0;
+  const stock = variant?.inStock && variant.quantity !== undefined ? variant.quantity : undefined;
+  const left = stock === undefined ? undefined : Math.max(0, stock - inCart);
+  const quantity = /^\d+$/.test(quantityText.trim()) ? Number(quantityText) : Number.NaN;
+  let quantityProblem = '';
+  if (!quantityText.trim()) quantityProblem = 'Enter a quantity.';
+  else if (!Number.isInteger(quantity)) quantityProblem = 'Enter a whole number, such as 1 or 2.';
+  else if (quantity < 1) quantityProblem = 'Enter at least 1.';
+  else if (left !== undefined && quantity > left)
+    quantityProblem =
+      left === 0
+        ? `All ${stock} in stock are already in your cart.`
+        : inCart
+          ? `Only ${stock} left and ${inCart} already in your cart: you can add up to ${left}.`
+          : `Only ${left} left: you can add up to ${left}.`;
+  else if (quantity > MAX_QUANTITY) quantityProblem = `You can add up to ${MAX_QUANTITY} at a time.`;
+  const canBuy =
+    !soldOut && complete && !!avail.data?.availableForPurchase && !avail.isFetching && !quantityProblem;
 
   const onAdd = () => {
     setAdded(false);
@@ -100,7 +138,8 @@ function ProductDetail({ product }: { product: Product }) {
   };
 
   let status = '';
-  if (!complete)
+  if (soldOut) status = 'Sold out';
+  else if (!complete)
     status = `Choose ${options
       .filter((o) => !choices[o.name ?? ''])
       .map((o) => o.name?.toLowerCase())
@@ -126,7 +165,10 @@ function ProductDetail({ product }: { product: Product }) {
               variant.price.discountedPrice < (variant.price.price ?? 0) ? (
                 <>
                   <span className="sale">{variant.price.formatted.discountedPrice}</span>{' '}
-                  <s>{variant.price.formatted.price}</s>
+                  <s>
+                    <span className="visually-hidden">was </span>
+                    {variant.price.formatted.price}
+                  </s>
                 </>
               ) : (
                 <span>{variant.price.formatted.price}</span>
@@ -135,7 +177,10 @@ function ProductDetail({ product }: { product: Product }) {
           ) : (
             <PriceTag product={product} />
           )}
-          <p className={`stock ${status === 'Out of stock' ? 'out' : ''}`} data-testid="availability">
+          <p
+            className={`stock ${status === 'Out of stock' || status === 'Sold out' ? 'out' : ''}`}
+            data-testid="availability"
+          >
             {status}
           </p>
         </div>
@@ -162,6 +207,11 @@ function ProductDetail({ product }: { product: Product }) {
                       htmlFor={inputId}
                       className={c.inStock === false ? 'unavailable' : ''}
                       style={o.optionType === 'color' ? { ['--swatch' as string]: c.value } : undefined}
+                      title={
+                        o.optionType === 'color' && c.inStock === false
+                          ? `${c.description}, sold out`
+                          : undefined
+                      }
                     >
                       {o.optionType === 'color' ? (
                         <span className="visually-hidden">{c.description}</span>
@@ -181,11 +231,16 @@ function ProductDetail({ product }: { product: Product }) {
             <label htmlFor={`${id}-qty`}>Quantity</label>
             <input
               id={`${id}-qty`}
-              type="number"
-              min={1}
-              max={99}
-              value={quantity}
-              onChange={(e) => setQuantity(Math.min(99, Math.max(1, Number(e.target.value) || 1)))}
+              type="text"
+              inputMode="numeric"
+              autoComplete="off"
+              value={quantityText}
+              aria-invalid={quantityProblem ? true : undefined}
+              aria-describedby={`${id}-qty-error`}
+              onChange={(e) => {
+                setAdded(false);
+                setQuantityText(e.target.value);
+              }}
             />
           </div>
           <button
@@ -194,9 +249,12 @@ function ProductDetail({ product }: { product: Product }) {
             disabled={!canBuy || add.isPending}
             onClick={onAdd}
           >
-            {add.isPending ? 'Adding…' : 'Add to cart'}
+            {add.isPending ? 'Adding…' : soldOut ? 'Sold out' : 'Add to cart'}
           </button>
         </div>
+        <p id={`${id}-qty-error`} className="field-error" aria-live="polite">
+          {quantityProblem}
+        </p>
         <div aria-live="polite">
           {added && (
             <p className="notice notice-ok">

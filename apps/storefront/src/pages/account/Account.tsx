@@ -1,33 +1,84 @@
 import {
   type LoginResult,
+  MemberSessionError,
   useCart,
   useLogin,
   useLogout,
   useMemberSession,
   useRegister,
+  useResendVerification,
   useSendPasswordReset,
   useVerifyEmail,
 } from '@shopkit/react';
-import { type FormEvent, type ReactNode, useId } from 'react';
+import { ApplicationError } from '@shopkit/sdk';
+import { createContext, type FormEvent, type ReactNode, useContext, useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { config } from '../../config.ts';
+import { humanMessage, serverSentence } from '../../errors.ts';
 import { useTitle } from '../../title.ts';
+import { pendingVerification } from './verification.ts';
+
+/** The platform's password rule (the emulator's too). */
+const MIN_PASSWORD = 8;
+const PASSWORD_HINT = `At least ${MIN_PASSWORD} characters.`;
+const EMAIL_PROBLEM = 'Enter an e-mail address such as name@example.com.';
+const LOG_IN_AGAIN = 'Log in again to get a new code.';
 
 const MESSAGES: Record<string, string> = {
-  invalidEmail: 'Check the e-mail address.',
   invalidPassword: 'The e-mail or password is wrong.',
   emailAlreadyExists: 'There is already an account with this e-mail. Log in instead.',
   resetPassword: 'Your password must be reset before you can log in.',
   missingCaptchaToken: 'Please confirm you are not a robot.',
   invalidCaptchaToken: 'Please confirm you are not a robot.',
+  network: 'The shop could not be reached. Check your connection and try again.',
+  VERIFICATION_FAILED: 'The code is wrong or has expired. Check the e-mail, or send a new code.',
 };
 
+/** What to say about a refused login, registration or verification ('' when there is nothing to say). */
 function outcomeMessage(r: LoginResult | undefined, error: Error | null) {
-  if (error) return error.message;
+  if (error) return error instanceof MemberSessionError ? '' : humanMessage(error);
   if (!r || r.loginState === 'SUCCESS' || r.loginState === 'EMAIL_VERIFICATION_REQUIRED') return '';
   if (r.loginState === 'OWNER_APPROVAL_REQUIRED')
     return 'Your account is waiting for the shop owner’s approval.';
-  return (r.errorCode && MESSAGES[r.errorCode]) || r.error || 'That did not work. Please try again.';
+  if (r.errorCode && MESSAGES[r.errorCode]) return MESSAGES[r.errorCode]!;
+  // The SDK files every other refused login (throttling, an unknown address…) under
+  // `invalidEmail`: the server's own sentence says which.
+  return (
+    serverSentence(r.error) ??
+    (r.errorCode === 'invalidEmail' ? 'Check the e-mail address.' : 'That did not work. Please try again.')
+  );
 }
+
+type FieldErrors = Record<string, string>;
+
+/** Field errors of a refused registration: the SDK gives the platform's violations as text. */
+function registrationFieldErrors(r: LoginResult | undefined): FieldErrors {
+  if (r?.loginState !== 'FAILURE') return {};
+  if (r.errorCode === 'invalidEmail') return { email: EMAIL_PROBLEM };
+  const out: FieldErrors = {};
+  // `INVALID_ARGUMENT: "options.password" must have at least 8 characters, "options.loginId.email" …`
+  for (const [, field = '', rule = ''] of (r.error ?? '').matchAll(/"options\.([\w.]+)" ([^,"]*)/g)) {
+    if (field.startsWith('password')) {
+      const n = /at (least|most) (\d+)/.exec(rule);
+      out.password = n ? `Use at ${n[1]} ${n[2]} characters.` : 'Choose another password.';
+    } else if (field.startsWith('loginId')) out.email = EMAIL_PROBLEM;
+    else if (field.startsWith('profile')) out.firstName = 'Check your first name.';
+  }
+  return out;
+}
+
+/** What is wrong with a field's value, as the shopper should read it ('' when nothing). */
+function fieldProblem(input: HTMLInputElement) {
+  const value = input.value.trim();
+  const label = input.labels?.[0]?.textContent?.toLowerCase() ?? 'this field';
+  if (input.required && !value) return `Enter your ${label}.`;
+  if (input.type === 'email' && value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return EMAIL_PROBLEM;
+  if (input.minLength > 0 && input.value.length < input.minLength)
+    return `Use at least ${input.minLength} characters.`;
+  return '';
+}
+
+const ErrorsContext = createContext<FieldErrors>({});
 
 function Form({
   title,
@@ -36,6 +87,7 @@ function Form({
   busy,
   submit,
   message,
+  fieldErrors = {},
   after,
 }: {
   title: string;
@@ -44,18 +96,29 @@ function Form({
   busy: boolean;
   submit: string;
   message: string;
+  /** Errors from the server, by field name; the form adds its own checks before sending. */
+  fieldErrors?: FieldErrors;
   after?: ReactNode;
 }) {
   useTitle(title);
+  const [checked, setChecked] = useState<FieldErrors>({});
   const handle = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    onSubmit(new FormData(e.currentTarget));
+    const inputs = [...e.currentTarget.querySelectorAll('input')];
+    const problems = Object.fromEntries(
+      inputs.map((i) => [i.name, fieldProblem(i)]).filter(([, p]) => p),
+    ) as FieldErrors;
+    setChecked(problems);
+    const first = inputs.find((i) => problems[i.name]);
+    if (first) first.focus();
+    else onSubmit(new FormData(e.currentTarget));
   };
+  const errors = Object.keys(checked).length ? checked : fieldErrors;
   return (
     <section className="auth-card">
       <h1>{title}</h1>
-      <form onSubmit={handle}>
-        {children}
+      <form onSubmit={handle} noValidate>
+        <ErrorsContext.Provider value={errors}>{children}</ErrorsContext.Provider>
         <p role="alert" className="field-error">
           {message}
         </p>
@@ -73,42 +136,83 @@ function Field({
   label,
   type = 'text',
   auto,
+  hint,
+  minLength,
 }: {
   name: string;
   label: string;
   type?: string;
   auto: string;
+  hint?: string;
+  minLength?: number;
 }) {
   const id = useId();
+  const error = useContext(ErrorsContext)[name];
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} type={type} autoComplete={auto} required />
+      {hint && (
+        <p id={`${id}-hint`} className="hint">
+          {hint}
+        </p>
+      )}
+      <input
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={auto}
+        required
+        minLength={minLength}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described || undefined}
+      />
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
 
 const str = (f: FormData, k: string) => String(f.get(k) ?? '').trim();
 
-export function Login() {
-  const login = useLogin();
+/** Where a login, registration or verification goes next. */
+function useAfterLogin() {
   const navigate = useNavigate();
+  return (r: LoginResult) => {
+    if (r.loginState === 'SUCCESS') {
+      pendingVerification.clear();
+      navigate('/account');
+    }
+    if (r.loginState === 'EMAIL_VERIFICATION_REQUIRED') {
+      pendingVerification.set(r.data?.stateToken);
+      navigate('/verify');
+    }
+  };
+}
+
+const hooks = { silentLoginTimeoutMs: config.silentLoginTimeoutMs };
+
+export function Login() {
+  const login = useLogin(hooks);
+  const next = useAfterLogin();
   const [params] = useSearchParams();
   return (
     <Form
       title="Log in"
       submit="Log in"
       busy={login.isPending}
-      message={outcomeMessage(login.data, login.error)}
+      message={
+        login.error instanceof MemberSessionError
+          ? 'Your password was right, but the login could not finish. Please try again.'
+          : outcomeMessage(login.data, login.error)
+      }
       onSubmit={(f) =>
         login.mutate(
           { email: str(f, 'email'), password: String(f.get('password') ?? '') },
-          {
-            onSuccess: (r) => {
-              if (r.loginState === 'SUCCESS') navigate('/account');
-              if (r.loginState === 'EMAIL_VERIFICATION_REQUIRED') navigate('/verify');
-            },
-          },
+          { onSuccess: next },
         )
       }
       after={
@@ -131,15 +235,34 @@ export function Login() {
   );
 }
 
+/** The account exists (the platform said so) but the member session did not start. */
+function ReadyLogIn({ children }: { children: ReactNode }) {
+  return (
+    <div className="notice notice-ok" role="status">
+      <p>{children}</p>
+      <Link to="/login" className="button button-primary">
+        Log in
+      </Link>
+    </div>
+  );
+}
+
 export function Register() {
-  const register = useRegister();
-  const navigate = useNavigate();
+  const register = useRegister(hooks);
+  const next = useAfterLogin();
+  const fieldErrors = registrationFieldErrors(register.data);
+  const ready = register.error instanceof MemberSessionError;
   return (
     <Form
       title="Create an account"
       submit="Create account"
       busy={register.isPending}
-      message={outcomeMessage(register.data, register.error)}
+      fieldErrors={fieldErrors}
+      message={
+        Object.keys(fieldErrors).length
+          ? 'Check the details above.'
+          : outcomeMessage(register.data, register.error)
+      }
       onSubmit={(f) =>
         register.mutate(
           {
@@ -147,40 +270,101 @@ export function Register() {
             password: String(f.get('password') ?? ''),
             profile: { firstName: str(f, 'firstName') },
           },
-          {
-            onSuccess: (r) => {
-              if (r.loginState === 'SUCCESS') navigate('/account');
-              if (r.loginState === 'EMAIL_VERIFICATION_REQUIRED') navigate('/verify');
-            },
-          },
+          { onSuccess: next },
         )
       }
       after={
-        <p>
-          Already have an account? <Link to="/login">Log in</Link>
-        </p>
+        ready ? (
+          <ReadyLogIn>
+            Your account is ready, but we could not log you in automatically. Log in to continue.
+          </ReadyLogIn>
+        ) : (
+          <p>
+            Already have an account? <Link to="/login">Log in</Link>
+          </p>
+        )
       }
     >
       <Field name="firstName" label="First name" auto="given-name" />
       <Field name="email" label="E-mail" type="email" auto="email" />
-      <Field name="password" label="Password" type="password" auto="new-password" />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        auto="new-password"
+        hint={PASSWORD_HINT}
+        minLength={MIN_PASSWORD}
+      />
     </Form>
   );
 }
 
+/** True when the platform no longer knows the pending verification (expired, or out of codes). */
+const verificationGone = (e: unknown) =>
+  e instanceof ApplicationError && (e.code === 'VERIFICATION_FAILED' || e.status === 429);
+
 export function Verify() {
-  const verify = useVerifyEmail();
-  const navigate = useNavigate();
+  // Read once: the state token of this tab's login or registration (it survives a reload).
+  const [stateToken] = useState(pendingVerification.get);
+  const verify = useVerifyEmail(hooks);
+  const resend = useResendVerification();
+  const next = useAfterLogin();
+  const title = 'Verify your e-mail';
+  useTitle(title);
+  if (!stateToken)
+    return (
+      <section className="auth-card">
+        <h1>{title}</h1>
+        <p>There is no e-mail verification waiting in this tab. Codes expire after 10 minutes.</p>
+        <p>
+          <Link to="/login" className="button button-primary">
+            {LOG_IN_AGAIN}
+          </Link>
+        </p>
+      </section>
+    );
+  const verified = verify.error instanceof MemberSessionError;
   return (
     <Form
-      title="Verify your e-mail"
+      title={title}
       submit="Verify"
       busy={verify.isPending}
       message={outcomeMessage(verify.data, verify.error)}
       onSubmit={(f) =>
-        verify.mutate(str(f, 'code'), {
-          onSuccess: (r) => r.loginState === 'SUCCESS' && navigate('/account'),
-        })
+        verify.mutate(
+          { code: str(f, 'code'), stateToken },
+          {
+            onSuccess: next,
+            // Verified, only the session did not start: the state token is spent.
+            onError: (e) => e instanceof MemberSessionError && pendingVerification.clear(),
+          },
+        )
+      }
+      after={
+        verified ? (
+          <ReadyLogIn>Your e-mail address is verified. Log in to continue.</ReadyLogIn>
+        ) : (
+          <>
+            <p>
+              No code?{' '}
+              <button
+                type="button"
+                className="link-button"
+                disabled={resend.isPending}
+                onClick={() => resend.mutate(stateToken)}
+              >
+                Send a new code
+              </button>
+            </p>
+            <p role="status" className={resend.error ? 'field-error' : 'muted'}>
+              {resend.isSuccess && 'A new code is on its way. It replaces the previous one.'}
+              {resend.error && (verificationGone(resend.error) ? LOG_IN_AGAIN : humanMessage(resend.error))}
+            </p>
+            <p>
+              Or <Link to="/login">log in again</Link>: that sends a new code too.
+            </p>
+          </>
+        )
       }
     >
       <p>We have sent a code to your e-mail address. Enter it here to finish.</p>
@@ -196,7 +380,7 @@ export function ForgotPassword() {
       title="Reset your password"
       submit="Send reset link"
       busy={reset.isPending}
-      message={reset.error?.message ?? ''}
+      message={reset.error ? humanMessage(reset.error) : ''}
       onSubmit={(f) =>
         reset.mutate({ email: str(f, 'email'), redirectUri: `${location.origin}/login?reset=1` })
       }
@@ -230,7 +414,7 @@ export function Account() {
       </p>
       {logout.error && (
         <p role="alert" className="field-error">
-          {logout.error.message}
+          {humanMessage(logout.error)}
         </p>
       )}
       <button

@@ -1,0 +1,50 @@
+/**
+ * Shopper-facing sentences for what the SDK throws or answers. Developer text (`INVALID_ARGUMENT:
+ * "options.x" …`, `System error occurred, request-id: …`, the token endpoint's `something went
+ * wrong`) never reaches the page; the platform's own sentences (a refused coupon, throttling) do.
+ */
+import { ApplicationError, HttpError, ShopkitError, SystemError, ValidationError } from '@shopkit/sdk';
+
+/** A server sentence with a capital and a full stop: `too many logins; wait` → `Too many logins; wait.` */
+export function sentence(text: string) {
+  const t = text.trim();
+  if (!t) return t;
+  const s = t[0]!.toUpperCase() + t.slice(1);
+  return /[.!?…]$/.test(s) ? s : `${s}.`;
+}
+
+const OFFLINE = 'The shop could not be reached. Check your connection and try again.';
+const TROUBLE = 'The shop is having trouble right now. Please try again in a moment.';
+
+/** Text written for developers rather than shoppers. */
+const DEVELOPER_TEXT = [
+  /^[A-Z][A-Z_]+:/, // `INVALID_ARGUMENT: …`
+  /System error occurred|request-id/,
+  /something went wrong/, // the token endpoint's failure
+  /_state|\b[a-z]+[A-Z]\w*\.\w/, // SDK internals; field paths such as `loginId.email`
+  /^\s*[[{]/, // JSON
+];
+const developerText = (t: string) => DEVELOPER_TEXT.some((p) => p.test(t));
+
+/** What to tell a shopper about a failed call. */
+export function humanMessage(error: unknown): string {
+  if (error instanceof ValidationError) return 'Some of the details are not valid. Check them and try again.';
+  if (error instanceof ShopkitError) {
+    if (['NETWORK_ERROR', 'TIMEOUT', 'ABORTED', 'INVALID_RESPONSE'].includes(error.code)) return OFFLINE;
+    // The token endpoint refused or failed: the shop could not start a session for this browser.
+    if (error.message === 'something went wrong') return TROUBLE;
+    if (error instanceof SystemError) return TROUBLE;
+    if (error instanceof HttpError)
+      return error.status === 429 ? 'Too many requests. Please wait a moment and try again.' : TROUBLE;
+    if (error instanceof ApplicationError && !developerText(error.message)) return sentence(error.message);
+    return TROUBLE;
+  }
+  if (error instanceof Error && error.message && !developerText(error.message))
+    return sentence(error.message);
+  return TROUBLE;
+}
+
+/** The server's text of a refused login or registration, when it is fit for shoppers. */
+export function serverSentence(text: string | undefined) {
+  return text && !developerText(text) ? sentence(text) : undefined;
+}
