@@ -28,7 +28,7 @@ async function fingerprintQuery(emu: TestEmulator) {
 }
 
 /** API paths answer the JSON envelope; anything else is a hosted page (HTML) and only must not fail. */
-const API = /^\/(_api|_iam|ecom|stores|stores-reader|v2|headless|oauth2\/(?:token|revoke))(\/|-|$)/;
+const API = /^\/(_api|_iam|ecom|stores|stores-reader|v2|headless|graphql|oauth2\/(?:token|revoke))(\/|-|$)/;
 const isPage = (r: Registered) => !API.test(r.path);
 
 describe('fuzzing every route', () => {

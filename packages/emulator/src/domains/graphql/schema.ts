@@ -1,0 +1,456 @@
+/**
+ * The emulator's GraphQL schema (UNCONFIRMED: the platform's own is not documented). Types mirror
+ * the REST wire entities field for field, so one resolver per root field returns what the REST call
+ * returns and graphql-js's default resolver reads the rest: prices are the REST numbers (catalog)
+ * and decimal strings (cart), dates ISO strings. Catalog fields call the catalog's query functions;
+ * cart fields call the current-cart API as the caller (`GraphqlContext.cart`).
+ * @module
+ */
+import { buildSchema, type GraphQLFieldResolver, isObjectType } from 'graphql';
+import type { Emulator, Identity } from '../../context.ts';
+import { nestsDeeperThan } from '../../http/decode.ts';
+import { invalid, notFound } from '../../http/errors.ts';
+import { findCollection, queryCollections } from '../catalog/collections.ts';
+import { queryProducts } from '../catalog/products.ts';
+
+export const SDL = /* GraphQL */ `
+"""
+Any JSON value: a filter in the platform's query language (\`{"price": {"$gt": 20}}\`), a
+variant's choices, a catalog reference's options.
+"""
+scalar JSON
+
+type Query {
+  "A product the caller may see (REST GET /stores-reader/v1/products/{id}); PRODUCT_NOT_FOUND otherwise."
+  product(
+    id: ID!
+    "Cost and profit: refused (PERMISSION_DENIED) unless the caller is elevated (API key, app)."
+    includeMerchantSpecificData: Boolean = false
+  ): Product
+  "Products matching a platform query (REST POST /stores-reader/v1/products/query-platformized)."
+  products(
+    filter: JSON
+    sort: [Sorting!]
+    paging: Paging
+    "Merchants always see hidden products; asking for them is refused to everyone else."
+    includeHiddenProducts: Boolean = false
+    includeMerchantSpecificData: Boolean = false
+  ): ProductsPage
+  "A collection by id or by slug (exactly one); COLLECTION_NOT_FOUND when hidden or absent."
+  collection(id: ID, slug: String): Collection
+  "Collections matching a platform query on id, name, slug, visible (REST POST /v2/collections/query)."
+  collections(filter: JSON, sort: [Sorting!], paging: Paging): CollectionsPage
+  "The caller's current cart (REST GET /ecom/v1/carts/current); OWNED_CART_NOT_FOUND before the first add."
+  currentCart: Cart
+}
+
+type Mutation {
+  "Adds catalog items, creating the cart on the first add (REST POST …/carts/current/add-to-cart)."
+  addToCurrentCart(lineItems: [LineItemInput!]!): Cart
+  "Removes line items by id (REST POST …/carts/current/remove-line-items)."
+  removeLineItemsFromCurrentCart(ids: [ID!]!): Cart
+}
+
+input Sorting {
+  fieldName: String!
+  order: SortOrder = ASC
+}
+
+enum SortOrder {
+  ASC
+  DESC
+}
+
+"At most 100 items (the default is 50)."
+input Paging {
+  limit: Int
+  offset: Int
+}
+
+input LineItemInput {
+  catalogReference: CatalogReferenceInput!
+  quantity: Int = 1
+}
+
+input CatalogReferenceInput {
+  "The stores catalog app id."
+  appId: String!
+  "A product id."
+  catalogItemId: ID!
+  "\`{variantId}\` or \`{options: {Size: \\"M\\"}}\`, as on the REST call."
+  options: JSON
+}
+
+type PagingMetadata {
+  count: Int!
+  offset: Int!
+  total: Int!
+  "Set when there are more than the count limit; \`total\` is then that limit."
+  tooManyToCount: Boolean
+}
+
+type ProductsPage {
+  products: [Product!]!
+  metadata: PagingMetadata!
+}
+
+type CollectionsPage {
+  collections: [Collection!]!
+  metadata: PagingMetadata!
+}
+
+type Product {
+  id: ID!
+  name: String!
+  slug: String!
+  visible: Boolean!
+  "physical, digital or unspecified_product_type."
+  productType: String!
+  description: String!
+  sku: String
+  weight: Float
+  ribbon: String
+  brand: String
+  price: PriceData!
+  priceData: PriceData!
+  priceRange: Range!
+  "Merchants only (includeMerchantSpecificData)."
+  costAndProfitData: CostAndProfit
+  discount: Discount!
+  stock: ProductStock!
+  media: Media!
+  productOptions: [ProductOption!]!
+  variants: [Variant!]!
+  collectionIds: [ID!]!
+  productPageUrl: PageUrl!
+  numericId: String!
+  "ISO 8601."
+  createdDate: String!
+  "ISO 8601."
+  lastUpdated: String!
+}
+
+"Amounts in the store currency, as REST numbers."
+type PriceData {
+  currency: String!
+  price: Float!
+  discountedPrice: Float!
+  pricePerUnit: Float
+  formatted: FormattedPrice!
+}
+
+type FormattedPrice {
+  price: String!
+  discountedPrice: String!
+  pricePerUnit: String
+}
+
+type Range {
+  minValue: Float!
+  maxValue: Float!
+}
+
+type CostAndProfit {
+  itemCost: Float!
+  formattedItemCost: String!
+  profit: Float!
+  formattedProfit: String!
+  profitMargin: Float!
+}
+
+type Discount {
+  "NONE, AMOUNT or PERCENT."
+  type: String!
+  value: Float!
+}
+
+type ProductStock {
+  trackInventory: Boolean!
+  quantity: Int
+  inStock: Boolean!
+  "IN_STOCK, OUT_OF_STOCK or PARTIALLY_OUT_OF_STOCK."
+  inventoryStatus: String!
+}
+
+type Media {
+  "The first item."
+  mainMedia: MediaItem
+  items: [MediaItem!]!
+}
+
+type MediaItem {
+  id: ID!
+  "image or video."
+  mediaType: String!
+  title: String
+  image: Image
+  video: Video
+  thumbnail: Image
+}
+
+type Video {
+  files: [Image!]!
+}
+
+type Image {
+  id: String
+  "Absolute."
+  url: String
+  width: Int
+  height: Int
+  format: String
+  altText: String
+}
+
+type ProductOption {
+  "drop_down or color."
+  optionType: String!
+  name: String!
+  choices: [Choice!]!
+}
+
+type Choice {
+  "The colour code of a colour choice, else the shown text."
+  value: String!
+  description: String!
+  media: Media
+  inStock: Boolean!
+  visible: Boolean!
+}
+
+type Variant {
+  id: ID!
+  "Option name → choice description."
+  choices: JSON!
+  variant: VariantData!
+  stock: VariantStock!
+}
+
+type VariantData {
+  priceData: PriceData!
+  "Merchants only (includeMerchantSpecificData)."
+  costAndProfitData: CostAndProfit
+  weight: Float
+  sku: String
+  visible: Boolean!
+}
+
+type VariantStock {
+  trackQuantity: Boolean!
+  quantity: Int
+  inStock: Boolean!
+}
+
+type PageUrl {
+  base: String!
+  path: String!
+}
+
+type Collection {
+  id: ID!
+  name: String!
+  slug: String!
+  visible: Boolean!
+  description: String
+  media: CollectionMedia
+  numberOfProducts: Int!
+  "ISO 8601."
+  lastUpdated: String!
+}
+
+type CollectionMedia {
+  mainMedia: CollectionMainMedia
+}
+
+type CollectionMainMedia {
+  image: Image
+}
+
+type Cart {
+  id: ID!
+  lineItems: [LineItem!]!
+  currency: String!
+  subtotal: Price!
+  subtotalAfterDiscounts: Price!
+  buyerNote: String
+  checkoutId: ID
+  "ISO 8601."
+  createdDate: String!
+  "ISO 8601."
+  updatedDate: String!
+  revision: String!
+}
+
+"An amount as a decimal string, as the cart's REST wire sends it."
+type Price {
+  amount: String!
+  convertedAmount: String!
+  formattedAmount: String!
+  formattedConvertedAmount: String!
+}
+
+type LineItem {
+  id: ID!
+  quantity: Int!
+  productName: Translatable!
+  catalogReference: CatalogReference
+  rootCatalogItemId: ID
+  url: LineItemUrl
+  price: Price!
+  fullPrice: Price!
+  lineItemPrice: Price!
+  descriptionLines: [DescriptionLine!]!
+  image: Image
+  availability: Availability!
+  physicalProperties: PhysicalProperties
+  itemType: ItemType!
+}
+
+type Translatable {
+  original: String!
+  translated: String
+}
+
+type CatalogReference {
+  appId: String!
+  catalogItemId: ID!
+  options: JSON
+}
+
+type LineItemUrl {
+  relativePath: String
+  url: String
+}
+
+type DescriptionLine {
+  name: Translatable!
+  plainText: Translatable
+  colorInfo: ColorInfo
+  "PLAIN_TEXT or COLOR."
+  lineType: String
+}
+
+type ColorInfo {
+  original: String!
+  translated: String
+  code: String
+}
+
+type Availability {
+  "AVAILABLE, NOT_AVAILABLE, PARTIALLY_AVAILABLE or NOT_FOUND."
+  status: String!
+  quantityAvailable: Int
+}
+
+type PhysicalProperties {
+  weight: Float
+  sku: String
+  shippable: Boolean
+}
+
+type ItemType {
+  preset: String
+  custom: String
+}
+`;
+
+/** What resolvers get: the emulator, the caller, and the current-cart API as the caller. */
+export interface GraphqlContext {
+  emu: Emulator;
+  identity: Identity;
+  /** Calls `…/carts/current{action}` with the caller's credentials; resolves with the wire cart. */
+  cart(method: 'GET' | 'POST', action?: string, body?: object): Promise<unknown>;
+}
+
+type Resolver<A = any> = GraphQLFieldResolver<unknown, GraphqlContext, A>;
+
+interface QueryArgs {
+  filter?: unknown;
+  sort?: unknown;
+  paging?: { limit?: number | null; offset?: number | null } | null;
+}
+
+/** The platform query of a field's arguments; a filter nested past the REST limit is refused alike. */
+function platformQuery({ filter, sort, paging }: QueryArgs) {
+  if (nestsDeeperThan(filter))
+    throw invalid([
+      {
+        field: 'filter',
+        description: 'must not nest objects and arrays more than 64 levels deep',
+        violatedRule: 'FORMAT',
+      },
+    ]);
+  return {
+    ...(filter != null ? { filter } : {}),
+    ...(sort != null ? { sort } : {}),
+    ...(paging != null
+      ? {
+          paging: {
+            ...(paging.limit != null ? { limit: paging.limit } : {}),
+            ...(paging.offset != null ? { offset: paging.offset } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+const RESOLVERS: Record<string, Record<string, Resolver>> = {
+  Query: {
+    product: async (_, a: { id: string; includeMerchantSpecificData: boolean }, { emu, identity }) => {
+      const { products } = await queryProducts(emu, emu.db, identity, {
+        query: { filter: { id: { $eq: a.id } } },
+        includeVariants: true,
+        includeMerchantSpecificData: a.includeMerchantSpecificData,
+      });
+      if (!products[0])
+        throw notFound('PRODUCT_NOT_FOUND', `Product with id ${JSON.stringify(a.id)} not found`, {
+          productId: a.id,
+        });
+      return products[0];
+    },
+    products: (
+      _,
+      a: QueryArgs & { includeHiddenProducts: boolean; includeMerchantSpecificData: boolean },
+      { emu, identity },
+    ) =>
+      queryProducts(emu, emu.db, identity, {
+        query: platformQuery(a),
+        includeVariants: true,
+        includeHiddenProducts: a.includeHiddenProducts,
+        includeMerchantSpecificData: a.includeMerchantSpecificData,
+      }),
+    collection: (_, a: { id?: string | null; slug?: string | null }, { emu, identity }) => {
+      if ((a.id == null) === (a.slug == null))
+        throw invalid([
+          { field: 'id', description: 'or slug is required, not both', violatedRule: 'ONE_OF_ALIGNMENT' },
+        ]);
+      return a.id != null
+        ? findCollection(emu, emu.db, identity, 'id', a.id)
+        : findCollection(emu, emu.db, identity, 'slug', a.slug!);
+    },
+    collections: (_, a: QueryArgs, { emu, identity }) =>
+      queryCollections(emu, emu.db, identity, platformQuery(a)),
+    currentCart: (_, _a, { cart }) => cart('GET'),
+  },
+  Mutation: {
+    addToCurrentCart: (_, a: { lineItems: unknown[] }, { cart }) =>
+      cart('POST', '/add-to-cart', { lineItems: a.lineItems }),
+    removeLineItemsFromCurrentCart: (_, a: { ids: string[] }, { cart }) =>
+      cart('POST', '/remove-line-items', { lineItemIds: a.ids }),
+  },
+};
+
+/** The executable schema: the SDL with the root resolvers attached. */
+export function buildGraphqlSchema() {
+  const schema = buildSchema(SDL);
+  for (const [typeName, fields] of Object.entries(RESOLVERS)) {
+    const type = schema.getType(typeName);
+    if (!isObjectType(type)) throw new Error(`The GraphQL schema has no object type ${typeName}`);
+    const defined = type.getFields();
+    for (const [name, resolve] of Object.entries(fields)) {
+      if (!defined[name]) throw new Error(`The GraphQL schema has no field ${typeName}.${name}`);
+      defined[name].resolve = resolve;
+    }
+  }
+  return schema;
+}
