@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -78,6 +79,9 @@ vite.on('exit', (code) => {
   stopAll(code ?? 1);
 });
 
+// The banner goes out once the storefront answers: its address must work when it is shown.
+await waitForPort(STORE_PORT);
+
 console.log(`
   Shopkit is running.
 
@@ -91,3 +95,20 @@ console.log(`
 
   Press Ctrl-C to stop.
 `);
+
+/** Resolves once something accepts connections on 127.0.0.1:`port` (tries every 100 ms). */
+async function waitForPort(port) {
+  for (;;) {
+    const open = await new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      const done = (ok) => {
+        socket.destroy();
+        resolve(ok);
+      };
+      socket.once('connect', () => done(true));
+      socket.once('error', () => done(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
