@@ -12,6 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
+import { jsonCalls } from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
 const PASSWORD = 'the right password';
@@ -29,17 +30,7 @@ describe.each(testBackends())('identity abuse (%s)', (backend) => {
   });
   afterAll(() => emu?.stop());
 
-  /** A JSON call; the status, the parsed body and the headers. */
-  const call = async (method: string, path: string, body?: object, headers: Record<string, string> = {}) => {
-    const res = await fetch(emu.url + path, {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body && JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any, headers: res.headers };
-  };
-  const owner = (method: string, path: string, body?: object) =>
-    call(method, path, body, { authorization: emu.demo.apiKey });
+  const { call, owner } = jsonCalls(() => emu);
   const settings = async (patch: Record<string, boolean>) =>
     expect((await owner('POST', '/_api/emulator/v1/settings', patch)).status).toBe(200);
   const visitor = async (): Promise<string> =>

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
+import { visitorToken } from './http.ts';
 
 interface Row {
   name: string;
@@ -238,22 +239,17 @@ async function snapshot(emu: TestEmulator) {
 
 describe.each(testBackends())('bad input (%s)', (backend) => {
   let emu: TestEmulator;
-  let visitorToken: string;
+  let visitor: string;
   beforeAll(async () => {
     emu = await startTestEmulator(backend);
-    const res = await fetch(`${emu.url}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
-    });
-    visitorToken = (await res.json()).access_token;
+    visitor = await visitorToken(emu);
   });
   afterAll(() => emu?.stop());
 
   it.each(ROWS)('$name → $status in the platform envelope, nothing stored', async (row) => {
     const before = await snapshot(emu);
     const headers: Record<string, string> = {
-      ...(row.auth === 'none' ? {} : { authorization: visitorToken }),
+      ...(row.auth === 'none' ? {} : { authorization: visitor }),
       ...row.headers,
     };
     if (row.body !== undefined) headers['content-type'] ??= 'application/json';
@@ -285,7 +281,7 @@ describe.each(testBackends())('bad input (%s)', (backend) => {
   it('answers 405 with an Allow header naming the methods served', async () => {
     const res = await fetch(`${emu.url}/v2/collections/query`, {
       method: 'PUT',
-      headers: { authorization: visitorToken },
+      headers: { authorization: visitor },
     });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, POST');
@@ -293,7 +289,7 @@ describe.each(testBackends())('bad input (%s)', (backend) => {
 
   it('accepts percent-encoded and duplicated path parameters', async () => {
     const res = await fetch(`${emu.url}/v2/collections/slug/summer%2Dlinen?slug=ignored`, {
-      headers: { authorization: visitorToken },
+      headers: { authorization: visitor },
     });
     expect(res.status).toBe(200);
     expect((await res.json()).collection.slug).toBe('summer-linen');
@@ -301,7 +297,7 @@ describe.each(testBackends())('bad input (%s)', (backend) => {
 
   it('accepts the Bearer form and the custom-host path family too', async () => {
     const res = await fetch(`${emu.url}/_api/catalog-reader-server/v1/collections/slug/sale`, {
-      headers: { authorization: `Bearer ${visitorToken}` },
+      headers: { authorization: `Bearer ${visitor}` },
     });
     expect(res.status).toBe(200);
   });

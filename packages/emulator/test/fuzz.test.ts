@@ -8,24 +8,9 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registered } from '../src/http/router.ts';
 import { startTestEmulator, type TestEmulator } from '../src/testing.ts';
+import { fingerprintQuery, visitorToken } from './http.ts';
 
 const RUNS = process.env.SHOPKIT_LONG ? 3000 : 300;
-
-/** One query that fingerprints the database: row counts, the event log head, latest updates. */
-async function fingerprintQuery(emu: TestEmulator) {
-  const cols = await emu.emu.db.query<{ table_name: string; has_updated: boolean }>(
-    `SELECT t.table_name, bool_or(c.column_name = 'updated_at') AS has_updated
-     FROM information_schema.tables t JOIN information_schema.columns c
-       ON c.table_schema = t.table_schema AND c.table_name = t.table_name
-     WHERE t.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
-     GROUP BY t.table_name ORDER BY t.table_name`,
-  );
-  const parts = cols.map(
-    (t) =>
-      `(SELECT count(*)::text${t.has_updated ? ` || '@' || coalesce(max(updated_at)::text, '')` : ''} FROM "${t.table_name}") AS "${t.table_name}"`,
-  );
-  return `SELECT ${parts.join(', ')}`;
-}
 
 /** API paths answer the JSON envelope; anything else is a hosted page (HTML) and only must not fail. */
 const API = /^\/(_api|_iam|ecom|stores|stores-reader|v2|headless|graphql|oauth2\/(?:token|revoke))(\/|-|$)/;
@@ -38,12 +23,7 @@ describe('fuzzing every route', () => {
   beforeAll(async () => {
     emu = await startTestEmulator('pglite');
     fingerprint = await fingerprintQuery(emu);
-    const res = await fetch(`${emu.url}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
-    });
-    visitor = (await res.json()).access_token;
+    visitor = await visitorToken(emu);
   });
   afterAll(() => emu?.stop());
 

@@ -8,6 +8,7 @@ import { STORES_APP_ID } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
+import { jsonCalls } from './http.ts';
 
 const CONFIGURED = 'http://config.test';
 
@@ -18,17 +19,7 @@ describe.each(testBackends())('identity rules (%s)', (backend) => {
   });
   afterAll(() => emu?.stop());
 
-  /** A JSON call; the status and the parsed body. */
-  const call = async (method: string, path: string, body?: object, headers: Record<string, string> = {}) => {
-    const res = await fetch(emu.url + path, {
-      method,
-      headers: { 'content-type': 'application/json', ...headers },
-      body: body && JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any, headers: res.headers };
-  };
-  const owner = (method: string, path: string, body?: object, headers: Record<string, string> = {}) =>
-    call(method, path, body, { authorization: emu.demo.apiKey, ...headers });
+  const { call, owner } = jsonCalls(() => emu);
   const token = (body: object, headers: Record<string, string> = {}) =>
     call('POST', '/oauth2/token', body, headers);
   const tokenInfo = async (t: string) => (await call('POST', '/oauth2/token-info', { token: t })).body;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILTER_DEPTH } from '../src/db/filter.ts';
 import { MAX_JSON_DEPTH } from '../src/http/decode.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
+import { fingerprintQuery, visitorToken } from './http.ts';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 /** `n` levels of `open`…`close` around `inner`, built as text (JSON.stringify would overflow). */
@@ -16,22 +17,6 @@ const nest = (n: number, open: string, inner: string, close: string) =>
 /** A filter object with `n` `$not` around it. */
 const nots = (n: number, inner: unknown = { name: 'x' }): unknown =>
   Array.from({ length: n }).reduce((f) => ({ $not: f }), inner);
-
-/** One query that fingerprints the database: row counts and the latest update of every table. */
-async function fingerprintQuery(emu: TestEmulator) {
-  const cols = await emu.emu.db.query<{ table_name: string; has_updated: boolean }>(
-    `SELECT t.table_name, bool_or(c.column_name = 'updated_at') AS has_updated
-     FROM information_schema.tables t JOIN information_schema.columns c
-       ON c.table_schema = t.table_schema AND c.table_name = t.table_name
-     WHERE t.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
-     GROUP BY t.table_name ORDER BY t.table_name`,
-  );
-  const parts = cols.map(
-    (t) =>
-      `(SELECT count(*)::text${t.has_updated ? ` || '@' || coalesce(max(updated_at)::text, '')` : ''} FROM "${t.table_name}") AS "${t.table_name}"`,
-  );
-  return `SELECT ${parts.join(', ')}`;
-}
 
 interface Violation {
   field: string;
@@ -48,12 +33,7 @@ describe.each(testBackends())('wire input (%s)', (backend) => {
   beforeAll(async () => {
     emu = await startTestEmulator(backend);
     fingerprint = await fingerprintQuery(emu);
-    const res = await fetch(`${emu.url}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
-    });
-    visitor = (await res.json()).access_token;
+    visitor = await visitorToken(emu);
   });
   afterAll(() => emu?.stop());
 

@@ -65,6 +65,16 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     return { data, location };
   }
 
+  /** A newly registered member who logged in through the code flow: the client and its tokens. */
+  async function newMember() {
+    const client = member();
+    const e = email();
+    await client.identity.register({ email: e, password: 'long enough pw' });
+    const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
+    const p = identity.parseFromUrl(member(), location, 'query');
+    return { client, tokens: await client.identity.getMemberTokens(p.code, p.state, data) };
+  }
+
   it('registers a member: SUCCESS with a session token, and the identity is transformed', async () => {
     const client = member();
     const r = await client.identity.register({
@@ -624,12 +634,7 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
   });
 
   it('logout revokes the member refresh tokens and clears local tokens even offline', async () => {
-    const client = member();
-    const e = email();
-    await client.identity.register({ email: e, password: 'long enough pw' });
-    const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
-    const p = identity.parseFromUrl(member(), location, 'query');
-    const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    const { client, tokens } = await newMember();
     await client.auth.setTokens(tokens);
     const { logoutUrl } = await client.identity.logout(`${SHOP}/bye`);
     expect(await client.auth.loggedIn()).toBe(false);
@@ -655,12 +660,7 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
   });
 
   it("the platform's GET logout ends the member's session and answers where to go", async () => {
-    const client = member();
-    const e = email();
-    await client.identity.register({ email: e, password: 'long enough pw' });
-    const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
-    const p = identity.parseFromUrl(member(), location, 'query');
-    const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    const { client, tokens } = await newMember();
     await client.auth.setTokens(tokens);
     const out = await client.identity.logoutOnServer({ postLogoutRedirectUri: `${SHOP}/bye` });
     expect(out.redirectUrl).toBe(`${SHOP}/bye`);
@@ -676,12 +676,7 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
   });
 
   it('a refused member refresh is a visible logout, not a silent new visitor', async () => {
-    const client = member();
-    const e = email();
-    await client.identity.register({ email: e, password: 'long enough pw' });
-    const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
-    const p = identity.parseFromUrl(member(), location, 'query');
-    const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    const { client, tokens } = await newMember();
     const other = member({ ...tokens, accessToken: { value: '', expiresAt: 0 } });
     let expired = 0;
     other.auth.on('sessionExpired', () => expired++);

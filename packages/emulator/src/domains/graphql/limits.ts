@@ -72,33 +72,27 @@ export function queryLimits(limits = LIMITS) {
           }
         };
         walk(op.selectionSet, 1, new Set());
-        if (deepest > limits.maxDepth)
-          context.reportError(
-            tooCostly(
-              `The operation nests fields more than ${limits.maxDepth} levels deep`,
-              'QUERY_TOO_DEEP',
-              op,
-              { maxDepth: limits.maxDepth },
-            ),
-          );
-        else if (fields > limits.maxFields)
-          context.reportError(
-            tooCostly(
-              `The operation selects more than ${limits.maxFields} fields, counting each fragment where it is spread`,
-              'QUERY_TOO_COMPLEX',
-              op,
-              { maxFields: limits.maxFields },
-            ),
-          );
-        else if (roots > limits.maxRootFields)
-          context.reportError(
-            tooCostly(
-              `The operation has more than ${limits.maxRootFields} root fields`,
-              'QUERY_TOO_COMPLEX',
-              op,
-              { maxRootFields: limits.maxRootFields },
-            ),
-          );
+        const broken: [string, string, Record<string, number>] | undefined =
+          deepest > limits.maxDepth
+            ? [
+                `The operation nests fields more than ${limits.maxDepth} levels deep`,
+                'QUERY_TOO_DEEP',
+                { maxDepth: limits.maxDepth },
+              ]
+            : fields > limits.maxFields
+              ? [
+                  `The operation selects more than ${limits.maxFields} fields, counting each fragment where it is spread`,
+                  'QUERY_TOO_COMPLEX',
+                  { maxFields: limits.maxFields },
+                ]
+              : roots > limits.maxRootFields
+                ? [
+                    `The operation has more than ${limits.maxRootFields} root fields`,
+                    'QUERY_TOO_COMPLEX',
+                    { maxRootFields: limits.maxRootFields },
+                  ]
+                : undefined;
+        if (broken) context.reportError(tooCostly(broken[0], broken[1], op, broken[2]));
       },
     };
   };

@@ -1,0 +1,47 @@
+/**
+ * Helpers for emulator tests that speak raw HTTP: JSON calls as any client, as the merchant (the
+ * demo API key), and a fingerprint of the whole database for "nothing was written" checks.
+ */
+import type { TestEmulator } from '../src/testing.ts';
+
+/** JSON calls to `emu`: the status, the parsed body and the headers of each answer. */
+export function jsonCalls(emu: () => TestEmulator) {
+  const call = async (method: string, path: string, body?: object, headers: Record<string, string> = {}) => {
+    const res = await fetch(emu().url + path, {
+      method,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: body && JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+  };
+  /** The same, as the merchant: the demo API key. */
+  const owner = (method: string, path: string, body?: object, headers: Record<string, string> = {}) =>
+    call(method, path, body, { authorization: emu().demo.apiKey, ...headers });
+  return { call, owner };
+}
+
+/** A fresh anonymous visitor's access token. */
+export async function visitorToken(emu: TestEmulator): Promise<string> {
+  const res = await fetch(`${emu.url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
+  });
+  return (await res.json()).access_token;
+}
+
+/** One query that fingerprints the database: row counts and the latest update of every table. */
+export async function fingerprintQuery(emu: TestEmulator) {
+  const cols = await emu.emu.db.query<{ table_name: string; has_updated: boolean }>(
+    `SELECT t.table_name, bool_or(c.column_name = 'updated_at') AS has_updated
+     FROM information_schema.tables t JOIN information_schema.columns c
+       ON c.table_schema = t.table_schema AND c.table_name = t.table_name
+     WHERE t.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+     GROUP BY t.table_name ORDER BY t.table_name`,
+  );
+  const parts = cols.map(
+    (t) =>
+      `(SELECT count(*)::text${t.has_updated ? ` || '@' || coalesce(max(updated_at)::text, '')` : ''} FROM "${t.table_name}") AS "${t.table_name}"`,
+  );
+  return `SELECT ${parts.join(', ')}`;
+}
