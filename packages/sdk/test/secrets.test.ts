@@ -35,6 +35,7 @@ import {
   type Tokens,
   webhooks,
 } from '../src/index.ts';
+import { standInBrowser } from './stand-in-browser.ts';
 
 // Hundreds of paths per test, and emulators on a shared machine: generous limits, no timings asserted.
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -571,41 +572,13 @@ describe('the SDK against a scripted fetch', () => {
   it('silent login (getMemberTokensForDirectLogin): redirect session, frame answers, timeout, code exchange', async () => {
     const found: string[] = [];
     const AUTHORIZE = 'https://auth.shop.test/oauth2/authorize?redirect_session_id=rs-1';
-    /** A stand-in browser: the hidden frame "loads" its URL and posts what `reply` says. */
-    function browser(reply: (state: string) => object | undefined, stateOf: () => string) {
-      const win = new EventTarget();
-      const g = globalThis as { window?: unknown; document?: unknown };
-      g.window = win;
-      g.document = {
-        body: { appendChild() {} },
-        createElement() {
-          const contentWindow = {};
-          return {
-            style: {},
-            contentWindow,
-            remove() {},
-            set src(url: string) {
-              shownUrls.push({ where: 'silent login frame', url });
-              const data = reply(stateOf());
-              if (data)
-                setTimeout(() =>
-                  win.dispatchEvent(
-                    Object.assign(new Event('message'), {
-                      origin: new URL(url).origin,
-                      source: contentWindow,
-                      data,
-                    }),
-                  ),
-                );
-            },
-          };
-        },
-      };
-      return () => {
-        delete g.window;
-        delete g.document;
-      };
-    }
+    /** The hidden frame "loads" its URL and posts what `reply` says, from the authorize origin. */
+    const browser = (reply: (state: string) => object | undefined, stateOf: () => string) =>
+      standInBrowser((url, frame) => {
+        shownUrls.push({ where: 'silent login frame', url });
+        const data = reply(stateOf());
+        return data && { origin: new URL(url).origin, source: frame, data };
+      });
     const session = () => json(200, { redirectSession: { id: 'rs-1', fullUrl: AUTHORIZE } });
     type Case = [label: string, api: Answer, reply: (state: string) => object | undefined, token: Answer];
     const cases: Case[] = [

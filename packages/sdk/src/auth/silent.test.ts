@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { standInBrowser } from '../../test/stand-in-browser.ts';
 import { createClient } from '../client.ts';
 import { cookieStorage, tokenCookieName } from './cookie.ts';
 import { OAuthStrategy } from './oauth.ts';
@@ -29,33 +30,13 @@ describe('in a browser: which frame messages count', () => {
    * and source (the frame's own window unless `fromOther`). Returns the token requests made.
    */
   async function attempt(origin: string, fromOther = false) {
-    const g = globalThis as { window?: unknown; document?: unknown };
-    const win = new EventTarget();
     let state = '';
     const grants: string[] = [];
-    g.window = win;
-    g.document = {
-      body: { appendChild() {} },
-      createElement() {
-        const contentWindow = {};
-        return {
-          style: {},
-          contentWindow,
-          remove() {},
-          set src(_url: string) {
-            setTimeout(() =>
-              win.dispatchEvent(
-                Object.assign(new Event('message'), {
-                  origin,
-                  source: fromOther ? {} : contentWindow,
-                  data: { state, code: 'the-code' },
-                }),
-              ),
-            );
-          },
-        };
-      },
-    };
+    const restore = standInBrowser((_url, frame) => ({
+      origin,
+      source: fromOther ? {} : frame,
+      data: { state, code: 'the-code' },
+    }));
     const client = createClient({
       baseUrl: 'https://api.shop.test',
       auth: OAuthStrategy({ clientId: 'c', tokens: undefined }),
@@ -76,8 +57,7 @@ describe('in a browser: which frame messages count', () => {
       );
       return { tokens, codeExchanged: grants.includes('authorization_code') };
     } finally {
-      delete g.window;
-      delete g.document;
+      restore();
     }
   }
 
