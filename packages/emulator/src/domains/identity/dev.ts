@@ -41,6 +41,7 @@ export function devRoutes(router: Router, emu: Emulator) {
         captchaRequired: z.boolean().optional(),
         hideAccountExistence: z.boolean().optional(),
         anonymousTokensPerMinute: z.number().int().min(0).max(1_000_000).optional(),
+        rotateRefreshTokens: z.boolean().optional(),
       })
       .strict(),
     async handler({ msg }) {

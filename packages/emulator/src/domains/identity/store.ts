@@ -150,6 +150,13 @@ export interface IdentitySettings {
    * token bucket that holds this many and refills at this rate. 0 turns the limit off.
    */
   anonymousTokensPerMinute: number;
+  /**
+   * Rotate refresh tokens with reuse detection (checklist 43): each refresh answers a new one and
+   * spends the old; presenting a spent one ends the family. Off: the same refresh token comes back
+   * and stays valid until the family expires, as the platform SDK expects (it resends its first
+   * refresh token every time, wire §6); our SDK works either way.
+   */
+  rotateRefreshTokens: boolean;
 }
 
 export const DEFAULT_SETTINGS: IdentitySettings = {
@@ -158,6 +165,7 @@ export const DEFAULT_SETTINGS: IdentitySettings = {
   captchaRequired: false,
   hideAccountExistence: false,
   anonymousTokensPerMinute: 300,
+  rotateRefreshTokens: true,
 };
 
 export async function getSettings(emu: Emulator, sql: Sql): Promise<IdentitySettings> {

@@ -89,12 +89,14 @@ interface IssueInput {
   memberId: string | null;
   /** Continue an existing refresh family (rotation) with its absolute expiry. */
   family?: { id: string; expiresAt: Date };
+  /** Answer with this refresh token again instead of a new one (no rotation). */
+  keepRefresh?: string;
 }
 
-/** Issues an access + refresh token pair; only hashes are stored. */
+/** Issues an access + refresh token pair (or an access token for `keepRefresh`); only hashes are stored. */
 export async function issueTokens(emu: Emulator, sql: Sql, input: IssueInput) {
   const access = newToken('OauthNG.');
-  const refresh = newToken('OauthNG.');
+  const refresh = input.keepRefresh ?? newToken('OauthNG.');
   const now = emu.now();
   const familyId = input.family?.id ?? newId();
   const rtExpires = input.family?.expiresAt ?? new Date(now.getTime() + REFRESH_TTL_SECONDS * 1000);
@@ -113,20 +115,21 @@ export async function issueTokens(emu: Emulator, sql: Sql, input: IssueInput) {
       now,
     ],
   );
-  await sql.query(
-    `INSERT INTO refresh_tokens (token_hash, family_id, client_id, subject_type, visitor_id, member_id, expires_at, created_at)
+  if (!input.keepRefresh)
+    await sql.query(
+      `INSERT INTO refresh_tokens (token_hash, family_id, client_id, subject_type, visitor_id, member_id, expires_at, created_at)
      VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,
-    [
-      hashToken(refresh),
-      familyId,
-      input.clientId,
-      input.subjectType,
-      input.visitorId,
-      input.memberId,
-      rtExpires,
-      now,
-    ],
-  );
+      [
+        hashToken(refresh),
+        familyId,
+        input.clientId,
+        input.subjectType,
+        input.visitorId,
+        input.memberId,
+        rtExpires,
+        now,
+      ],
+    );
   return { access_token: access, refresh_token: refresh, expires_in: ttl, token_type: 'Bearer' };
 }
 
@@ -262,12 +265,19 @@ grants.set('refresh_token', async (emu, body) => {
     const now = emu.now();
     if (rt.revoked_at || new Date(rt.expires_at) <= now)
       throw invalidGrant('The refresh token is expired or revoked');
-    // Idle expiry (checklist 44): unused for `refreshIdleTtl` seconds since it was issued. Each
-    // refresh issues a new token, so it starts the window again; the family's expiry caps it.
-    if (
-      !rt.rotated_at &&
-      new Date(rt.created_at).getTime() + emu.config.refreshIdleTtl * 1000 <= now.getTime()
-    ) {
+    const { rotateRefreshTokens } = await getSettings(emu, sql);
+    // Idle expiry (checklist 44): unused for `refreshIdleTtl` seconds. With rotation each refresh
+    // issues a new token, so its issue time is the last use; without, the family's newest access
+    // token is. The family's expiry caps both.
+    const lastUse = rotateRefreshTokens
+      ? new Date(rt.created_at)
+      : ((
+          await sql.query<{ at: Date }>(
+            'SELECT max(created_at) AS at FROM access_tokens WHERE refresh_family = $1',
+            [rt.family_id],
+          )
+        )[0]?.at ?? new Date(rt.created_at));
+    if (!rt.rotated_at && new Date(lastUse).getTime() + emu.config.refreshIdleTtl * 1000 <= now.getTime()) {
       await revokeFamily(emu, sql, rt.family_id);
       return { idle: true } as const;
     }
@@ -282,13 +292,20 @@ grants.set('refresh_token', async (emu, body) => {
       await revokeFamily(emu, sql, rt.family_id);
       return { inactive: true } as const;
     }
-    await sql.query('UPDATE refresh_tokens SET rotated_at = $2 WHERE token_hash = $1', [rt.token_hash, now]);
+    // Without rotation (the platform SDK's way: it sends its first refresh token every time, wire
+    // §6), the same token comes back and stays valid; with it (checklist 43), it is spent.
+    if (rotateRefreshTokens)
+      await sql.query('UPDATE refresh_tokens SET rotated_at = $2 WHERE token_hash = $1', [
+        rt.token_hash,
+        now,
+      ]);
     return issueTokens(emu, sql, {
       clientId: rt.client_id,
       subjectType: rt.subject_type,
       visitorId: rt.visitor_id,
       memberId: rt.member_id,
       family: { id: rt.family_id, expiresAt: new Date(rt.expires_at) },
+      keepRefresh: rotateRefreshTokens ? undefined : token,
     });
   });
   // Committed, then refused: the family ends even though the request fails.
