@@ -148,7 +148,8 @@ export async function decodeBody(req: Request): Promise<Record<string, unknown>>
   return msg as Record<string, unknown>;
 }
 
-const tooDeep = (field: string) =>
+/** The violation of a message nested deeper than `MAX_JSON_DEPTH`, on `field`. */
+export const tooDeep = (field: string) =>
   invalid([
     {
       field,

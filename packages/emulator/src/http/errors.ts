@@ -48,6 +48,13 @@ export function invalid(violations: Array<Omit<Violation, 'data' | 'violatedRule
   return new ApiError(400, `INVALID_ARGUMENT: ${text}`, { validationError: { fieldViolations: list } });
 }
 
+/** 429 with `Retry-After`: `<description>; try again in <wait> s`. */
+export function tooMany(code: string, description: string, wait: number) {
+  const e = appError(429, code, `${description}; try again in ${wait} s`);
+  e.headers['Retry-After'] = String(wait);
+  return e;
+}
+
 export const notFound = (code: string, description: string, data: Record<string, unknown> = {}) =>
   appError(404, code, description, data);
 export const forbidden = (description = 'Insufficient permissions') =>

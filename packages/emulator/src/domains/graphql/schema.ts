@@ -8,7 +8,7 @@
  */
 import { buildSchema, type GraphQLFieldResolver, isObjectType } from 'graphql';
 import type { Emulator, Identity } from '../../context.ts';
-import { nestsDeeperThan } from '../../http/decode.ts';
+import { nestsDeeperThan, tooDeep } from '../../http/decode.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { findCollection, queryCollections } from '../catalog/collections.ts';
 import { queryProducts } from '../catalog/products.ts';
@@ -372,14 +372,7 @@ interface QueryArgs {
 
 /** The platform query of a field's arguments; a filter nested past the REST limit is refused alike. */
 function platformQuery({ filter, sort, paging }: QueryArgs) {
-  if (nestsDeeperThan(filter))
-    throw invalid([
-      {
-        field: 'filter',
-        description: 'must not nest objects and arrays more than 64 levels deep',
-        violatedRule: 'FORMAT',
-      },
-    ]);
+  if (nestsDeeperThan(filter)) throw tooDeep('filter');
   return {
     ...(filter != null ? { filter } : {}),
     ...(sort != null ? { sort } : {}),

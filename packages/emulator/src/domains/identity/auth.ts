@@ -9,10 +9,10 @@ import type { Context } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import { hashToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
-import { appError, forbidden, invalid, notFound, unauthenticated } from '../../http/errors.ts';
-import { FAMILY, type Router } from '../../http/router.ts';
+import { appError, forbidden, invalid, notFound, tooMany, unauthenticated } from '../../http/errors.ts';
+import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { hostedPageClient, identify, noStore, revokeMemberTokens } from '../platform/index.ts';
+import { hostedPageClient, identify, revokeMemberTokens } from '../platform/index.ts';
 import { isAllowedRedirect } from '../redirects/intents.ts';
 import {
   CODE_ATTEMPTS,
@@ -181,9 +181,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         return { m, ...(await countLoginAttempt(emu, sql, loginEmail)) };
       });
       if (wait) {
-        const e = appError(429, 'THROTTLED_FEATURE', `Too many failed logins; try again in ${wait} s`);
-        e.headers['Retry-After'] = String(wait);
-        throw e;
+        throw tooMany('THROTTLED_FEATURE', 'Too many failed logins', wait);
       }
       const ok = await verifyPassword(emu, m?.password_hash ?? null, pw);
       if (!m || m.status === 'DELETED') {

@@ -13,7 +13,7 @@ import type { Emulator, Identity } from '../../context.ts';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
 import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
-import { FAMILY, MAX_FORM_BYTES, type Router } from '../../http/router.ts';
+import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { grants, issueTokens, revokeFamily, revokeToken } from '../platform/index.ts';
 import {
@@ -253,8 +253,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     schema: revokeSchema,
     async handler({ msg, c }) {
       await revoke(emu, msg);
-      c.header('Cache-Control', 'no-store');
-      c.header('Pragma', 'no-cache');
+      noStore(c);
       return {};
     },
   });
@@ -539,7 +538,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     access: 'public',
     schema: z.object({ token: z.string().max(4096) }),
     async handler({ msg, c }) {
-      c.header('Cache-Control', 'no-store');
+      noStore(c);
       const hash = hashToken(msg.token);
       const rows = await emu.db.query(
         'SELECT * FROM access_tokens WHERE token_hash = $1 AND expires_at > $2',

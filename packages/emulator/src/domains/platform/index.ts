@@ -10,8 +10,8 @@ import type { Context } from 'hono';
 import type { Domain, Emulator, Identity } from '../../context.ts';
 import { derive, deriveUuid, hashToken, newId, newToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
-import { appError, forbidden } from '../../http/errors.ts';
-import { FAMILY } from '../../http/router.ts';
+import { appError, forbidden, tooMany } from '../../http/errors.ts';
+import { FAMILY, noStore } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { getSettings, memberById } from '../identity/store.ts';
 
@@ -347,18 +347,6 @@ function remoteAddress(c: Context) {
 export const hostedPageClient = (c: Context): string | undefined =>
   (c.env as { hostedPageClient?: string } | undefined)?.hostedPageClient;
 
-/** Marks a response that carries tokens as not cacheable (checklist 42, RFC 6749 §5.1). */
-export function noStore(c: Context) {
-  c.header('Cache-Control', 'no-store');
-  c.header('Pragma', 'no-cache');
-}
-
-const tooMany = (wait: number, description: string) => {
-  const e = appError(429, 'TOO_MANY_REQUESTS', `${description}; try again in ${wait} s`);
-  e.headers['Retry-After'] = String(wait);
-  return e;
-};
-
 /**
  * Rate limit of the anonymous grant (checklist 55): per IP address and existing client id, a
  * bucket of `anonymousTokensPerMinute` that refills at that rate. Over the limit: 429 with
@@ -393,13 +381,22 @@ async function limitAnonymous(emu: Emulator, c: Context, clientId: unknown) {
     }
     if (map.size >= max) {
       const oldest = map.values().next().value!;
-      throw tooMany(until(oldest, perMinute), 'Too many visitors are getting anonymous tokens');
+      throw tooMany(
+        'TOO_MANY_REQUESTS',
+        'Too many visitors are getting anonymous tokens',
+        until(oldest, perMinute),
+      );
     }
     b = { tokens: perMinute, at: now };
   }
   b.tokens = refill(b);
   b.at = now;
-  if (b.tokens < 1) throw tooMany(until(b, 1), 'Too many anonymous tokens for this client from this address');
+  if (b.tokens < 1)
+    throw tooMany(
+      'TOO_MANY_REQUESTS',
+      'Too many anonymous tokens for this client from this address',
+      until(b, 1),
+    );
   b.tokens -= 1;
   map.delete(key);
   map.set(key, b);

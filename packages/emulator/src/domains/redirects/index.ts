@@ -10,9 +10,9 @@ import type { Domain, Emulator, Identity } from '../../context.ts';
 import { hashToken, newId, newToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { invalid, notFound } from '../../http/errors.ts';
-import { FAMILY } from '../../http/router.ts';
+import { FAMILY, noStore } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { noStore, revokeMemberTokens } from '../platform/index.ts';
+import { revokeMemberTokens } from '../platform/index.ts';
 import {
   callbackUrl,
   escapeHtml,
