@@ -38,6 +38,8 @@ export interface EmulatorConfig {
   refreshIdleTtl: number;
   /** scrypt cost (N) for password hashes; OWASP's 2^17 by default, lower in tests. */
   scryptN: number;
+  /** Anonymous-grant rate-limit buckets kept at most (default 10 000; checklist 55). */
+  anonymousTokenBuckets?: number;
   /** Extra settings domains may read (site settings, feature switches). */
   [key: string]: unknown;
 }

@@ -12,7 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls } from './http.ts';
+import { jsonCalls, visitorToken } from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
 const PASSWORD = 'the right password';
@@ -33,9 +33,7 @@ describe.each(testBackends())('identity abuse (%s)', (backend) => {
   const { call, owner } = jsonCalls(() => emu);
   const settings = async (patch: Record<string, boolean>) =>
     expect((await owner('POST', '/_api/emulator/v1/settings', patch)).status).toBe(200);
-  const visitor = async (): Promise<string> =>
-    (await call('POST', '/oauth2/token', { clientId: emu.demo.clientId, grantType: 'anonymous' })).body
-      .access_token;
+  const visitor = () => visitorToken(emu);
   const code = (c: { body: any }) => c.body.details?.applicationError?.code as string | undefined;
 
   let n = 0;

@@ -8,7 +8,7 @@ import { STORES_APP_ID } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls } from './http.ts';
+import { jsonCalls, visitorToken } from './http.ts';
 
 const CONFIGURED = 'http://config.test';
 
@@ -23,8 +23,7 @@ describe.each(testBackends())('identity rules (%s)', (backend) => {
   const token = (body: object, headers: Record<string, string> = {}) =>
     call('POST', '/oauth2/token', body, headers);
   const tokenInfo = async (t: string) => (await call('POST', '/oauth2/token-info', { token: t })).body;
-  const visitor = async (): Promise<string> =>
-    (await token({ clientId: emu.demo.clientId, grantType: 'anonymous' })).body.access_token;
+  const visitor = () => visitorToken(emu);
 
   let n = 0;
   const newEmail = () => `rules${++n}-${backend}@example.test`;

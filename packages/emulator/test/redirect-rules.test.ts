@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
+import { jsonCalls, visitorToken } from './http.ts';
 
 const SHOP = 'http://localhost:5173';
 const CALLBACK = `${SHOP}/callback`;
@@ -54,15 +55,16 @@ describe.each(testBackends())('redirect rules (%s)', (backend) => {
   let exactClient: string;
   beforeAll(async () => {
     emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
-    const res = await fetch(`${emu.url}/_api/emulator/v1/oauth-clients`, {
-      method: 'POST',
-      headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Exact shop', allowedOrigins: [SHOP], redirectUris: [CALLBACK] }),
+    const res = await owner('POST', '/_api/emulator/v1/oauth-clients', {
+      name: 'Exact shop',
+      allowedOrigins: [SHOP],
+      redirectUris: [CALLBACK],
     });
     expect(res.status).toBe(200);
-    exactClient = (await res.json()).clientId;
+    exactClient = res.body.clientId;
   });
   afterAll(() => emu?.stop());
+  const { owner } = jsonCalls(() => emu);
 
   /** A plain OAuth authorization request, not followed. */
   const authorize = (clientId: string, redirectUri: string, extra: Record<string, string> = {}) =>
@@ -91,11 +93,7 @@ describe.each(testBackends())('redirect rules (%s)', (backend) => {
   /** A visitor token of the demo client and a one-shot login session token of a new member. */
   let n = 0;
   const login = async () => {
-    const token = await fetch(`${emu.url}/oauth2/token`, {
-      method: 'POST',
-      body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
-    });
-    const visitor = (await token.json()).access_token as string;
+    const visitor = await visitorToken(emu);
     const reg = await fetch(`${emu.url}/_api/iam/authentication/v2/register`, {
       method: 'POST',
       headers: { authorization: visitor, 'content-type': 'application/json' },
@@ -152,6 +150,9 @@ describe.each(testBackends())('redirect rules (%s)', (backend) => {
     });
 
     it('no code leaves for a refused redirect URI: prompt=none with a session token, and the login form', async () => {
+      const codesBefore = (await emu.emu.db.query('SELECT redirect_uri FROM auth_codes')).map(
+        (r) => r.redirect_uri,
+      );
       for (const bad of [`${SHOP}/anything/../else?q=1`, `${CALLBACK}#x`, 'http://user@localhost:5173/cb']) {
         const { visitor, sessionToken } = await login();
         const created = await authSession(visitor, { redirectUri: bad, responseMode: 'query', sessionToken });
@@ -166,25 +167,21 @@ describe.each(testBackends())('redirect rules (%s)', (backend) => {
         await expectRefused(submit, bad);
       }
       const codes = await emu.emu.db.query('SELECT redirect_uri FROM auth_codes');
-      expect(codes.map((r) => r.redirect_uri)).not.toContainEqual(expect.stringMatching(/\.\.|#|@/));
+      expect(codes.map((r) => r.redirect_uri)).toEqual(codesBefore);
     });
 
     it('registration refuses redirect URIs and origins that could never be used safely', async () => {
       const register = (body: object) =>
-        fetch(`${emu.url}/_api/emulator/v1/oauth-clients`, {
-          method: 'POST',
-          headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: 'Bad shop', ...body }),
-        });
+        owner('POST', '/_api/emulator/v1/oauth-clients', { name: 'Bad shop', ...body });
       for (const redirectUris of [[`${CALLBACK}#f`], [`${SHOP}/a/../cb`], ['javascript:alert(1)'], ['/cb']]) {
         const res = await register({ redirectUris });
         expect(res.status, redirectUris[0]).toBe(400);
-        expect((await res.json()).details.validationError.fieldViolations[0].field).toBe('redirectUris[0]');
+        expect(res.body.details.validationError.fieldViolations[0].field).toBe('redirectUris[0]');
       }
       for (const allowedOrigins of [['*'], [`${SHOP}/`], ['null'], ['https://evil.test; script-src *']]) {
         const res = await register({ allowedOrigins });
         expect(res.status, allowedOrigins[0]).toBe(400);
-        expect((await res.json()).details.validationError.fieldViolations[0].field).toBe('allowedOrigins[0]');
+        expect(res.body.details.validationError.fieldViolations[0].field).toBe('allowedOrigins[0]');
       }
     });
   });

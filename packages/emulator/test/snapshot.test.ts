@@ -6,12 +6,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { PGLITE_PARAMS } from '../src/db/index.ts';
 import { openMemoryCluster, snapshotFile } from '../src/db/snapshot.ts';
 
-const options = () => ({ startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
+const options = () => ({ startParams: [...PGlite.defaultStartParams, ...PGLITE_PARAMS] });
 const dir = mkdtempSync(join(tmpdir(), 'shopkit-snapshot-'));
-const saved = process.env.SHOPKIT_PGLITE_CACHE;
 const open: PGlite[] = [];
 
 async function cluster() {
@@ -22,13 +22,13 @@ async function cluster() {
 
 afterEach(async () => {
   await Promise.all(open.splice(0).map((pg) => pg.close()));
-  process.env.SHOPKIT_PGLITE_CACHE = saved;
+  vi.unstubAllEnvs();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('in-memory clusters from a cached copy', () => {
   it('runs initdb once, then starts from the copy, which holds nothing written after it', async () => {
-    process.env.SHOPKIT_PGLITE_CACHE = join(dir, 'a');
+    vi.stubEnv('SHOPKIT_PGLITE_CACHE', join(dir, 'a'));
     const file = snapshotFile(options().startParams)!;
     expect(file.startsWith(join(dir, 'a'))).toBe(true);
     expect(existsSync(file)).toBe(false);
@@ -51,7 +51,7 @@ describe('in-memory clusters from a cached copy', () => {
   });
 
   it('replaces a copy it cannot start from, and the cluster still opens', async () => {
-    process.env.SHOPKIT_PGLITE_CACHE = join(dir, 'b');
+    vi.stubEnv('SHOPKIT_PGLITE_CACHE', join(dir, 'b'));
     const file = snapshotFile(options().startParams)!;
     await cluster();
     for (const broken of [Buffer.from('not a tar'), Buffer.alloc(0)]) {
@@ -64,13 +64,13 @@ describe('in-memory clusters from a cached copy', () => {
   });
 
   it('does without a cache: turned off, or a directory it cannot write', async () => {
-    process.env.SHOPKIT_PGLITE_CACHE = 'off';
+    vi.stubEnv('SHOPKIT_PGLITE_CACHE', 'off');
     expect(snapshotFile(options().startParams)).toBeUndefined();
     expect((await cluster()).from).toBe('initdb');
 
     const blocker = join(dir, 'a-file');
     writeFileSync(blocker, '');
-    process.env.SHOPKIT_PGLITE_CACHE = join(blocker, 'cache');
+    vi.stubEnv('SHOPKIT_PGLITE_CACHE', join(blocker, 'cache'));
     const { pg, from } = await cluster();
     expect(from).toBe('initdb');
     expect((await pg.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
@@ -78,7 +78,7 @@ describe('in-memory clusters from a cached copy', () => {
   });
 
   it('opens when the copy cannot be made (a dump that cannot be read back, as under jsdom)', async () => {
-    process.env.SHOPKIT_PGLITE_CACHE = join(dir, 'd');
+    vi.stubEnv('SHOPKIT_PGLITE_CACHE', join(dir, 'd'));
     class UnreadableDump extends PGlite {
       override async dumpDataDir(): Promise<File | Blob> {
         return {} as Blob;
@@ -92,7 +92,7 @@ describe('in-memory clusters from a cached copy', () => {
   });
 
   it('keys the copy on the start parameters', () => {
-    process.env.SHOPKIT_PGLITE_CACHE = join(dir, 'c');
+    vi.stubEnv('SHOPKIT_PGLITE_CACHE', join(dir, 'c'));
     const a = snapshotFile(options().startParams);
     const b = snapshotFile([...options().startParams, '-c', 'work_mem=8MB']);
     expect(a).not.toBe(b);

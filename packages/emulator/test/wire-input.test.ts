@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILTER_DEPTH } from '../src/db/filter.ts';
 import { MAX_JSON_DEPTH } from '../src/http/decode.ts';
+import type { Violation } from '../src/http/errors.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
 import { fingerprintQuery, visitorToken } from './http.ts';
 
@@ -17,14 +18,6 @@ const nest = (n: number, open: string, inner: string, close: string) =>
 /** A filter object with `n` `$not` around it. */
 const nots = (n: number, inner: unknown = { name: 'x' }): unknown =>
   Array.from({ length: n }).reduce((f) => ({ $not: f }), inner);
-
-interface Violation {
-  field: string;
-  description: string;
-  violatedRule: string;
-  ruleName?: string;
-  data: Record<string, unknown>;
-}
 
 describe.each(testBackends())('wire input (%s)', (backend) => {
   let emu: TestEmulator;

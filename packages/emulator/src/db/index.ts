@@ -31,6 +31,9 @@ export interface Migration {
  * Opens storage. `memory` → in-memory PGlite; `postgres://…` → node-postgres pool (optionally in
  * its own `schema`, created if missing); anything else → a PGlite data directory.
  */
+/** PGlite's start parameters beyond its defaults (the memory note in `openDb` says why). */
+export const PGLITE_PARAMS = ['-c', 'shared_buffers=16MB'];
+
 export async function openDb(spec: string, opts: { schema?: string } = {}): Promise<Db> {
   if (/^postgres(ql)?:\/\//.test(spec)) return openPostgres(spec, opts.schema);
   return openPglite(spec === 'memory' ? undefined : spec);
@@ -48,7 +51,7 @@ async function openPglite(dir?: string): Promise<Db> {
   // until V8's next full collection. A library cannot well force one on its host; the CLI, whose
   // process is its own, does once the emulator is ready (cli.ts). Memory clusters start from the
   // copy of a fresh one when there is one: no initdb, no scratch instance.
-  const options = { startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] };
+  const options = { startParams: [...PGlite.defaultStartParams, ...PGLITE_PARAMS] };
   const pg = dir ? new PGlite(dir, options) : (await openMemoryCluster(PGlite, options)).pg;
   await pg.waitReady;
   const wrap = (q: { query: typeof pg.query; exec: typeof pg.exec }): Sql => ({

@@ -77,7 +77,9 @@ export async function openMemoryCluster(
       return { pg, from: 'snapshot' };
     } catch {
       await pg.close().catch(() => {});
-      rmSync(file!, { force: true });
+      try {
+        rmSync(file!, { force: true });
+      } catch {} // a cache that cannot be changed is skipped, never a failure of the open
     }
   }
   const pg = new PGliteClass(options);

@@ -23,7 +23,7 @@ import { LIMITS, queryLimits } from './limits.ts';
 import { buildGraphqlSchema, type GraphqlContext } from './schema.ts';
 
 /** The API versions served; the platform's default (and only documented) one is `alpha`. */
-export const VERSIONS = ['alpha'] as const;
+const VERSIONS = ['alpha'] as const;
 
 /** Any JSON object (a record's type is named "record" in violations, an object's "object"). */
 const jsonObject = () => z.object({}).catchall(z.unknown());

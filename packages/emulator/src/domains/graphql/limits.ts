@@ -9,7 +9,6 @@ import {
   type FragmentDefinitionNode,
   GraphQLError,
   Kind,
-  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
 } from 'graphql';
@@ -31,16 +30,14 @@ export const LIMITS = {
   maxRootFields: 10,
 };
 
-const tooCostly = (message: string, code: string, op: OperationDefinitionNode, data: object) =>
-  new GraphQLError(message, { nodes: op, extensions: { code, ...data } });
-
 /**
  * A validation rule refusing an operation over `limits`. It walks the selections with fragments
  * spread, stopping as soon as a limit is passed, so its cost is bounded by the limits, not by what
  * the document would expand to. Fragment cycles are skipped here (graphql-js reports them).
  * @example validate(schema, document, [queryLimits()])
  */
-export function queryLimits(limits = LIMITS) {
+export function queryLimits() {
+  const limits = LIMITS;
   return (context: ValidationContext): ASTVisitor => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const d of context.getDocument().definitions)
@@ -72,27 +69,40 @@ export function queryLimits(limits = LIMITS) {
           }
         };
         walk(op.selectionSet, 1, new Set());
-        const broken: [string, string, Record<string, number>] | undefined =
-          deepest > limits.maxDepth
-            ? [
-                `The operation nests fields more than ${limits.maxDepth} levels deep`,
-                'QUERY_TOO_DEEP',
-                { maxDepth: limits.maxDepth },
-              ]
-            : fields > limits.maxFields
-              ? [
-                  `The operation selects more than ${limits.maxFields} fields, counting each fragment where it is spread`,
-                  'QUERY_TOO_COMPLEX',
-                  { maxFields: limits.maxFields },
-                ]
-              : roots > limits.maxRootFields
-                ? [
-                    `The operation has more than ${limits.maxRootFields} root fields`,
-                    'QUERY_TOO_COMPLEX',
-                    { maxRootFields: limits.maxRootFields },
-                  ]
-                : undefined;
-        if (broken) context.reportError(tooCostly(broken[0], broken[1], op, broken[2]));
+        // The first limit passed, if any: [count, limit, code, the limit's name, what it says].
+        const checks = [
+          [
+            deepest,
+            limits.maxDepth,
+            'QUERY_TOO_DEEP',
+            'maxDepth',
+            (n: number) => `nests fields more than ${n} levels deep`,
+          ],
+          [
+            fields,
+            limits.maxFields,
+            'QUERY_TOO_COMPLEX',
+            'maxFields',
+            (n: number) => `selects more than ${n} fields, counting each fragment where it is spread`,
+          ],
+          [
+            roots,
+            limits.maxRootFields,
+            'QUERY_TOO_COMPLEX',
+            'maxRootFields',
+            (n: number) => `has more than ${n} root fields`,
+          ],
+        ] as const;
+        const broken = checks.find(([n, max]) => n > max);
+        if (broken) {
+          const [, max, code, name, text] = broken;
+          context.reportError(
+            new GraphQLError(`The operation ${text(max)}`, {
+              nodes: op,
+              extensions: { code, [name]: max },
+            }),
+          );
+        }
       },
     };
   };

@@ -13,7 +13,7 @@ import { invalid, notFound } from '../../http/errors.ts';
 import { findCollection, queryCollections } from '../catalog/collections.ts';
 import { queryProducts } from '../catalog/products.ts';
 
-export const SDL = /* GraphQL */ `
+const SDL = /* GraphQL */ `
 """
 Any JSON value: a filter in the platform's query language (\`{"price": {"$gt": 20}}\`), a
 variant's choices, a catalog reference's options.

@@ -5,7 +5,6 @@
  * answer that can carry a session token is `no-store` (checklist 42).
  * @module
  */
-import type { Context } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import { hashToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
@@ -319,7 +318,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         const type = (msg.factorType ?? 'EMAIL').toUpperCase();
         if (type !== 'EMAIL' || !msg.emailData)
           throw appError(400, 'FACTOR_NOT_ENROLLED', `The ${type} factor is not available for this member`);
-        return verifyCode(emu, msg.stateToken, msg.emailData.code, identity, c);
+        return verifyCode(emu, msg.stateToken, msg.emailData.code, identity, hostedPageClient(c));
       },
     });
 
@@ -348,7 +347,13 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
  * Checks an e-mail code against a state token's challenge: single use, and `CODE_ATTEMPTS` wrong
  * codes in all end the state token, whatever was sent again in between (checklist 53).
  */
-async function verifyCode(emu: Emulator, stateToken: string, code: string, caller: Identity, c: Context) {
+async function verifyCode(
+  emu: Emulator,
+  stateToken: string,
+  code: string,
+  caller: Identity,
+  pageClient?: string,
+) {
   const failed = () => appError(400, 'VERIFICATION_FAILED', 'The code is wrong or has expired');
   const outcome = await emu.db.tx(async (sql) => {
     const ch = await openChallenge(emu, sql, stateToken, ['EMAIL_VERIFICATION', 'VERIFICATION']);
@@ -381,7 +386,7 @@ async function verifyCode(emu: Emulator, stateToken: string, code: string, calle
       visitorId: ch.visitor_id ?? caller.visitorId,
       clientId: ch.client_id ?? caller.clientId,
     };
-    return { ok: await stateResponse(emu, sql, m, who, hostedPageClient(c)) };
+    return { ok: await stateResponse(emu, sql, m, who, pageClient) };
   });
   if (outcome.error) throw outcome.error;
   return outcome.ok;
@@ -432,7 +437,7 @@ export function verificationRoutes(router: Router, emu: Emulator) {
     schema: z.object({ code: z.string().min(1).max(20), stateToken: z.string().min(1).max(512) }),
     handler: ({ msg, identity, c }) => {
       noStore(c);
-      return verifyCode(emu, msg.stateToken, msg.code, identity, c);
+      return verifyCode(emu, msg.stateToken, msg.code, identity, hostedPageClient(c));
     },
   });
 

@@ -12,7 +12,7 @@ import { notFound } from '../../http/errors.ts';
 import { FAMILY, MAX_FORM_BYTES, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { forgetClientOrigins, revokeMemberTokens } from '../platform/index.ts';
-import { escapeHtml, hasSafeRedirectForm, htmlPage, isWebOrigin } from '../redirects/intents.ts';
+import { escapeHtml, hasSafeRedirectForm, htmlPage, webOrigin } from '../redirects/intents.ts';
 import { recover } from './auth.ts';
 import { appInstanceId } from './oauth.ts';
 import { getSettings, identityOf, MAX_PASSWORD, type MemberRow, MIN_PASSWORD, setSettings } from './store.ts';
@@ -134,10 +134,7 @@ export function devRoutes(router: Router, emu: Emulator) {
     schema: z.object({
       name: z.string().min(1).max(200),
       // Only what the redirect rules can ever accept (checklists 39, 40): stored junk would be echoed.
-      allowedOrigins: z
-        .array(z.string().max(300).refine(isWebOrigin, 'must be an http(s) origin, as https://shop.example'))
-        .max(50)
-        .default([]),
+      allowedOrigins: z.array(webOrigin()).max(50).default([]),
       redirectUris: z
         .array(
           z

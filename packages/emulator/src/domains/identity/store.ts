@@ -243,8 +243,8 @@ export interface MemberRow {
   updated_at: Date | string;
 }
 
-/** The form of an e-mail address that members and login throttles are keyed by. */
-export const emailKey = (email: string) => email.trim().toLowerCase();
+/** The form of an e-mail address that member lookups and login throttles compare. */
+const emailKey = (email: string) => email.trim().toLowerCase();
 
 export async function memberByEmail(sql: Sql, email: string, lock = false) {
   const rows = await sql.query<MemberRow>(
@@ -296,7 +296,7 @@ export function stateOf(m: MemberRow): 'SUCCESS' | 'REQUIRE_EMAIL_VERIFICATION' 
 // ---- login throttling (checklists 50, 51) ----
 
 /** Failed logins in a row before an address is throttled; the wait doubles with each further one. */
-export const THROTTLE_AFTER = 5;
+const THROTTLE_AFTER = 5;
 const MAX_LOCK_SECONDS = 15 * 60;
 /** An address with no failed login for this long starts again from zero. */
 const FORGET_FAILURES_MS = 24 * 3600 * 1000;
@@ -409,7 +409,7 @@ export const CODE_TTL_MS = 10 * 60 * 1000;
 /** Wrong codes a state token takes in all, across resends (checklist 53). */
 export const CODE_ATTEMPTS = 5;
 /** New codes a state token can be sent after the first (checklist 53). */
-export const CODE_RESENDS = 3;
+const CODE_RESENDS = 3;
 export const RECOVERY_TTL_MS = 60 * 60 * 1000;
 
 /** A new 6-digit code from the CSPRNG (uniform, no modulo bias). */

@@ -325,7 +325,7 @@ function normalizeGrantBody(raw: Record<string, unknown>) {
 
 /** Token buckets of the anonymous grant per emulator, keyed by `<ip> <clientId>`. */
 const buckets = new WeakMap<Emulator, Map<string, { tokens: number; at: number }>>();
-/** Buckets kept at most, unless the config's `anonymousTokenBuckets` says otherwise. */
+/** Buckets kept at most, unless `EmulatorConfig.anonymousTokenBuckets` says otherwise. */
 const MAX_BUCKETS = 10_000;
 
 /** The Node request behind a request; none when the emulator calls its own API in process. */
@@ -358,8 +358,7 @@ async function limitAnonymous(emu: Emulator, c: Context, clientId: unknown) {
   const perMinute = (await getSettings(emu, emu.db)).anonymousTokensPerMinute;
   if (!perMinute) return;
   const client = await requireClient(emu.db, clientId);
-  const configured = emu.config.anonymousTokenBuckets;
-  const max = typeof configured === 'number' && configured >= 1 ? configured : MAX_BUCKETS;
+  const max = emu.config.anonymousTokenBuckets ?? MAX_BUCKETS;
   let map = buckets.get(emu);
   if (!map) {
     map = new Map();

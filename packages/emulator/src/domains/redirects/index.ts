@@ -23,6 +23,7 @@ import {
   isWebOrigin,
   type StoredRedirectSession,
   unavailablePage,
+  webOrigin,
 } from './intents.ts';
 
 export const redirectMigrations = [
@@ -99,11 +100,7 @@ const schema = z.object({
     })
     .optional(),
   // Becomes a postMessage target and a frame-ancestors source (checklist 40): an origin, or nothing.
-  origin: z
-    .string()
-    .max(300)
-    .refine(isWebOrigin, 'must be an http(s) origin: scheme, host and port only, as https://shop.example')
-    .optional(),
+  origin: webOrigin().optional(),
 }) as z.ZodType<
   { [K in IntentName]?: any } & {
     callbacks?: StoredRedirectSession['callbacks'];

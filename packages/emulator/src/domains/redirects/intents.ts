@@ -10,6 +10,7 @@ import type { RedirectCallbacks } from '@shopkit/sdk/redirects';
 import type { Context } from 'hono';
 import type { Emulator } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
+import { z } from '../../http/validate.ts';
 
 /** The intents of a redirect session (wire §5.2); exactly one is set per session. */
 export const INTENTS = [
@@ -99,6 +100,13 @@ export function isWebOrigin(value: unknown): value is string {
   const u = new URL(value);
   return (u.protocol === 'http:' || u.protocol === 'https:') && u.origin === value;
 }
+
+/** A request field that must be a web origin (`isWebOrigin`). */
+export const webOrigin = () =>
+  z
+    .string()
+    .max(300)
+    .refine(isWebOrigin, 'must be an http(s) origin: scheme, host and port only, as https://shop.example');
 
 /**
  * Whether a URL is written so that every reader sees the same place (checklist 39): an absolute
