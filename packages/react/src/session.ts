@@ -1,11 +1,4 @@
-import {
-  type AnyClient,
-  ApplicationError,
-  identity,
-  LoginState,
-  ShopkitError,
-  type Tokens,
-} from '@shopkit/sdk';
+import { type AnyClient, identity, type Tokens } from '@shopkit/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { shopkitKeys } from './catalog.ts';
@@ -174,37 +167,6 @@ export interface VerifyEmailVars {
   stateToken?: string;
 }
 
-const networkish = (e: unknown) =>
-  e instanceof ShopkitError && ['NETWORK_ERROR', 'TIMEOUT', 'ABORTED', 'INVALID_RESPONSE'].includes(e.code);
-
-/** Verifies with an explicit state token; answers like `processVerification` (never throws for a refusal). */
-async function verifyWithStateToken(
-  client: AnyClient,
-  code: string,
-  stateToken: string,
-): Promise<LoginResult> {
-  try {
-    const r = await identity.verifyDuringAuthentication(client, code, { stateToken });
-    const data = { identity: r.identity };
-    if (r.state === 'SUCCESS')
-      return { loginState: LoginState.SUCCESS, data: { ...data, sessionToken: r.sessionToken } };
-    if (r.state === 'REQUIRE_OWNER_APPROVAL') return { loginState: LoginState.OWNER_APPROVAL_REQUIRED, data };
-    if (r.state === 'REQUIRE_EMAIL_VERIFICATION')
-      return {
-        loginState: LoginState.EMAIL_VERIFICATION_REQUIRED,
-        data: { ...data, stateToken: r.stateToken },
-      };
-    return { loginState: LoginState.FAILURE, error: 'Unknown _state' };
-  } catch (e) {
-    const errorCode = networkish(e) ? 'network' : e instanceof ApplicationError ? e.code : undefined;
-    return {
-      loginState: LoginState.FAILURE,
-      error: e instanceof Error ? e.message : String(e),
-      ...(errorCode ? { errorCode } : {}),
-    };
-  }
-}
-
 /**
  * Sends the e-mail verification code; on `SUCCESS` the member is logged in. Takes the code alone
  * (the SDK's in-memory state, lost on reload) or `{ code, stateToken }`.
@@ -217,10 +179,7 @@ export function useVerifyEmail(options: LoginHookOptions = {}) {
     mutationKey: ['shopkit', 'verify'],
     mutationFn: async (vars: string | VerifyEmailVars) => {
       const { code, stateToken } = typeof vars === 'string' ? { code: vars } : vars;
-      const result = stateToken
-        ? await verifyWithStateToken(client, code, stateToken)
-        : await identity.processVerification(client, { verificationCode: code });
-      return finish(client, result, options);
+      return finish(client, await identity.processVerification(client, { code, stateToken }), options);
     },
     onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
   });

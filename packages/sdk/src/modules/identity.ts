@@ -207,18 +207,24 @@ export async function login(
   }
 }
 
-/** Completes e-mail verification with the code from the e-mail, while one is pending. */
+/**
+ * Completes e-mail verification with the code from the e-mail, while one is pending (spec 4): the
+ * state this client remembers, or the `stateToken` of the `EMAIL_VERIFICATION_REQUIRED` result
+ * when the caller kept it (a page that was reloaded; keep it out of URLs and logs).
+ */
 export async function processVerification(
   client: AnyClient,
-  params: { code?: string; verificationCode?: string },
+  params: { code?: string; verificationCode?: string; stateToken?: string },
 ): Promise<LoginResult> {
   const r = client.auth ? remembered.get(client.auth) : undefined;
-  if (r?.loginState !== LoginState.EMAIL_VERIFICATION_REQUIRED)
-    return { loginState: LoginState.FAILURE, error: 'Unknown _state' };
+  const stateToken =
+    params.stateToken ??
+    (r?.loginState === LoginState.EMAIL_VERIFICATION_REQUIRED ? r.stateToken : undefined);
+  if (!stateToken) return { loginState: LoginState.FAILURE, error: 'Unknown _state' };
   try {
     return fromState(
       client,
-      await verifyOp(client, { code: params.code ?? params.verificationCode, stateToken: r.stateToken }),
+      await verifyOp(client, { code: params.code ?? params.verificationCode, stateToken }),
     );
   } catch (e) {
     return failure(e, networkish(e) ? 'network' : appCode(e));

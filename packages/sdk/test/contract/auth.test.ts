@@ -247,6 +247,19 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
       // Once verified, the state is no longer pending.
       expect((await client.identity.processVerification({ code })).error).toBe('Unknown _state');
 
+      // A fresh client (a reloaded page) finishes with the state token the caller kept.
+      const e3 = email();
+      const r3 = await member().identity.register({ email: e3, password: 'long enough pw' });
+      const reloaded = member();
+      const code3 = (await mailbox(e3))[0]!.code!;
+      expect((await reloaded.identity.processVerification({ code: code3 })).error).toBe('Unknown _state');
+      const done = await reloaded.identity.processVerification({
+        code: code3,
+        stateToken: r3.data!.stateToken,
+      });
+      expect(done.loginState).toBe('SUCCESS');
+      expect(done.data?.sessionToken).toBeTruthy();
+
       // Five wrong codes end the code; resend replaces it.
       const other = member();
       const e2 = email();
