@@ -195,20 +195,23 @@ export async function ownerCall(emu: TestEmulator, path: string, body: object) {
 }
 
 /**
- * Holds the page's authorize requests (the login frame's answer) until the returned function is
- * called, so that a test can act while a login is in flight.
+ * Holds the page's requests to `url` (a Playwright route pattern) until the returned function is
+ * called, so that a test can look at the page while they are in flight.
  */
-export async function holdAuthorize(page: Page): Promise<() => void> {
+export async function holdRequests(page: Page, url: string): Promise<() => void> {
   let release!: () => void;
   const held = new Promise<void>((r) => {
     release = r;
   });
-  await page.route('**/oauth2/authorize**', async (route) => {
+  await page.route(url, async (route) => {
     await held;
     await route.continue();
   });
   return release;
 }
+
+/** Holds the page's authorize requests (the login frame's answer): a login stays in flight. */
+export const holdAuthorize = (page: Page) => holdRequests(page, '**/oauth2/authorize**');
 
 /** Runs axe-core in the page; returns the serious and critical violations (id, help, targets). */
 export async function axeViolations(page: import('playwright-core').Page) {

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, axeViolations, setupStorefront } from './browser.ts';
+import { addToCart, axeViolations, holdRequests, setupStorefront } from './browser.ts';
 
 const SHOTS = process.env.SHOPKIT_SCREENSHOTS === '1';
 const DIR = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
@@ -188,14 +188,7 @@ describe('accessibility details', () => {
     const page = await shop.browser.newPage();
     await addToCart(page, `${shop.url}/products/stoneware-mug`, 'Stoneware Mug');
     await page.getByText('Added to your cart.').waitFor();
-    let release!: () => void;
-    const held = new Promise<void>((r) => {
-      release = r;
-    });
-    await page.route('**/carts/current/estimate-totals', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/carts/current/estimate-totals');
     await page.goto(`${shop.url}/cart`);
     await page.getByText('Calculating totals…').waitFor();
     const loose = await page.evaluate(

@@ -42,7 +42,10 @@ export function useCheckoutChoices(): CheckoutChoices {
 }
 
 /** The estimate (and checkout) options for the choices. */
-export function estimateOptions({ destination: d, shipping }: CheckoutChoices): EstimateTotalsOptions {
+export function estimateOptions({
+  destination: d,
+  shipping,
+}: CheckoutChoices): Pick<EstimateTotalsOptions, 'shippingAddress' | 'selectedShippingOption'> {
   return {
     ...(d
       ? {
@@ -59,17 +62,12 @@ export function estimateOptions({ destination: d, shipping }: CheckoutChoices): 
 }
 
 /** Thank-you page address handed to the hosted checkout. */
-export const checkoutCallbacks = (checkoutId: string) => ({
+const checkoutCallbacks = (checkoutId: string) => ({
   postFlowUrl: `${location.origin}/thank-you?checkoutId=${encodeURIComponent(checkoutId)}`,
   cartPageUrl: `${location.origin}/cart`,
 });
 
 /** What `useCheckout().mutate` gets: the callbacks and the chosen address and shipping option. */
 export function checkoutVars(c: CheckoutChoices): CheckoutVars {
-  const { shippingAddress, selectedShippingOption } = estimateOptions(c);
-  return {
-    callbacks: checkoutCallbacks,
-    ...(shippingAddress ? { shippingAddress } : {}),
-    ...(selectedShippingOption ? { selectedShippingOption } : {}),
-  };
+  return { callbacks: checkoutCallbacks, ...estimateOptions(c) };
 }

@@ -3,17 +3,24 @@
  * "options.x" …`, `System error occurred, request-id: …`, the token endpoint's `something went
  * wrong`) never reaches the page; the platform's own sentences (a refused coupon, throttling) do.
  */
-import { ApplicationError, HttpError, ShopkitError, SystemError, ValidationError } from '@shopkit/sdk';
+import {
+  ApplicationError,
+  HttpError,
+  isNetworkError,
+  ShopkitError,
+  SystemError,
+  ValidationError,
+} from '@shopkit/sdk';
 
 /** A server sentence with a capital and a full stop: `too many logins; wait` → `Too many logins; wait.` */
-export function sentence(text: string) {
+function sentence(text: string) {
   const t = text.trim();
   if (!t) return t;
   const s = t[0]!.toUpperCase() + t.slice(1);
   return /[.!?…]$/.test(s) ? s : `${s}.`;
 }
 
-const OFFLINE = 'The shop could not be reached. Check your connection and try again.';
+export const OFFLINE = 'The shop could not be reached. Check your connection and try again.';
 const TROUBLE = 'The shop is having trouble right now. Please try again in a moment.';
 
 /** Text written for developers rather than shoppers. */
@@ -30,7 +37,7 @@ const developerText = (t: string) => DEVELOPER_TEXT.some((p) => p.test(t));
 export function humanMessage(error: unknown): string {
   if (error instanceof ValidationError) return 'Some of the details are not valid. Check them and try again.';
   if (error instanceof ShopkitError) {
-    if (['NETWORK_ERROR', 'TIMEOUT', 'ABORTED', 'INVALID_RESPONSE'].includes(error.code)) return OFFLINE;
+    if (isNetworkError(error)) return OFFLINE;
     // The token endpoint refused or failed: the shop could not start a session for this browser.
     if (error.message === 'something went wrong') return TROUBLE;
     if (error instanceof SystemError) return TROUBLE;

@@ -15,7 +15,7 @@ export const auth = OAuthStrategy({
 export const client = createClient({ baseUrl: config.baseUrl, auth });
 
 /** One retry for failures that may pass (network, 5xx, 429); a 4xx answer such as a 404 will not. */
-export function retryOnce(failures: number, error: unknown) {
+function retryOnce(failures: number, error: unknown) {
   const status = error instanceof ShopkitError ? (error.status ?? 0) : 0;
   return failures < 1 && !(status >= 400 && status < 500 && status !== 429);
 }

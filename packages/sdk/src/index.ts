@@ -83,6 +83,7 @@ export type { ErrorDetails, FieldViolation } from './http/errors.ts';
 export {
   ApplicationError,
   HttpError,
+  isNetworkError,
   ShopkitError,
   SPI_ERROR_TYPE,
   SystemError,

@@ -1,17 +1,16 @@
-import { useCart, useCheckout } from '@shopkit/react';
+import { useCart } from '@shopkit/react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { checkoutVars, useCheckoutChoices } from '../checkout.ts';
 import { CartLines } from './CartLines.tsx';
+import { CheckoutButton, useCartCheckout } from './CheckoutButton.tsx';
 import { ErrorState, Skeleton } from './States.tsx';
 
 /** A modal cart drawer (native `<dialog>`: focus kept inside, Escape closes, focus returns). */
 export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const { data, isPending, error, refetch } = useCart();
-  const checkout = useCheckout();
+  const checkout = useCartCheckout();
   // The address and shipping option chosen on the cart page, if any.
-  const choices = useCheckoutChoices();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
@@ -43,14 +42,7 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
             <Link to="/cart" className="button" onClick={onClose}>
               View cart
             </Link>
-            <button
-              type="button"
-              className="button button-primary"
-              disabled={checkout.isPending || checkout.isSuccess}
-              onClick={() => checkout.mutate(checkoutVars(choices))}
-            >
-              {checkout.isPending || checkout.isSuccess ? 'Starting checkout…' : 'Check out'}
-            </button>
+            <CheckoutButton checkout={checkout} className="button button-primary" />
           </div>
         </>
       )}

@@ -3,6 +3,7 @@ import { type PlatformQuery, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { count } from '../format.ts';
 import { ProductCard } from './ProductCard.tsx';
 import { Empty, ErrorState, GridSkeleton } from './States.tsx';
 
@@ -159,7 +160,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
         {list.data && ready && (
           <>
             <p className="muted" role="status">
-              {total === 1 ? '1 product' : `${total} products`}
+              {count(total, 'product')}
             </p>
             {list.data.products.length === 0 && page > pages ? (
               <Empty>

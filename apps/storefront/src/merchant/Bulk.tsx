@@ -1,6 +1,7 @@
 import { type AnyClient, type BulkAdjust, type BulkResult, type BulkSet, products } from '@shopkit/sdk';
 import { useId, useState } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
+import { count } from '../format.ts';
 import {
   BULK_MAX,
   type Change,
@@ -16,8 +17,6 @@ import {
 } from './bulk.ts';
 import { useMerchant, useWrite } from './context.ts';
 import { useAllProducts } from './Products.tsx';
-
-const plural = (n: number) => `${n} ${n === 1 ? 'product' : 'products'}`;
 
 /**
  * Sends the change in calls of at most `BULK_MAX` products and joins their per-item results. A
@@ -209,7 +208,7 @@ export function Bulk() {
         {done && r && (
           <div className={`notice ${r.totalFailures ? 'notice-error' : 'notice-ok'}`}>
             <p>
-              Updated {plural(r.totalSuccesses)}
+              Updated {count(r.totalSuccesses, 'product')}
               {r.totalFailures ? `; ${r.totalFailures} failed.` : '.'}
               {done.skipped.length > 0 && ` Skipped ${done.skipped.join(', ')} (no ${done.c.prop}).`}
             </p>
@@ -231,7 +230,7 @@ export function Bulk() {
         disabled={!!problem || selected.length === 0 || apply.isPending}
         onClick={start}
       >
-        {apply.isPending ? 'Applying…' : `Apply to ${plural(selected.length)}`}
+        {apply.isPending ? 'Applying…' : `Apply to ${count(selected.length, 'product')}`}
       </button>
     </div>
   );

@@ -2,7 +2,8 @@ import { collections, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
-import { useMerchant, useWrite } from './context.ts';
+import { count } from '../format.ts';
+import { allOf, useMerchant, useWrite } from './context.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
 
 export function Collections() {
@@ -10,12 +11,7 @@ export function Collections() {
   const id = useId();
   const list = useQuery({
     queryKey: ['merchant', 'collections'],
-    queryFn: async () => {
-      const all: collections.Collection[] = [];
-      for await (const page of collections.queryCollections(client).limit(PAGE_MAX).pages())
-        all.push(...page.items);
-      return all;
-    },
+    queryFn: () => allOf(collections.queryCollections(client).limit(PAGE_MAX)),
   });
   const all = useAllProducts();
   const act = useWrite((f: () => Promise<unknown>) => f());
@@ -87,7 +83,7 @@ export function Collections() {
                 </button>
               </form>
               <p className="muted">
-                {c.numberOfProducts ?? 0} {c.numberOfProducts === 1 ? 'product' : 'products'}
+                {count(c.numberOfProducts ?? 0, 'product')}
                 {c.visible === false && ' · hidden from the shop'}
               </p>
               <form className="row" onSubmit={(e) => addProduct(e, c.id)}>

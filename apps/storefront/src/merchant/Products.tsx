@@ -3,12 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
-import { money } from '../format.ts';
-import { useMerchant, useWrite } from './context.ts';
+import { count, money } from '../format.ts';
+import { allOf, useMerchant, useWrite } from './context.ts';
 import {
   changes,
   droppedVariants,
   type Field,
+  optionVariants,
   type Problems,
   rebase,
   sameDraft,
@@ -26,12 +27,7 @@ export function useAllProducts() {
   const client = useMerchant();
   return useQuery({
     queryKey: ['merchant', 'products'],
-    queryFn: async () => {
-      const all: Product[] = [];
-      const query = products.queryProducts(client, ALL).ascending('name').limit(PAGE_MAX);
-      for await (const page of query.pages()) all.push(...page.items);
-      return all;
-    },
+    queryFn: () => allOf(products.queryProducts(client, ALL).ascending('name').limit(PAGE_MAX)),
   });
 }
 
@@ -50,8 +46,6 @@ function useProduct(id: string) {
     },
   });
 }
-
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export function ProductList() {
   const list = useAllProducts();
@@ -123,19 +117,18 @@ function StoredProduct({ id }: { id: string }) {
 
 /** Asks before a save whose new options delete stored variants; true when it may go ahead. */
 function confirmOptions(product: Product, input: ProductInput, removeOptions: boolean) {
-  const variants = (product.variants ?? []).filter((v) => Object.keys(v.choices).length > 0);
   if (removeOptions) return confirm(removeOptionsQuestion(product));
   const dropped = input.productOptions ? droppedVariants(product, input.productOptions) : [];
   if (!dropped.length) return true;
   return confirm(
-    `These options delete ${count(dropped.length, 'variant')} of the ${variants.length} of “${product.name}” ` +
+    `These options delete ${count(dropped.length, 'variant')} of the ${optionVariants(product).length} of “${product.name}” ` +
       `(${dropped.slice(0, 5).map(variantName).join(', ')}${dropped.length > 5 ? ', …' : ''}), ` +
       'with their own prices and stock. Save anyway?',
   );
 }
 
 function removeOptionsQuestion(product: Product) {
-  const variants = (product.variants ?? []).filter((v) => Object.keys(v.choices).length > 0);
+  const variants = optionVariants(product);
   const tracked = variants.some((v) => v.stock?.trackQuantity);
   const stock = variants.reduce((n, v) => n + (v.stock?.quantity ?? 0), 0);
   return (

@@ -1,3 +1,4 @@
+import { shopkitKeys } from '@shopkit/react';
 import type { AnyClient } from '@shopkit/sdk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useRef } from 'react';
@@ -10,13 +11,20 @@ export function useMerchant() {
   return c;
 }
 
+/** Every item of a query (the SDK's builders iterate over all pages), in order. */
+export async function allOf<T>(query: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of query) all.push(item);
+  return all;
+}
+
 /** After a write: refetch the console's lists and the shop's cached catalog. */
-export function useRefresh() {
+function useRefresh() {
   const qc = useQueryClient();
   return () =>
     Promise.all([
       qc.invalidateQueries({ queryKey: ['merchant'] }),
-      qc.invalidateQueries({ queryKey: ['shopkit'] }),
+      qc.invalidateQueries({ queryKey: shopkitKeys.all }),
     ]);
 }
 

@@ -70,7 +70,7 @@ export function rebase(draft: Draft, base: Draft, stored: Draft): Draft {
 }
 
 /** A decimal with at most `places` decimals; `undefined` when empty, `null` when unreadable. */
-export function decimal(value: string, places: number): number | undefined | null {
+function decimal(value: string, places: number): number | undefined | null {
   const t = value.trim();
   if (t === '') return undefined;
   return new RegExp(`^\\d+(\\.\\d{0,${places}})?$`).test(t) ? Number(t) : null;
@@ -141,10 +141,14 @@ export function changes(draft: Draft, base?: Draft): Changes {
 /** A variant's name: its choices, such as `M / Sand`. */
 export const variantName = (v: Variant) => Object.values(v.choices).join(' / ');
 
+/** The variants made of option choices (not the single default variant of a product without options). */
+export const optionVariants = (p: Product) =>
+  (p.variants ?? []).filter((v) => Object.keys(v.choices).length > 0);
+
 /** The stored variants that new options would delete (with their own prices and stock). */
 export function droppedVariants(p: Product, options: OptionsInput): Variant[] {
   const kept = (v: Variant) =>
     Object.keys(v.choices).length === options.length &&
     options.every((o) => o.choices.some((c) => c.description === v.choices[o.name]));
-  return (p.variants ?? []).filter((v) => Object.keys(v.choices).length > 0 && !kept(v));
+  return optionVariants(p).filter((v) => !kept(v));
 }

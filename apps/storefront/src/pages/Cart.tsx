@@ -1,8 +1,9 @@
-import { useApplyCoupon, useCart, useCheckout, useEstimateTotals, useRemoveCoupon } from '@shopkit/react';
+import { useApplyCoupon, useCart, useEstimateTotals, useRemoveCoupon } from '@shopkit/react';
 import { type FormEvent, useId } from 'react';
 import { Link } from 'react-router';
-import { checkoutVars, estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
+import { estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
 import { CartLines } from '../components/CartLines.tsx';
+import { CheckoutButton, useCartCheckout } from '../components/CheckoutButton.tsx';
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
 import { useTitle } from '../title.ts';
@@ -49,7 +50,7 @@ function Totals() {
   const { destination: dest, shipping } = choices;
   const id = useId();
   const est = useEstimateTotals(estimateOptions(choices));
-  const checkout = useCheckout();
+  const checkout = useCartCheckout();
   const setShipping = (code: string) => setCheckoutChoices({ ...choices, shipping: code });
   const onAddress = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -175,14 +176,7 @@ function Totals() {
         </p>
       ))}
       {checkout.error && <ErrorState error={checkout.error} title="Checkout could not start" />}
-      <button
-        type="button"
-        className="button button-primary wide"
-        disabled={checkout.isPending || checkout.isSuccess}
-        onClick={() => checkout.mutate(checkoutVars(choices))}
-      >
-        {checkout.isPending || checkout.isSuccess ? 'Starting checkout…' : 'Check out'}
-      </button>
+      <CheckoutButton checkout={checkout} className="button button-primary wide" />
     </section>
   );
 }

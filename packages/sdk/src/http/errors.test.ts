@@ -5,6 +5,7 @@ import {
   constantCase,
   errorFromResponse,
   HttpError,
+  isNetworkError,
   ShopkitError,
   SPI_ERROR_TYPE,
   SystemError,
@@ -217,5 +218,17 @@ describe('error details', () => {
     expect(names.map((n) => new m[n]!(n === 'ValidationError' ? [] : 'm', { code: 'C' }).name)).toEqual(
       names,
     );
+  });
+});
+
+describe('isNetworkError', () => {
+  it('is true for calls that got no usable answer, false for refusals and other errors', () => {
+    for (const code of ['NETWORK_ERROR', 'TIMEOUT', 'ABORTED', 'INVALID_RESPONSE'])
+      expect(isNetworkError(systemError(null, { code })), code).toBe(true);
+    expect(isNetworkError(systemError('r1', { status: 503, code: 'SERVICE_UNAVAILABLE' }))).toBe(false);
+    expect(
+      isNetworkError(errorFromResponse({ status: 404, statusText: '', body: {}, requestId: null })),
+    ).toBe(false);
+    expect(isNetworkError(new TypeError('fetch failed'))).toBe(false);
   });
 });

@@ -163,6 +163,10 @@ export function errorFromResponse(res: FailedResponse, rename: (f: string) => st
       systemError(requestId, { status, code, reason: status < 300 ? `HTTP ${status}` : undefined });
 }
 
+/** Whether a call failed for want of an answer (network, timeout, abort, unreadable body), not a refusal. */
+export const isNetworkError = (e: unknown): boolean =>
+  e instanceof ShopkitError && ['NETWORK_ERROR', 'TIMEOUT', 'ABORTED', 'INVALID_RESPONSE'].includes(e.code);
+
 /** `System error occurred[: reason][, request-id: <id>]`. */
 export function systemError(
   requestId: string | null,

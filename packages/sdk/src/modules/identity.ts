@@ -9,7 +9,7 @@ import { generateChallenge, generateState, generateVerifier } from '../auth/pkce
 import { allowedReturnOrigins, returnUrlProblem } from '../auth/return-url.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
 import type { AnyClient } from '../client.ts';
-import { ApplicationError, ShopkitError, ValidationError } from '../http/errors.ts';
+import { ApplicationError, isNetworkError, ShopkitError, ValidationError } from '../http/errors.ts';
 import { type CallOptions, op } from '../http/op.ts';
 import { address, date, float } from '../transforms.ts';
 import { createRedirectSession } from './redirects.ts';
@@ -135,8 +135,6 @@ const failure = (e: unknown, errorCode?: string): LoginResult => ({
   error: e instanceof Error ? e.message : String(e),
   ...(errorCode ? { errorCode } : {}),
 });
-const networkish = (e: unknown) =>
-  e instanceof ShopkitError && ['NETWORK_ERROR', 'TIMEOUT', 'ABORTED', 'INVALID_RESPONSE'].includes(e.code);
 const appCode = (e: unknown) => (e instanceof ApplicationError ? String(e.code) : undefined);
 
 const captcha = (t?: CaptchaTokens) => {
@@ -179,7 +177,7 @@ export async function register(
       '-19995': 'emailAlreadyExists',
       '-19970': 'invalidCaptchaToken',
     }[appCode(e) ?? ''];
-    return failure(e, code ?? (networkish(e) ? 'network' : undefined));
+    return failure(e, code ?? (isNetworkError(e) ? 'network' : undefined));
   }
 }
 
@@ -196,7 +194,7 @@ export async function login(
     });
     return fromState(client, r);
   } catch (e) {
-    if (networkish(e)) return failure(e, 'network');
+    if (isNetworkError(e)) return failure(e, 'network');
     const code = {
       '-19971': 'missingCaptchaToken',
       '-19970': 'invalidCaptchaToken',
@@ -227,7 +225,7 @@ export async function processVerification(
       await verifyOp(client, { code: params.code ?? params.verificationCode, stateToken }),
     );
   } catch (e) {
-    return failure(e, networkish(e) ? 'network' : appCode(e));
+    return failure(e, isNetworkError(e) ? 'network' : appCode(e));
   }
 }
 
@@ -262,7 +260,7 @@ export async function recover(
   try {
     return fromState(client, await recoverOp(client, { recoveryToken, password }));
   } catch (e) {
-    return failure(e, networkish(e) ? 'network' : appCode(e));
+    return failure(e, isNetworkError(e) ? 'network' : appCode(e));
   }
 }
 
@@ -462,7 +460,7 @@ export async function ssoCallback(
   try {
     return fromState(client, await ssoCallbackOp(client, params));
   } catch (e) {
-    return failure(e, networkish(e) ? 'network' : appCode(e));
+    return failure(e, isNetworkError(e) ? 'network' : appCode(e));
   }
 }
 
@@ -478,7 +476,7 @@ export async function loginWithTokenParams(
   try {
     return fromState(client, await tokenParamsOp(client, { idpConnectionId, tokenParams }));
   } catch (e) {
-    return failure(e, networkish(e) ? 'network' : appCode(e));
+    return failure(e, isNetworkError(e) ? 'network' : appCode(e));
   }
 }
 

@@ -14,7 +14,7 @@ import { ApplicationError } from '@shopkit/sdk';
 import { createContext, type FormEvent, type ReactNode, useContext, useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { config } from '../../config.ts';
-import { humanMessage, serverSentence } from '../../errors.ts';
+import { humanMessage, OFFLINE, serverSentence } from '../../errors.ts';
 import { useTitle } from '../../title.ts';
 import { pendingVerification } from './verification.ts';
 
@@ -30,7 +30,7 @@ const MESSAGES: Record<string, string> = {
   resetPassword: 'Your password must be reset before you can log in.',
   missingCaptchaToken: 'Please confirm you are not a robot.',
   invalidCaptchaToken: 'Please confirm you are not a robot.',
-  network: 'The shop could not be reached. Check your connection and try again.',
+  network: OFFLINE,
   VERIFICATION_FAILED: 'The code is wrong or has expired. Check the e-mail, or send a new code.',
 };
 
