@@ -9,7 +9,13 @@ import { generateChallenge, generateState, generateVerifier } from '../auth/pkce
 import { allowedReturnOrigins, returnUrlProblem } from '../auth/return-url.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
 import type { AnyClient } from '../client.ts';
-import { ApplicationError, isNetworkError, ShopkitError, ValidationError } from '../http/errors.ts';
+import {
+  ApplicationError,
+  type FieldViolation,
+  isNetworkError,
+  ShopkitError,
+  ValidationError,
+} from '../http/errors.ts';
 import { type CallOptions, op } from '../http/op.ts';
 import { address, date, float } from '../transforms.ts';
 import { createRedirectSession } from './redirects.ts';
@@ -62,6 +68,8 @@ export interface LoginResult {
     | 'resetPassword'
     | 'network'
     | (string & {});
+  /** A registration refused for its fields: the violations, named as the caller's arguments. */
+  violations?: FieldViolation[];
 }
 
 export interface CaptchaTokens {
@@ -171,6 +179,7 @@ export async function register(
     if (e instanceof ValidationError) {
       const v = e.violations.find((x) => x.data?.type === 'EMAIL');
       if (v) return { loginState: LoginState.FAILURE, error: v.description, errorCode: 'invalidEmail' };
+      return { ...failure(e), violations: e.violations };
     }
     const code = {
       '-19971': 'missingCaptchaToken',

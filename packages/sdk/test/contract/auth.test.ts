@@ -104,6 +104,10 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     const short = await client.identity.register({ email: email(), password: 'short' });
     expect(short.loginState).toBe('FAILURE');
     expect(short.errorCode).toBeUndefined();
+    // The violations themselves, in the caller's names, for a form to show by its fields.
+    expect(short.violations).toEqual([
+      expect.objectContaining({ field: 'options.password', violatedRule: 'MIN_LENGTH', data: { min: 8 } }),
+    ]);
     await settings({ captchaRequired: true });
     try {
       const missing = await client.identity.register({ email: email(), password: 'long enough pw' });

@@ -51,18 +51,17 @@ function outcomeMessage(r: LoginResult | undefined, error: Error | null) {
 
 type FieldErrors = Record<string, string>;
 
-/** Field errors of a refused registration: the SDK gives the platform's violations as text. */
+/** Field errors of a refused registration, from the platform's violations (fields as `options.…`). */
 function registrationFieldErrors(r: LoginResult | undefined): FieldErrors {
   if (r?.loginState !== 'FAILURE') return {};
   if (r.errorCode === 'invalidEmail') return { email: EMAIL_PROBLEM };
   const out: FieldErrors = {};
-  // `INVALID_ARGUMENT: "options.password" must have at least 8 characters, "options.loginId.email" …`
-  for (const [, field = '', rule = ''] of (r.error ?? '').matchAll(/"options\.([\w.]+)" ([^,"]*)/g)) {
-    if (field.startsWith('password')) {
-      const n = /at (least|most) (\d+)/.exec(rule);
-      out.password = n ? `Use at ${n[1]} ${n[2]} characters.` : 'Choose another password.';
-    } else if (field.startsWith('loginId')) out.email = EMAIL_PROBLEM;
-    else if (field.startsWith('profile')) out.firstName = 'Check your first name.';
+  for (const { field, data = {} } of r.violations ?? []) {
+    if (field.startsWith('options.password')) {
+      const [at, n] = data.min !== undefined ? ['least', data.min] : ['most', data.max];
+      out.password = n === undefined ? 'Choose another password.' : `Use at ${at} ${n} characters.`;
+    } else if (field.startsWith('options.loginId')) out.email = EMAIL_PROBLEM;
+    else if (field.startsWith('options.profile')) out.firstName = 'Check your first name.';
   }
   return out;
 }
