@@ -11,14 +11,10 @@ const MAX_QUANTITY = 99;
 
 function Gallery({ product, focus }: { product: Product; focus?: string }) {
   const items = (product.media?.items ?? []).filter((m) => m.image);
-  const [picked, setPicked] = useState<string | undefined>();
-  // A new colour shows its own image again, whatever thumbnail was picked before.
-  const [shownFocus, setShownFocus] = useState(focus);
-  if (focus !== shownFocus) {
-    setShownFocus(focus);
-    setPicked(undefined);
-  }
-  const current = items.find((m) => m.id === (picked ?? focus)) ?? items[0];
+  // A thumbnail picked under another colour no longer counts: a new colour shows its own image.
+  const [picked, setPicked] = useState<{ id?: string; focus?: string }>();
+  const shown = picked && picked.focus === focus ? picked.id : focus;
+  const current = items.find((m) => m.id === shown) ?? items[0];
   if (!current?.image) return <div className="gallery-main placeholder" />;
   return (
     <div className="gallery">
@@ -37,7 +33,7 @@ function Gallery({ product, focus }: { product: Product; focus?: string }) {
                 type="button"
                 aria-pressed={m.id === current.id}
                 aria-label={`Show ${m.image?.altText ?? m.title ?? 'image'}`}
-                onClick={() => setPicked(m.id)}
+                onClick={() => setPicked({ id: m.id, focus })}
               >
                 <img src={m.image!.url} alt="" width={72} height={72} />
               </button>
