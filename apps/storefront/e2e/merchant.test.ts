@@ -8,12 +8,17 @@
  * creates one product, bulk previews match what is stored and failures are named with reasons,
  * and more than 100 products are all seen. Tests share one emulator and run in order.
  */
-import type { Product } from '@shopkit/sdk';
+import { type AnyClient, ApiKeyStrategy, createClient, type Product, products } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
-import { expect, it } from 'vitest';
-import { axeViolations, newPage, ownerCall, setupStorefront } from './browser.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { axeViolations, newPage, setupStorefront } from './browser.ts';
 
 const shop = setupStorefront();
+/** The merchant's client in Node, with the API key: reads what is stored and adds products. */
+let admin: AnyClient;
+beforeAll(() => {
+  admin = createClient({ baseUrl: shop.emu.url, auth: ApiKeyStrategy({ apiKey: shop.emu.demo.apiKey }) });
+});
 
 it('refuses a wrong key, then creates a product that appears in the shop', async () => {
   const { page, errors } = await newPage(shop.browser);
@@ -86,14 +91,9 @@ async function edit(page: Page, name: string) {
   return page.url().split('/').pop()!;
 }
 
-/** The product as stored, read with the API key from Node. */
+/** The product as stored, with the merchant's data (its cost). */
 async function stored(id: string): Promise<Product> {
-  const res = await fetch(
-    `${shop.emu.url}/stores-reader/v1/products/${id}?includeMerchantSpecificData=true`,
-    { headers: { authorization: shop.emu.demo.apiKey } },
-  );
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { product: Product }).product;
+  return (await products.getProduct(admin, id, { includeMerchantSpecificData: true })).product;
 }
 
 /** Answers the next `confirm()` and returns its message. */
@@ -227,11 +227,9 @@ it('creates one product on a double click, with the colour codes typed', async (
   await page.getByRole('button', { name: 'Create product' }).dblclick();
   await page.getByRole('heading', { name: 'Edit Twice Clicked' }).waitFor();
   await page.waitForTimeout(500);
-  const found = await ownerCall(shop.emu, '/stores-reader/v1/products/query-platformized', {
-    query: { filter: { name: 'Twice Clicked' } },
-  });
+  const found = await products.queryProducts(admin, { filter: { name: 'Twice Clicked' } });
   expect(found.products).toHaveLength(1);
-  expect(found.products[0].productOptions[0]).toMatchObject({
+  expect(found.products[0]!.productOptions?.[0]).toMatchObject({
     optionType: 'color',
     choices: [{ value: '#ff0000' }, { value: '#0000ff' }],
   });
@@ -303,20 +301,14 @@ it('sees every product when there are more than 100', { timeout: 120_000 }, asyn
   for (let i = 0; i < 100; i += 10)
     await Promise.all(
       Array.from({ length: 10 }, (_, j) =>
-        ownerCall(shop.emu, '/stores/v1/products', {
-          product: {
-            name: `Zz Filler ${String(i + j + 1).padStart(3, '0')}`,
-            productType: 'physical',
-            priceData: { price: 3 },
-          },
+        products.createProduct(admin, {
+          name: `Zz Filler ${String(i + j + 1).padStart(3, '0')}`,
+          productType: 'physical',
+          priceData: { price: 3 },
         }),
       ),
     );
-  const total = (
-    await ownerCall(shop.emu, '/stores-reader/v1/products/query-platformized', {
-      query: { paging: { limit: 1 } },
-    })
-  ).metadata.total as number;
+  const { total } = (await products.queryProducts(admin, { paging: { limit: 1 } })).metadata;
   expect(total).toBeGreaterThan(110);
 
   await openConsole(page);

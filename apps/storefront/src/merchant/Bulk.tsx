@@ -1,9 +1,10 @@
-import { type AnyClient, type BulkAdjust, type BulkResult, type BulkSet, products } from '@shopkit/sdk';
+import { products } from '@shopkit/sdk';
 import { useId, useState } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count } from '../format.ts';
 import {
-  BULK_MAX,
+  applyChange,
+  type BulkCalls,
   type Change,
   checkValue,
   current,
@@ -18,43 +19,6 @@ import {
 import { useMerchant, useWrite } from './context.ts';
 import { useAllProducts } from './Products.tsx';
 
-/**
- * Sends the change in calls of at most `BULK_MAX` products and joins their per-item results. A
- * call that fails after earlier ones were applied counts its products as failed, with its reason.
- */
-async function applyChange(client: AnyClient, ids: string[], c: Change): Promise<BulkResult> {
-  const out: BulkResult = {
-    results: [],
-    bulkActionMetadata: { totalSuccesses: 0, totalFailures: 0, undetailedFailures: 0 },
-  };
-  for (let at = 0; at < ids.length; at += BULK_MAX) {
-    const chunk = ids.slice(at, at + BULK_MAX);
-    let r: BulkResult;
-    try {
-      if (c.mode === 'set')
-        r = await products.bulkUpdateProductsProperty(client, chunk, { [c.prop]: c.value } as BulkSet);
-      else {
-        const adj =
-          c.mode === 'amount' ? { amount: c.value } : { percentage: { rate: c.value, roundToInt: c.round } };
-        r = await products.bulkAdjustProductProperty(client, { [c.prop]: adj } as BulkAdjust, chunk);
-      }
-    } catch (e) {
-      if (at === 0) throw e;
-      const error = { code: 'NOT_SENT', description: (e as Error).message };
-      r = {
-        results: chunk.map((id, i) => ({ itemMetadata: { id, originalIndex: i, success: false, error } })),
-        bulkActionMetadata: { totalSuccesses: 0, totalFailures: chunk.length, undetailedFailures: 0 },
-      };
-    }
-    for (const { itemMetadata: m } of r.results)
-      out.results.push({ itemMetadata: { ...m, originalIndex: m.originalIndex + at } });
-    out.bulkActionMetadata.totalSuccesses += r.bulkActionMetadata.totalSuccesses;
-    out.bulkActionMetadata.totalFailures += r.bulkActionMetadata.totalFailures;
-    out.bulkActionMetadata.undetailedFailures += r.bulkActionMetadata.undetailedFailures;
-  }
-  return out;
-}
-
 export function Bulk() {
   const client = useMerchant();
   const list = useAllProducts();
@@ -66,10 +30,14 @@ export function Bulk() {
   const [round, setRound] = useState(false);
   const problem = checkValue(amount, mode, prop);
   const change: Change = { prop, mode, value: Number(amount), round };
+  const calls: BulkCalls = {
+    update: (ids, set) => products.bulkUpdateProductsProperty(client, ids, set),
+    adjust: (adjust, ids) => products.bulkAdjustProductProperty(client, adjust, ids),
+  };
   const apply = useWrite(async ({ c, ids, skipped }: { c: Change; ids: string[]; skipped: string[] }) => ({
     c,
     skipped,
-    result: await applyChange(client, ids, c),
+    result: await applyChange(calls, ids, c),
   }));
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;

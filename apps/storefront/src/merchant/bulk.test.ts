@@ -1,7 +1,24 @@
-import type { BulkResult, Product } from '@shopkit/sdk';
+import {
+  type BulkAdjust,
+  type BulkResult,
+  type BulkSet,
+  HttpError,
+  type Product,
+  SystemError,
+  ValidationError,
+} from '@shopkit/sdk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Change, changed, checkValue, failures, preview } from './bulk.ts';
+import {
+  applyChange,
+  type BulkCalls,
+  type Change,
+  changed,
+  checkValue,
+  chunks,
+  failures,
+  preview,
+} from './bulk.ts';
 
 const c = (over: Partial<Change>): Change => ({
   prop: 'price',
@@ -112,4 +129,190 @@ it('groups failures by reason, with product names', () => {
   expect(failures(r, 'price', (id) => ({ m: 'Mug', c: 'Candle' })[id] ?? id)).toEqual([
     { why: 'the price would go below zero', names: ['Mug', 'Candle'] },
   ]);
+});
+
+/** `n` product ids, `p1` to `pn`. */
+const idList = (n: number) => Array.from({ length: n }, (_, i) => `p${i + 1}`);
+
+/** A platform answer for one call: every product updated but those in `failed`, with their error. */
+function answer(
+  ids: string[],
+  failed: Record<string, { code: string; description: string }> = {},
+): BulkResult {
+  const results = ids.map((id, originalIndex) =>
+    failed[id]
+      ? { itemMetadata: { id, originalIndex, success: false, error: failed[id] } }
+      : { itemMetadata: { id, originalIndex, success: true } },
+  );
+  const ok = results.filter((r) => r.itemMetadata.success).length;
+  return {
+    results,
+    bulkActionMetadata: { totalSuccesses: ok, totalFailures: ids.length - ok, undetailedFailures: 0 },
+  };
+}
+
+/** Fake bulk calls that record what was sent; the `n`th call (from 0) answers `reply(ids, n)`. */
+function fakeCalls(
+  reply: (ids: string[], n: number) => BulkResult | Promise<BulkResult> = (ids) => answer(ids),
+) {
+  const sent: { kind: 'update' | 'adjust'; ids: string[]; body: BulkSet | BulkAdjust }[] = [];
+  const send = async (kind: 'update' | 'adjust', ids: string[], body: BulkSet | BulkAdjust) => {
+    sent.push({ kind, ids, body });
+    return reply(ids, sent.length - 1);
+  };
+  const calls: BulkCalls = {
+    update: (ids, set) => send('update', ids, set),
+    adjust: (adjust, ids) => send('adjust', ids, adjust),
+  };
+  return { calls, sent };
+}
+
+const name = (id: string) => `Product ${id.slice(1)}`;
+const offline = () =>
+  new SystemError('System error occurred: the network request failed', {
+    code: 'NETWORK_ERROR',
+    description: 'the network request failed',
+  });
+
+/** Numbers of ids and the sizes of the runs they are sent in. */
+const SPLITS: [number, number[]][] = [
+  [0, []],
+  [1, [1]],
+  [100, [100]],
+  [101, [100, 1]],
+  [250, [100, 100, 50]],
+];
+
+describe('chunks', () => {
+  it.each(SPLITS)('splits %i ids into runs of at most 100, in order', (n, sizes) => {
+    const ids = idList(n);
+    const runs = chunks(ids);
+    expect(runs.map((r) => r.length)).toEqual(sizes);
+    expect(runs.flat()).toEqual(ids);
+  });
+});
+
+describe('applyChange', () => {
+  it.each(SPLITS)('sends %i ids in calls of at most 100 and joins the answers in order', async (n, sizes) => {
+    const ids = idList(n);
+    const { calls, sent } = fakeCalls();
+    const r = await applyChange(calls, ids, c({ value: 1 }));
+    expect(sent.map((s) => s.ids.length)).toEqual(sizes);
+    expect(sent.flatMap((s) => s.ids)).toEqual(ids);
+    expect(r.results.map((x) => x.itemMetadata.id)).toEqual(ids);
+    expect(r.results.map((x) => x.itemMetadata.originalIndex)).toEqual(ids.map((_, i) => i));
+    expect(r.bulkActionMetadata).toEqual({ totalSuccesses: n, totalFailures: 0, undetailedFailures: 0 });
+  });
+
+  it('sends a set, an amount or a percentage as the platform takes them', async () => {
+    const { calls, sent } = fakeCalls();
+    await applyChange(calls, ['a'], c({ prop: 'cost', mode: 'set', value: 5 }));
+    await applyChange(calls, ['a'], c({ mode: 'amount', value: -2 }));
+    await applyChange(calls, ['a'], c({ prop: 'weight', mode: 'percentage', value: 10, round: true }));
+    expect(sent.map(({ kind, body }) => ({ kind, body }))).toEqual([
+      { kind: 'update', body: { cost: 5 } },
+      { kind: 'adjust', body: { price: { amount: -2 } } },
+      { kind: 'adjust', body: { weight: { percentage: { rate: 10, roundToInt: true } } } },
+    ]);
+  });
+
+  it('keeps each call’s failures with their product, index and reason, and adds up the totals', async () => {
+    const ids = idList(250);
+    const negative = { code: 'NEGATIVE_VALUE', description: 'x' };
+    const { calls } = fakeCalls((chunk) => answer(chunk, { p2: negative, p104: negative, p250: negative }));
+    const r = await applyChange(calls, ids, c({ value: -30 }));
+    expect(r.bulkActionMetadata).toEqual({ totalSuccesses: 247, totalFailures: 3, undetailedFailures: 0 });
+    expect(r.results.filter((x) => !x.itemMetadata.success).map((x) => x.itemMetadata)).toEqual([
+      { id: 'p2', originalIndex: 1, success: false, error: negative },
+      { id: 'p104', originalIndex: 103, success: false, error: negative },
+      { id: 'p250', originalIndex: 249, success: false, error: negative },
+    ]);
+    expect(failures(r, 'price', name)).toEqual([
+      { why: 'the price would go below zero', names: ['Product 2', 'Product 104', 'Product 250'] },
+    ]);
+  });
+
+  it('names a failed product the platform answered without its id, from what was sent', async () => {
+    const { calls } = fakeCalls((chunk, n) => {
+      const r = answer(chunk, n === 1 ? { p101: { code: 'PRODUCT_NOT_FOUND', description: 'x' } } : {});
+      delete r.results[0]!.itemMetadata.id;
+      return r;
+    });
+    const r = await applyChange(calls, idList(101), c({ value: 1 }));
+    expect(failures(r, 'price', name)).toEqual([
+      { why: 'the product no longer exists', names: ['Product 101'] },
+    ]);
+  });
+
+  it('names every product of a call that got no answer mid-way, reports none of them done, and goes on', async () => {
+    const ids = idList(250);
+    const { calls, sent } = fakeCalls((chunk, n) => {
+      if (n === 1) throw offline();
+      return answer(chunk);
+    });
+    const r = await applyChange(calls, ids, c({ value: 1 }));
+    expect(sent.map((s) => s.ids.length)).toEqual([100, 100, 50]);
+    expect(r.bulkActionMetadata).toEqual({ totalSuccesses: 150, totalFailures: 100, undetailedFailures: 0 });
+    const done = r.results.filter((x) => x.itemMetadata.success).map((x) => x.itemMetadata.id);
+    expect(done).toEqual([...ids.slice(0, 100), ...ids.slice(200)]);
+    expect(r.results.map((x) => x.itemMetadata.originalIndex)).toEqual(ids.map((_, i) => i));
+    // What the merchant sees: each product of that call by name, and that it may or may not have changed.
+    expect(failures(r, 'price', name)).toEqual([
+      {
+        why: 'no answer came back, so the change may or may not have been made: check before applying it again',
+        names: ids.slice(100, 200).map(name),
+      },
+    ]);
+  });
+
+  it('says a call refused mid-way changed nothing, in words for people rather than the SDK’s', async () => {
+    const { calls } = fakeCalls((chunk, n) => {
+      if (n === 1)
+        throw new HttpError('Too Many Requests', {
+          status: 429,
+          code: 'TOO_MANY_REQUESTS',
+          description: 'Too Many Requests',
+        });
+      if (n === 2)
+        throw new SystemError('System error occurred, request-id: 1', {
+          status: 500,
+          code: 'UNKNOWN',
+          description: '',
+        });
+      return answer(chunk);
+    });
+    const r = await applyChange(calls, idList(201), c({ value: 1 }));
+    expect(failures(r, 'price', name)).toEqual([
+      {
+        why: 'not changed: too many requests. Please wait a moment and try again',
+        names: idList(201).slice(100, 200).map(name),
+      },
+      {
+        why: 'the platform failed, so the change may or may not have been made: check before applying it again',
+        names: ['Product 201'],
+      },
+    ]);
+  });
+
+  it('throws when the first call is refused, and sends no other', async () => {
+    const refusal = new ValidationError([{ field: 'adjust.price.amount', description: 'is too large' }], {
+      status: 400,
+    });
+    const { calls, sent } = fakeCalls(() => {
+      throw refusal;
+    });
+    await expect(applyChange(calls, idList(250), c({ value: 1e12 }))).rejects.toBe(refusal);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('does not say "nothing changed" when the first call got no answer: its products may have changed', async () => {
+    const { calls, sent } = fakeCalls((chunk, n) => {
+      if (n === 0) throw offline();
+      return answer(chunk);
+    });
+    const r = await applyChange(calls, idList(101), c({ value: 1 }));
+    expect(sent).toHaveLength(2);
+    expect(r.bulkActionMetadata).toEqual({ totalSuccesses: 1, totalFailures: 100, undetailedFailures: 0 });
+    expect(failures(r, 'price', name)[0]?.names).toHaveLength(100);
+  });
 });

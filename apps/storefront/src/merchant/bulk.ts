@@ -1,11 +1,21 @@
 /**
  * Bulk price, cost and weight changes computed as the platform computes them: whole units (cents,
  * grams), rates with four decimals, rounding half away from zero. A row's preview is the value the
- * platform will store, the reason it will refuse, or why the product is skipped; and a bulk answer's
- * failures are grouped by reason for the merchant.
+ * platform will store, the reason it will refuse, or why the product is skipped. A change is sent in
+ * calls of at most `BULK_MAX` products whose answers are joined into one, and its failures are
+ * grouped by reason for the merchant.
  * @module
  */
-import type { BulkResult, Product } from '@shopkit/sdk';
+import {
+  type BulkAdjust,
+  type BulkResult,
+  type BulkSet,
+  isNetworkError,
+  type Product,
+  ShopkitError,
+  ValidationError,
+} from '@shopkit/sdk';
+import { humanMessage } from '../errors.ts';
 import { money } from '../format.ts';
 import { variantName } from './draft.ts';
 
@@ -115,6 +125,89 @@ export function preview(p: Product, c: Change): Preview {
       ? `replaces the variants’ own ${c.prop}s: ${few(own.map((v) => `${v.name} ${show(c.prop, v.now)}`))}`
       : `variants’ own ${c.prop}s too: ${few(own.map((v) => `${v.name} ${show(c.prop, v.after)}`))}`;
   return { kind: 'ok', value: after, text, note };
+}
+
+/** The platform's two bulk calls, bound to a client (`products.bulkUpdateProductsProperty`, …). */
+export interface BulkCalls {
+  /** Sets the property on at most `BULK_MAX` products. */
+  update(ids: string[], set: BulkSet): Promise<BulkResult>;
+  /** Adjusts the property of at most `BULK_MAX` products. */
+  adjust(adjust: BulkAdjust, ids: string[]): Promise<BulkResult>;
+}
+
+/**
+ * `items` in runs of at most `size`, in order: none for none.
+ * @example chunks(ids250).map((c) => c.length) // [100, 100, 50]
+ */
+export function chunks<T>(items: readonly T[], size = BULK_MAX): T[][] {
+  const out: T[][] = [];
+  for (let at = 0; at < items.length; at += size) out.push(items.slice(at, at + size));
+  return out;
+}
+
+/** The call that makes the change to a run of products. */
+function changeCall(calls: BulkCalls, c: Change): (ids: string[]) => Promise<BulkResult> {
+  if (c.mode === 'set') return (ids) => calls.update(ids, { [c.prop]: c.value } as BulkSet);
+  const adjustment =
+    c.mode === 'amount' ? { amount: c.value } : { percentage: { rate: c.value, roundToInt: c.round } };
+  return (ids) => calls.adjust({ [c.prop]: adjustment } as BulkAdjust, ids);
+}
+
+/** Whether a call was refused as a whole, by the SDK before sending or by the platform (a 4xx): nothing changed. */
+function refused(e: unknown) {
+  const status = e instanceof ShopkitError ? (e.status ?? 0) : 0;
+  return e instanceof ValidationError || (status >= 400 && status < 500);
+}
+
+/** The item error of each product of a call that threw, its reason a phrase as `failures` shows it. */
+function callError(e: unknown) {
+  if (refused(e)) {
+    const why = humanMessage(e).replace(/\.$/, '');
+    return { code: 'CALL_REFUSED', description: `not changed: ${why[0]!.toLowerCase()}${why.slice(1)}` };
+  }
+  const what = isNetworkError(e) ? 'no answer came back' : 'the platform failed';
+  return {
+    code: 'CALL_NOT_ANSWERED',
+    description: `${what}, so the change may or may not have been made: check before applying it again`,
+  };
+}
+
+/**
+ * Makes the change to `ids` in calls of at most `BULK_MAX` products, one after the other, and joins
+ * their answers in the order of `ids`. A call that throws counts each of its products as failed,
+ * with a reason: refused (nothing changed), or, without an answer (network, timeout, a 5xx), not
+ * known to be applied or not. Only when the first call is refused does this throw, the platform's
+ * refusal for the whole change: nothing was changed, and the other calls are not sent.
+ */
+export async function applyChange(calls: BulkCalls, ids: string[], c: Change): Promise<BulkResult> {
+  const call = changeCall(calls, c);
+  const out: BulkResult = {
+    results: [],
+    bulkActionMetadata: { totalSuccesses: 0, totalFailures: 0, undetailedFailures: 0 },
+  };
+  let at = 0;
+  for (const chunk of chunks(ids)) {
+    let r: BulkResult;
+    try {
+      r = await call(chunk);
+    } catch (e) {
+      if (at === 0 && refused(e)) throw e;
+      const error = callError(e);
+      r = {
+        results: chunk.map((id, i) => ({ itemMetadata: { id, originalIndex: i, success: false, error } })),
+        bulkActionMetadata: { totalSuccesses: 0, totalFailures: chunk.length, undetailedFailures: 0 },
+      };
+    }
+    for (const { itemMetadata: m } of r.results)
+      out.results.push({
+        itemMetadata: { ...m, id: m.id ?? chunk[m.originalIndex], originalIndex: m.originalIndex + at },
+      });
+    out.bulkActionMetadata.totalSuccesses += r.bulkActionMetadata.totalSuccesses;
+    out.bulkActionMetadata.totalFailures += r.bulkActionMetadata.totalFailures;
+    out.bulkActionMetadata.undetailedFailures += r.bulkActionMetadata.undetailedFailures;
+    at += chunk.length;
+  }
+  return out;
 }
 
 /** A failed item's reason, as a phrase. */

@@ -4,10 +4,8 @@ import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PriceTag } from '../components/ProductCard.tsx';
 import { ErrorState, Skeleton } from '../components/States.tsx';
+import { parseQuantity, quantityInCart, quantityProblem, trackedStock } from '../quantity.ts';
 import { useTitle } from '../title.ts';
-
-/** The largest quantity added in one go. */
-const MAX_QUANTITY = 99;
 
 function Gallery({ product, focus }: { product: Product; focus?: string }) {
   const items = (product.media?.items ?? []).filter((m) => m.image);
@@ -86,34 +84,17 @@ function ProductDetail({ product }: { product: Product }) {
     .find((c) => c.media?.mainMedia)?.media?.mainMedia?.id;
   const soldOut = product.stock?.inStock === false;
 
-  // Stock left for this shopper: the variant's tracked stock less what the cart already holds.
-  const inCart =
-    currentCart?.lineItems
-      .filter(
-        (l) =>
-          l.catalogReference?.catalogItemId === product.id &&
-          (!options.length || l.catalogReference?.options?.variantId === variant?.id),
-      )
-      .reduce((n, l) => n + l.quantity, 0) ?? 0;
-  const stock = variant?.inStock && variant.quantity !== undefined ? variant.quantity : undefined;
-  const left = stock === undefined ? undefined : Math.max(0, stock - inCart);
-  const quantity = /^\d+$/.test(quantityText.trim()) ? Number(quantityText) : Number.NaN;
-  let quantityProblem = '';
-  if (!quantityText.trim()) quantityProblem = 'Enter a quantity.';
-  else if (!Number.isInteger(quantity)) quantityProblem = 'Enter a whole number, such as 1 or 2.';
-  else if (quantity < 1) quantityProblem = 'Enter at least 1.';
-  else if (left !== undefined && quantity > left)
-    quantityProblem =
-      left === 0
-        ? `All ${stock} in stock are already in your cart.`
-        : inCart
-          ? `Only ${stock} left and ${inCart} already in your cart: you can add up to ${left}.`
-          : `Only ${left} left: you can add up to ${left}.`;
-  else if (quantity > MAX_QUANTITY) quantityProblem = `You can add up to ${MAX_QUANTITY} at a time.`;
-  const canBuy =
-    !soldOut && complete && !!avail.data?.availableForPurchase && !avail.isFetching && !quantityProblem;
+  // The box's rules (quantity.ts): a whole number from 1 up to the stock left and the limit at a time.
+  const quantity = parseQuantity(quantityText);
+  const problem = quantityProblem(quantityText, {
+    stock: trackedStock(variant),
+    inCart: quantityInCart(currentCart?.lineItems, product.id, options.length ? variant?.id : undefined),
+  });
+  const canBuy = !soldOut && complete && !!avail.data?.availableForPurchase && !avail.isFetching && !problem;
 
   const onAdd = () => {
+    // No number only while the box shows a problem, when the button is disabled.
+    if (quantity === undefined) return;
     setAdded(false);
     add.mutate(
       {
@@ -231,7 +212,7 @@ function ProductDetail({ product }: { product: Product }) {
               inputMode="numeric"
               autoComplete="off"
               value={quantityText}
-              aria-invalid={quantityProblem ? true : undefined}
+              aria-invalid={problem ? true : undefined}
               aria-describedby={`${id}-qty-error`}
               onChange={(e) => {
                 setAdded(false);
@@ -249,7 +230,7 @@ function ProductDetail({ product }: { product: Product }) {
           </button>
         </div>
         <p id={`${id}-qty-error`} className="field-error" aria-live="polite">
-          {quantityProblem}
+          {problem}
         </p>
         <div aria-live="polite">
           {added && (
