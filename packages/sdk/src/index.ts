@@ -5,8 +5,8 @@
 
 export type { ApiKeyOptions } from './auth/api-key.ts';
 export { ApiKeyStrategy } from './auth/api-key.ts';
-export type { AppOptions } from './auth/app.ts';
-export { AppStrategy } from './auth/app.ts';
+export type { AppInstallTokens, AppOptions } from './auth/app.ts';
+export { AppStrategy, exchangeAppInstallCode } from './auth/app.ts';
 export type { CookieJar } from './auth/cookie.ts';
 export { cookieStorage, tokenCookieName } from './auth/cookie.ts';
 export {

@@ -1,43 +1,112 @@
 /**
- * Elevated access for apps: the client-credentials grant, the token cached until shortly before
- * it expires, renewal shared by concurrent calls.
+ * Elevated access for apps (wire §5.6, §6), in three ways: the client-credentials grant for an
+ * instance; the refresh token an app got when it was installed (the legacy endpoint
+ * `POST /oauth/access`); or an access token the app was handed, traded for one of its own
+ * (`strip_bound_session`). The token is cached until shortly before it expires (or, when the
+ * answer gives no lifetime, until a call is refused with 401) and renewal is shared by concurrent
+ * calls. {@link exchangeAppInstallCode} turns the code of an installation into that refresh token.
  * @module
  */
 import type { AuthStrategy, Transport } from '../client.ts';
 import { ShopkitError } from '../http/errors.ts';
 
-export interface AppOptions {
+/** An app's credentials and what it acts on: an instance, an installation's refresh token, or a handed token. */
+export type AppOptions = {
   appId: string;
   /** Keep it on a server. */
   appSecret: string;
-  instanceId?: string;
+} & (
+  | {
+      /** The app instance (site installation) to act on; left out, the app acts as itself. */
+      instanceId?: string;
+      refreshToken?: undefined;
+      accessToken?: undefined;
+    }
+  | {
+      /** The refresh token of an installation (see {@link exchangeAppInstallCode}). */
+      refreshToken: string;
+      instanceId?: undefined;
+      accessToken?: undefined;
+    }
+  | {
+      /** An access token the app was handed (a dashboard page's, say), traded for the app's own. */
+      accessToken: string;
+      instanceId?: undefined;
+      refreshToken?: undefined;
+    }
+);
+
+/** Seconds before the stated expiry at which a cached token is renewed. */
+const LEEWAY_SECONDS = 30;
+
+/** POSTs a token request and returns its JSON, or throws a `ShopkitError` that carries no secret. */
+async function tokenCall(t: Transport, path: string, body: Record<string, unknown>, what: string) {
+  let res: Response | undefined;
+  let cause: unknown;
+  let json: { access_token?: string; refresh_token?: string; expires_in?: number | string } = {};
+  try {
+    res = await t.fetch(t.baseUrl + path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
+      body: JSON.stringify(body),
+    });
+    json = await res.json().catch(() => json);
+  } catch (e) {
+    cause = e;
+  }
+  if (res?.status !== 200 || !json.access_token)
+    throw new ShopkitError('something went wrong', {
+      status: res?.status,
+      code: res ? 'TOKEN_REQUEST_FAILED' : 'NETWORK_ERROR',
+      description: res ? `The ${what} was refused` : `The ${what} failed`,
+      requestId: res?.headers.get('x-wix-request-id'),
+      cause,
+    });
+  return json as typeof json & { access_token: string };
 }
 
 /** @example createClient({ auth: AppStrategy({ appId, appSecret, instanceId }), modules: { products } }) */
 export function AppStrategy(options: AppOptions): AuthStrategy & { invalidate(): void } {
+  const { appId, appSecret } = options;
   let token: { value: string; expiresAt: number } | undefined;
   let inflight: Promise<string> | undefined;
   async function fetchToken(t: Transport) {
-    const res = await t.fetch(t.baseUrl + '/oauth2/token', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
-      body: JSON.stringify({
-        grant_type: 'client_credentials',
-        client_id: options.appId,
-        client_secret: options.appSecret,
-        instance_id: options.instanceId,
-      }),
-    });
-    const json = (await res.json().catch(() => ({}))) as { access_token?: string; expires_in?: number };
-    if (res.status !== 200 || !json.access_token)
-      throw new ShopkitError('something went wrong', {
-        status: res.status,
-        code: 'TOKEN_REQUEST_FAILED',
-        description: 'The app token request was refused',
-        requestId: res.headers.get('x-wix-request-id'),
-      });
-    token = { value: json.access_token, expiresAt: Date.now() + (Number(json.expires_in) - 30) * 1000 };
+    const json = options.refreshToken
+      ? await tokenCall(
+          t,
+          '/oauth/access',
+          {
+            refresh_token: options.refreshToken,
+            client_id: appId,
+            client_secret: appSecret,
+            grant_type: 'refresh_token',
+          },
+          'app token request',
+        )
+      : await tokenCall(
+          t,
+          '/oauth2/token',
+          options.accessToken
+            ? {
+                grant_type: 'strip_bound_session',
+                client_secret: appSecret,
+                access_token: options.accessToken,
+              }
+            : {
+                grant_type: 'client_credentials',
+                client_id: appId,
+                client_secret: appSecret,
+                instance_id: options.instanceId,
+              },
+          'app token request',
+        );
+    const seconds = Number(json.expires_in);
+    token = {
+      value: json.access_token,
+      // No lifetime given: kept until a call is refused with 401 (`onUnauthorized`).
+      expiresAt: seconds > 0 ? Date.now() + (seconds - LEEWAY_SECONDS) * 1000 : Number.POSITIVE_INFINITY,
+    };
     return token.value;
   }
   return {
@@ -57,4 +126,47 @@ export function AppStrategy(options: AppOptions): AuthStrategy & { invalidate():
       token = undefined;
     },
   };
+}
+
+/** What an installation's code gives: a first access token and the refresh token to keep. */
+export interface AppInstallTokens {
+  accessToken: string;
+  /** Store it on the server with the instance id: `AppStrategy({ appId, appSecret, refreshToken })`. */
+  refreshToken: string;
+}
+
+/**
+ * Trades the one-shot code an installation sent to the app's redirect URL (with `instanceId`) for
+ * its tokens, at the legacy endpoint `POST /oauth/access` (wire §5.6). Server-side only: it needs
+ * the app secret.
+ * @example
+ * const { refreshToken } = await exchangeAppInstallCode({ appId, appSecret, code }, { baseUrl });
+ */
+export async function exchangeAppInstallCode(
+  input: { appId: string; appSecret: string; code: string },
+  transport: Partial<Transport> = {},
+): Promise<AppInstallTokens> {
+  const t: Transport = {
+    baseUrl: (transport.baseUrl ?? 'https://www.wixapis.com').replace(/\/+$/, ''),
+    fetch: transport.fetch ?? ((i, init) => fetch(i, init)),
+    timeoutMs: transport.timeoutMs,
+  };
+  const json = await tokenCall(
+    t,
+    '/oauth/access',
+    {
+      code: input.code,
+      client_id: input.appId,
+      client_secret: input.appSecret,
+      grant_type: 'authorization_code',
+    },
+    'install code exchange',
+  );
+  if (!json.refresh_token)
+    throw new ShopkitError('something went wrong', {
+      status: 200,
+      code: 'TOKEN_REQUEST_FAILED',
+      description: 'The install code exchange gave no refresh token',
+    });
+  return { accessToken: json.access_token, refreshToken: json.refresh_token };
 }

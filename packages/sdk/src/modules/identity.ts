@@ -347,6 +347,25 @@ export const getTokenInfo = /* @__PURE__ */ op<[token: string], TokenInfo>({
   args: ['token'],
 });
 
+/** What `/oauth2/user-info` says about the member a token belongs to (wire §5.6). */
+export interface UserInfo {
+  /** The member id. */
+  sub: string;
+  givenName?: string;
+  familyName?: string;
+  name?: string;
+  email?: string;
+  emailVerified?: boolean;
+  picture?: string;
+  language?: string;
+}
+
+/** GET `/oauth2/user-info` → the signed-in member's OpenID claims (a member client only). */
+export const getUserInfo = /* @__PURE__ */ op<[], UserInfo>({
+  method: 'GET',
+  path: '/oauth2/user-info',
+});
+
 const signOnOp = /* @__PURE__ */ op<
   [email: string, params: object],
   { sessionToken: string; identity: Identity }

@@ -13,8 +13,8 @@ import { FAMILY, MAX_FORM_BYTES, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { forgetClientOrigins, revokeMemberTokens } from '../platform/index.ts';
 import { escapeHtml, hasSafeRedirectForm, htmlPage, webOrigin } from '../redirects/intents.ts';
+import { appInstanceId } from './apps.ts';
 import { recover } from './auth.ts';
-import { appInstanceId } from './oauth.ts';
 import { getSettings, identityOf, MAX_PASSWORD, type MemberRow, MIN_PASSWORD, setSettings } from './store.ts';
 
 const E = FAMILY.none;
@@ -112,15 +112,29 @@ export function devRoutes(router: Router, emu: Emulator) {
     family: E,
     path: '/_api/emulator/v1/apps',
     access: 'elevated',
-    schema: z.object({ name: z.string().min(1).max(200) }),
+    schema: z.object({
+      name: z.string().min(1).max(200),
+      /** Where the installer page may send the owner back with an install code (exact URLs). */
+      redirectUrls: z
+        .array(
+          z
+            .string()
+            .max(2048)
+            .refine(
+              (u) => hasSafeRedirectForm(u),
+              'must be an http(s) URL without fragment, user info or dot segments',
+            ),
+        )
+        .max(20)
+        .optional(),
+    }),
     async handler({ msg }) {
       const appId = newId();
       const appSecret = newToken('APPSECRET.');
-      await emu.db.query('INSERT INTO apps (app_id, secret_hash, name) VALUES ($1, $2, $3)', [
-        appId,
-        hashToken(appSecret),
-        msg.name,
-      ]);
+      await emu.db.query(
+        'INSERT INTO apps (app_id, secret_hash, name, redirect_urls) VALUES ($1, $2, $3, $4)',
+        [appId, hashToken(appSecret), msg.name, JSON.stringify(msg.redirectUrls ?? [])],
+      );
       // The instance of the app on this site, for AppStrategy's `instanceId`.
       return { appId, appSecret, instanceId: appInstanceId(emu) };
     },

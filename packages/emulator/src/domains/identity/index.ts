@@ -1,10 +1,11 @@
 /**
  * Visitors and members: identities, passwords, login and registration, recovery, verification,
  * the authorize endpoint with its hosted login page, SSO with an (emulated) identity provider,
- * the member grants and token-info, and the development mailbox.
+ * the member grants and token-info, apps and their tokens, and the development mailbox.
  * @module
  */
 import type { Domain } from '../../context.ts';
+import { appRoutes } from './apps.ts';
 import { authenticationRoutes, recoveryRoutes, verificationRoutes } from './auth.ts';
 import { devRoutes } from './dev.ts';
 import { oauthRoutes } from './oauth.ts';
@@ -19,6 +20,7 @@ export const identity: Domain = {
     recoveryRoutes(router, emu);
     verificationRoutes(router, emu);
     oauthRoutes(router, emu);
+    appRoutes(router, emu);
     ssoRoutes(router, emu);
     devRoutes(router, emu);
   },

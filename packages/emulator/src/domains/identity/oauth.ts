@@ -30,11 +30,16 @@ import {
   isWebOrigin,
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
+import { signingKey, signJwt } from '../webhooks/keys.ts';
 import { trustedCaller } from './auth.ts';
-import { getSettings, idpConnections, memberById, redeemSessionToken, ssoLoginPath } from './store.ts';
-
-/** The instance id of an app installed on this emulator's site: the site id. */
-export const appInstanceId = (emu: Emulator) => emu.siteId;
+import {
+  getSettings,
+  idpConnections,
+  type MemberRow,
+  memberById,
+  redeemSessionToken,
+  ssoLoginPath,
+} from './store.ts';
 
 /** Authorization codes live 10 minutes and work once. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
@@ -124,19 +129,70 @@ export function deliver(c: Context, t: Awaited<ReturnType<typeof target>>, state
 export async function mintCode(emu: Emulator, a: StoredAuth, memberId: string, visitorId: string | null) {
   const code = newToken('OAC.');
   await emu.db.query(
-    `INSERT INTO auth_codes (code_hash, client_id, redirect_uri, code_challenge, member_id, visitor_id, expires_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7)`,
+    `INSERT INTO auth_codes (code_hash, client_id, redirect_uri, code_challenge, code_challenge_method, scope, nonce, member_id, visitor_id, expires_at)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
     [
       hashToken(code),
       a.clientId,
       a.redirectUri ?? null,
       a.codeChallenge,
+      a.codeChallengeMethod,
+      a.scope ?? null,
+      a.nonce ?? null,
       memberId,
       visitorId,
       new Date(emu.now().getTime() + CODE_TTL_MS),
     ],
   );
   return code;
+}
+
+/** ID tokens live as long as an hour, as access tokens do at most. */
+const ID_TOKEN_TTL_SECONDS = 3600;
+
+/**
+ * An OpenID Connect ID token for a member (scope `openid`): RS256, signed with the key published
+ * at `/oauth2/jwks`, for the client the code was issued to, carrying the request's nonce.
+ */
+async function idToken(
+  emu: Emulator,
+  member: MemberRow,
+  code: { client_id: string; nonce: string | null },
+): Promise<string> {
+  const iat = Math.floor(emu.now().getTime() / 1000);
+  return signJwt(await signingKey(emu, 'oidc'), {
+    iss: emu.config.publicUrl,
+    sub: member.id,
+    aud: code.client_id,
+    iat,
+    exp: iat + Math.min(ID_TOKEN_TTL_SECONDS, emu.config.accessTokenTtl),
+    ...(code.nonce ? { nonce: code.nonce } : {}),
+    email: member.email,
+    email_verified: member.email_verified,
+  });
+}
+
+/**
+ * What `/oauth2/user-info` tells about a member (wire §5.6): the OpenID claims in the platform's
+ * camelCase, from the identity profile. Claims the member has no value for are left out.
+ */
+function userInfo(m: MemberRow) {
+  const p = m.profile as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  const givenName = text(p.firstName);
+  const familyName = text(p.lastName);
+  const picture = text(p.picture) ?? text((p.picture as { url?: unknown } | undefined)?.url);
+  const name = [givenName, familyName].filter(Boolean).join(' ') || text(p.nickname);
+  return {
+    sub: m.id,
+    givenName,
+    familyName,
+    name,
+    email: m.email,
+    emailVerified: m.email_verified,
+    picture,
+    language: text(p.language),
+  };
 }
 
 export async function authSession(emu: Emulator, id: string | undefined) {
@@ -446,7 +502,8 @@ export function oauthRoutes(router: Router, emu: Emulator) {
       if (row.client_id !== clientId) return { error: 'The authorization code was issued to another client' };
       if ((row.redirect_uri ?? null) !== (typeof redirectUri === 'string' ? redirectUri : null))
         return { error: 'The redirect URI differs from the authorization request' };
-      const challenge = createHash('sha256').update(codeVerifier, 'ascii').digest('base64url');
+      const digest = row.code_challenge_method === 'S512' ? 'sha512' : 'sha256';
+      const challenge = createHash(digest).update(codeVerifier, 'ascii').digest('base64url');
       if (!safeEqual(challenge, row.code_challenge)) return { error: 'The code verifier does not match' };
       // Shared lock: a concurrent block waits for these tokens and then revokes them.
       const member = await memberById(sql, row.member_id, 'share');
@@ -457,18 +514,25 @@ export function oauthRoutes(router: Router, emu: Emulator) {
         emu.now(),
         familyId,
       ]);
+      const tokens = await issueTokens(emu, sql, {
+        clientId: row.client_id,
+        subjectType: 'MEMBER',
+        memberId: row.member_id,
+        visitorId: row.visitor_id ?? newId(),
+        family: { id: familyId, expiresAt: new Date(emu.now().getTime() + REFRESH_TTL_MS) },
+      });
+      const openid = String(row.scope ?? '')
+        .split(' ')
+        .includes('openid');
       return {
-        tokens: await issueTokens(emu, sql, {
-          clientId: row.client_id,
-          subjectType: 'MEMBER',
-          memberId: row.member_id,
-          visitorId: row.visitor_id ?? newId(),
-          family: { id: familyId, expiresAt: new Date(emu.now().getTime() + REFRESH_TTL_MS) },
-        }),
+        tokens,
+        idFor: openid ? { member, code: { client_id: row.client_id, nonce: row.nonce } } : undefined,
       };
     });
     if ('error' in result) throw invalidGrant(result.error!);
-    return result.tokens;
+    // Signed after the commit: the signing key is read (or made) outside the grant's transaction.
+    const { tokens, idFor } = result;
+    return idFor ? { ...tokens, id_token: await idToken(emu, idFor.member, idFor.code) } : tokens;
   });
 
   grants.set('authorized_client', async (emu, body, headers) => {
@@ -499,36 +563,31 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     return result.tokens;
   });
 
-  grants.set('client_credentials', async (emu, body) => {
-    const { clientId, clientSecret, instanceId } = body;
-    if (typeof clientId !== 'string' || typeof clientSecret !== 'string')
-      throw appError(400, 'invalid_client', 'client_id and client_secret are required');
-    if (instanceId !== undefined && typeof instanceId !== 'string')
-      throw appError(400, 'invalid_request', 'instance_id must be a string');
-    const rows = await emu.db.query<{ secret_hash: string }>(
-      'SELECT secret_hash FROM apps WHERE app_id = $1',
-      [clientId],
-    );
-    if (!rows[0] || !safeEqual(rows[0].secret_hash, hashToken(clientSecret)))
-      throw appError(401, 'invalid_client', 'The app id or secret is wrong');
-    // Apps are installed on the one site this emulator serves, whose instance id is the site id
-    // (as in webhook envelopes); a token for another instance cannot be granted here.
-    if (instanceId && instanceId !== appInstanceId(emu))
-      throw invalidGrant('The app is not installed on this instance');
-    const access = newToken('OauthNG.');
-    const ttl = emu.config.accessTokenTtl;
-    await emu.db.query(
-      `INSERT INTO access_tokens (token_hash, client_id, subject_type, app_id, instance_id, expires_at, created_at)
-       VALUES ($1,$2,'APP',$2,$3,$4,$5)`,
-      [
-        hashToken(access),
-        clientId,
-        instanceId || null,
-        new Date(emu.now().getTime() + ttl * 1000),
-        emu.now(),
-      ],
-    );
-    return { access_token: access, expires_in: ttl, token_type: 'Bearer' };
+  router.route({
+    method: 'GET',
+    family: FAMILY.oauth,
+    path: '/oauth2/user-info',
+    access: 'anyone',
+    async handler({ identity, c }) {
+      noStore(c);
+      if (identity.type !== 'MEMBER' || !identity.memberId)
+        throw appError(403, 'PERMISSION_DENIED', 'user-info needs the access token of a member');
+      const member = await memberById(emu.db, identity.memberId);
+      // A member deleted since the token was issued: the token speaks for no one any more.
+      if (!member) throw appError(401, 'UNAUTHENTICATED', 'The access token is invalid or expired');
+      return userInfo(member);
+    },
+  });
+
+  router.route({
+    method: 'GET',
+    family: FAMILY.oauth,
+    path: '/oauth2/jwks',
+    access: 'public',
+    async handler() {
+      const key = await signingKey(emu, 'oidc');
+      return { keys: [key.publicJwk] };
+    },
   });
 
   router.route({

@@ -129,6 +129,38 @@ export const identityMigrations = [
       ALTER TABLE identity_challenges ADD COLUMN resends integer NOT NULL DEFAULT 0;
     `,
   },
+  {
+    // PKCE with S512; the scope and nonce of the request, for an OpenID Connect ID token.
+    id: '0205_auth_code_request',
+    sql: `
+      ALTER TABLE auth_codes ADD COLUMN code_challenge_method text NOT NULL DEFAULT 'S256';
+      ALTER TABLE auth_codes ADD COLUMN scope text;
+      ALTER TABLE auth_codes ADD COLUMN nonce text;
+    `,
+  },
+  {
+    // Apps installed through the installer page: their redirect URLs, one-shot install codes and
+    // the refresh tokens of the legacy token endpoint (wire §5.6, /oauth/access).
+    id: '0206_app_install',
+    sql: `
+      ALTER TABLE apps ADD COLUMN redirect_urls jsonb NOT NULL DEFAULT '[]';
+      CREATE TABLE app_codes (
+        code_hash text PRIMARY KEY,
+        app_id text NOT NULL REFERENCES apps(app_id) ON DELETE CASCADE,
+        instance_id text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        used_at timestamptz
+      );
+      CREATE TABLE app_refresh_tokens (
+        token_hash text PRIMARY KEY,
+        app_id text NOT NULL REFERENCES apps(app_id) ON DELETE CASCADE,
+        instance_id text NOT NULL,
+        code_hash text NOT NULL,
+        created_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      );
+    `,
+  },
 ];
 
 /** Site settings of the identity service (changeable at runtime, see README). */

@@ -44,23 +44,43 @@ export const redirectMigrations = [
 const str = () => z.string().max(2048);
 const url = () => z.string().max(2048);
 
+/** PKCE challenge methods (wire §5.5: the platform's SDK sends `S256`; its docs also list `S512`). */
+export const PKCE_METHODS = ['S256', 'S512'] as const;
+/** Characters of a base64url digest without padding: SHA-256 → 43, SHA-512 → 86. */
+const PKCE_DIGEST_LENGTH = { S256: 43, S512: 86 } as const;
+
 /** The OAuth authorization request of the `auth` intent. */
-export const authRequestSchema = z.object({
-  clientId: z.string().min(1).max(200),
-  responseType: z.literal('code'),
-  redirectUri: url().optional(),
-  scope: str().optional(),
-  state: z.string().min(1).max(1024),
-  responseMode: z.enum(['query', 'fragment', 'web_message']).default('query'),
-  codeChallenge: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url SHA-256 digest of 43 characters'),
-  codeChallengeMethod: z.literal('S256'),
-  sessionToken: z.string().max(2048).optional(),
-  nonce: str().optional(),
-  prompt: str().optional(),
-  idp: str().optional(),
-});
+export const authRequestSchema = z
+  .object({
+    clientId: z.string().min(1).max(200),
+    responseType: z.literal('code'),
+    redirectUri: url().optional(),
+    scope: str().optional(),
+    state: z.string().min(1).max(1024),
+    responseMode: z.enum(['query', 'fragment', 'web_message']).default('query'),
+    codeChallenge: z
+      .string()
+      .max(128)
+      .regex(/^[A-Za-z0-9_-]+$/, 'must be base64url without padding'),
+    codeChallengeMethod: z.enum(PKCE_METHODS),
+    sessionToken: z.string().max(2048).optional(),
+    nonce: str().optional(),
+    prompt: str().optional(),
+    idp: str().optional(),
+  })
+  .superRefine((a, ctx) => {
+    // The challenge is the base64url digest of the verifier: its length follows from the method.
+    const length = PKCE_DIGEST_LENGTH[a.codeChallengeMethod];
+    if (a.codeChallenge.length !== length)
+      ctx.addIssue({
+        // A format violation (FORMAT, like the character check), not a custom rule.
+        code: 'invalid_format',
+        format: 'regex',
+        input: a.codeChallenge,
+        path: ['codeChallenge'],
+        message: `must be a base64url ${a.codeChallengeMethod === 'S256' ? 'SHA-256' : 'SHA-512'} digest of ${length} characters`,
+      });
+  });
 export type AuthRequest = z.output<typeof authRequestSchema>;
 
 const intentSchemas = {

@@ -1,6 +1,8 @@
 /**
- * The webhook signing key: one RSA key pair per database, generated on first use and kept in
- * `webhook_keys`, so receivers keep verifying across restarts. Deliveries are RS256 JWTs.
+ * The emulator's signing keys: RSA key pairs per database, generated on first use and kept in
+ * `webhook_keys`, so receivers keep verifying across restarts. Webhook deliveries are RS256 JWTs
+ * signed with the `default` key; OpenID Connect ID tokens with the `oidc` key (published at
+ * `/oauth2/jwks`).
  * @module
  */
 import {
@@ -21,33 +23,44 @@ export interface SigningKey {
   privateKey: KeyObject;
 }
 
-const loaded = new WeakMap<Emulator, Promise<SigningKey>>();
+/** What a key signs: webhook deliveries (`default`) or ID tokens (`oidc`). */
+export type KeyUse = 'default' | 'oidc';
 
-/** The emulator's signing key (created and stored once per database). */
-export function signingKey(emu: Emulator): Promise<SigningKey> {
-  let key = loaded.get(emu);
+const loaded = new WeakMap<Emulator, Map<KeyUse, Promise<SigningKey>>>();
+
+/** One of the emulator's signing keys (created and stored once per database). */
+export function signingKey(emu: Emulator, use: KeyUse = 'default'): Promise<SigningKey> {
+  let keys = loaded.get(emu);
+  if (!keys) {
+    keys = new Map();
+    loaded.set(emu, keys);
+  }
+  let key = keys.get(use);
   if (!key) {
-    key = load(emu);
-    key.catch(() => loaded.delete(emu));
-    loaded.set(emu, key);
+    key = load(emu, use);
+    key.catch(() => keys.delete(use));
+    keys.set(use, key);
   }
   return key;
 }
 
-async function load(emu: Emulator): Promise<SigningKey> {
-  let rows = await emu.db.query<{ private_pem: string; public_pem: string }>(
-    "SELECT private_pem, public_pem FROM webhook_keys WHERE id = 'default'",
-  );
+async function load(emu: Emulator, use: KeyUse): Promise<SigningKey> {
+  const read = () =>
+    emu.db.query<{ private_pem: string; public_pem: string }>(
+      'SELECT private_pem, public_pem FROM webhook_keys WHERE id = $1',
+      [use],
+    );
+  let rows = await read();
   if (!rows[0]) {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
     const publicPem = pair.publicKey.export({ type: 'spki', format: 'pem' }) as string;
     // Two emulators starting on one database: the first insert wins, both read it back.
     await emu.db.query(
-      "INSERT INTO webhook_keys (id, private_pem, public_pem) VALUES ('default', $1, $2) ON CONFLICT (id) DO NOTHING",
-      [privatePem, publicPem],
+      'INSERT INTO webhook_keys (id, private_pem, public_pem) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING',
+      [use, privatePem, publicPem],
     );
-    rows = await emu.db.query("SELECT private_pem, public_pem FROM webhook_keys WHERE id = 'default'");
+    rows = await read();
   }
   const { private_pem, public_pem } = rows[0]!;
   const pub = createPublicKey(public_pem);
