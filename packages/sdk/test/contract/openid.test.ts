@@ -1,8 +1,9 @@
 /**
  * The OAuth endpoints beyond the platform SDK's own flow (wire §5.5, §5.6), against the emulator
  * over HTTP, as any OAuth client would use them: a plain authorization request with `S512` PKCE,
- * an OpenID Connect ID token for scope `openid` checked against `/oauth2/jwks`, and
- * `/oauth2/user-info` through `identity.getUserInfo`.
+ * an OpenID Connect ID token for scope `openid` checked against `/oauth2/jwks`,
+ * `/oauth2/user-info` through `identity.getUserInfo`, and the raw-HTTP envelope of the generated
+ * `@wix/identity` oauth module.
  */
 import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { testBackends } from '@shopkit/emulator/testing';
@@ -186,5 +187,64 @@ describe.each(testBackends())('OpenID and PKCE methods (%s)', (backend) => {
     expect(stranger.status).toBe(401);
     const res = await fetch(`${emu.url}/oauth2/user-info`, { headers: { authorization: t.access_token } });
     expect(res.headers.get('cache-control')).toContain('no-store');
+  });
+
+  it("answers the generated oauth module's raw-HTTP envelope in kind", async () => {
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
+    const raw = async (path: string, inner: unknown, extra: object = {}) => {
+      const res = await fetch(`${emu.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ body: typeof inner === 'string' ? inner : b64(inner), ...extra }),
+      });
+      return { status: res.status, cache: res.headers.get('cache-control'), out: await res.json() };
+    };
+    const open = (out: { body: string }) => JSON.parse(Buffer.from(out.body, 'base64').toString());
+
+    const granted = await raw(
+      '/oauth2/token',
+      { clientId: emu.demo.clientId, grantType: 'anonymous' },
+      { method: 'POST' },
+    );
+    expect(granted.status).toBe(200);
+    expect(granted.cache).toContain('no-store');
+    expect(granted.out).toMatchObject({
+      statusCode: 200,
+      headers: [{ key: 'Content-Type', value: 'application/json' }],
+    });
+    const tokens = open(granted.out);
+    expect(tokens.access_token).toBeTruthy();
+
+    const info = await raw('/oauth2/token-info', { token: tokens.access_token });
+    expect(info.out.statusCode).toBe(200);
+    expect(open(info.out)).toMatchObject({
+      active: true,
+      subjectType: 'VISITOR',
+      clientId: emu.demo.clientId,
+    });
+
+    // A refusal travels inside: its status as statusCode, the platform's error envelope as body.
+    const refused = await raw('/oauth2/token', {
+      grantType: 'refresh_token',
+      refreshToken: 'OauthNG.nonsense',
+    });
+    expect(refused.status).toBe(200);
+    expect(refused.out.statusCode).toBe(400);
+    expect(open(refused.out).details.applicationError.code).toBe('invalid_grant');
+    const noToken = await raw('/oauth2/token-info', {});
+    expect(noToken.out.statusCode).toBe(400);
+    expect(open(noToken.out).details.validationError.fieldViolations[0].field).toBe('token');
+
+    // An envelope whose body is not the base64 of a JSON object is itself refused.
+    const garbage = await raw('/oauth2/token', '!!not base64 json');
+    expect(garbage.status).toBe(400);
+    expect(garbage.out.details.validationError.fieldViolations[0].field).toBe('body');
+    // Plain JSON is unchanged.
+    const plain = await fetch(`${emu.url}/oauth2/token-info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: tokens.access_token }),
+    });
+    expect(await plain.json()).toMatchObject({ active: true, subjectType: 'VISITOR' });
   });
 });

@@ -13,8 +13,9 @@ import type { Emulator, Identity } from '../../context.ts';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
 import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
+import { rawAnswer, rawRequest } from '../../http/raw.ts';
 import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.ts';
-import { z } from '../../http/validate.ts';
+import { parseMessage, z } from '../../http/validate.ts';
 import { grants, issueTokens, revokeFamily, revokeToken } from '../platform/index.ts';
 import {
   type AuthRequest,
@@ -40,6 +41,9 @@ import {
   redeemSessionToken,
   ssoLoginPath,
 } from './store.ts';
+
+/** A token-info request (wire §5.6). */
+const tokenInfoSchema = z.object({ token: z.string().max(4096) });
 
 /** Authorization codes live 10 minutes and work once. */
 export const CODE_TTL_MS = 10 * 60 * 1000;
@@ -595,32 +599,39 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     family: FAMILY.oauth,
     path: '/oauth2/token-info',
     access: 'public',
-    schema: z.object({ token: z.string().max(4096) }),
+    schema: z.record(z.string(), z.unknown()),
     async handler({ msg, c }) {
       noStore(c);
-      const hash = hashToken(msg.token);
-      const rows = await emu.db.query(
-        'SELECT * FROM access_tokens WHERE token_hash = $1 AND expires_at > $2',
-        [hash, emu.now()],
-      );
-      const t = rows[0];
-      const secs = (d: Date | string) => Math.floor(new Date(d).getTime() / 1000);
-      if (t)
-        return {
-          active: true,
-          subjectType: t.subject_type,
-          subjectId: t.member_id ?? t.app_id ?? t.visitor_id,
-          exp: secs(t.expires_at),
-          iat: secs(t.created_at),
-          clientId: t.client_id,
-          siteId: emu.siteId,
-          // AppStrategy.elevated() checks that an app token names its instance (wire §6).
-          ...(t.instance_id ? { instanceId: t.instance_id } : {}),
-        };
-      const keys = await emu.db.query('SELECT user_id, site_id FROM api_keys WHERE key_hash = $1', [hash]);
-      if (keys[0])
-        return { active: true, subjectType: 'USER', subjectId: keys[0].user_id, siteId: keys[0].site_id };
-      return { active: false, subjectType: 'UNKNOWN' };
+      // The generated oauth module's raw-HTTP envelope (wire §5.6), or plain JSON.
+      const inner = rawRequest(msg);
+      return inner ? rawAnswer(() => tokenInfo(inner)) : tokenInfo(msg);
     },
   });
+
+  async function tokenInfo(message: Record<string, unknown>) {
+    const msg = parseMessage(tokenInfoSchema, message);
+    const hash = hashToken(msg.token);
+    const rows = await emu.db.query('SELECT * FROM access_tokens WHERE token_hash = $1 AND expires_at > $2', [
+      hash,
+      emu.now(),
+    ]);
+    const t = rows[0];
+    const secs = (d: Date | string) => Math.floor(new Date(d).getTime() / 1000);
+    if (t)
+      return {
+        active: true,
+        subjectType: t.subject_type,
+        subjectId: t.member_id ?? t.app_id ?? t.visitor_id,
+        exp: secs(t.expires_at),
+        iat: secs(t.created_at),
+        clientId: t.client_id,
+        siteId: emu.siteId,
+        // AppStrategy.elevated() checks that an app token names its instance (wire §6).
+        ...(t.instance_id ? { instanceId: t.instance_id } : {}),
+      };
+    const keys = await emu.db.query('SELECT user_id, site_id FROM api_keys WHERE key_hash = $1', [hash]);
+    if (keys[0])
+      return { active: true, subjectType: 'USER', subjectId: keys[0].user_id, siteId: keys[0].site_id };
+    return { active: false, subjectType: 'UNKNOWN' };
+  }
 }

@@ -11,6 +11,7 @@ import type { Domain, Emulator, Identity } from '../../context.ts';
 import { derive, deriveUuid, hashToken, newId, newToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, tooMany } from '../../http/errors.ts';
+import { rawAnswer, rawRequest } from '../../http/raw.ts';
 import { FAMILY, noStore } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { getSettings, memberById } from '../identity/store.ts';
@@ -458,19 +459,23 @@ export const platform: Domain = {
       access: 'public',
       schema: z.record(z.string(), z.unknown()),
       async handler({ msg, c }) {
-        const body = normalizeGrantBody(msg);
-        const type = body.grantType;
-        if (type === 'anonymous') await limitAnonymous(emu, c, body.clientId);
-        const grant = typeof type === 'string' ? grants.get(type) : undefined;
-        if (!grant)
-          throw appError(
-            400,
-            'unsupported_grant_type',
-            `grantType must be one of ${[...grants.keys()].join(', ')}`,
-          );
-        const out = await grant(emu, body, c.req.raw.headers);
         noStore(c);
-        return out;
+        const grant = async (message: Record<string, unknown>) => {
+          const body = normalizeGrantBody(message);
+          const type = body.grantType;
+          if (type === 'anonymous') await limitAnonymous(emu, c, body.clientId);
+          const handler = typeof type === 'string' ? grants.get(type) : undefined;
+          if (!handler)
+            throw appError(
+              400,
+              'unsupported_grant_type',
+              `grantType must be one of ${[...grants.keys()].join(', ')}`,
+            );
+          return handler(emu, body, c.req.raw.headers);
+        };
+        // The generated oauth module's raw-HTTP envelope (wire §5.6), or the strategies' plain JSON.
+        const inner = rawRequest(msg);
+        return inner ? rawAnswer(() => grant(inner)) : grant(msg);
       },
     });
   },
