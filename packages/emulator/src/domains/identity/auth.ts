@@ -20,6 +20,7 @@ import {
   closeChallenge,
   countLoginAttempt,
   createChallenge,
+  emailKey,
   forgetLoginFailures,
   getSettings,
   hashPassword,
@@ -139,7 +140,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
            VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
           [
             msg.loginId.email,
-            msg.loginId.email.toLowerCase(),
+            emailKey(msg.loginId.email),
             hash,
             reasons.length ? 'PENDING' : 'ACTIVE',
             JSON.stringify(reasons),
@@ -243,7 +244,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
              VALUES (gen_random_uuid()::text, $1, $2, 'ACTIVE', $3, $4, $5, $5) RETURNING *`,
             [
               msg.loginId.email,
-              msg.loginId.email.toLowerCase(),
+              emailKey(msg.loginId.email),
               !!msg.verifyEmail,
               JSON.stringify(msg.profile ?? {}),
               now,

@@ -539,7 +539,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     return idFor ? { ...tokens, id_token: await idToken(emu, idFor.member, idFor.code) } : tokens;
   });
 
-  grants.set('authorized_client', async (emu, body, headers) => {
+  grants.set('authorized_client', async (emu, body, { headers }) => {
     const { visitor } = await trustedCaller(emu, headers.get('authorization') ?? undefined);
     const memberId = body.memberId;
     if (typeof memberId !== 'string' || !memberId)

@@ -22,6 +22,7 @@ import { escapeHtml, htmlPage } from '../redirects/intents.ts';
 import { stateResponse } from './auth.ts';
 import { allowFormTarget, authSession, deliver, mintCode, type StoredAuth, target } from './oauth.ts';
 import {
+  emailKey,
   getSettings,
   type IdpConnectionRow,
   identityOf,
@@ -61,7 +62,9 @@ const mac = (emu: Emulator, connectionId: string, input: string) =>
 
 /** The fake IdP's stable user id for an e-mail at a connection. */
 const idpUserId = (emu: Emulator, connectionId: string, email: string) =>
-  derive(emu.secret, `idp-user:${connectionId}:${email.trim().toLowerCase()}`).toString('hex').slice(0, 32);
+  derive(emu.secret, `idp-user:${connectionId}:${emailKey(email)}`)
+    .toString('hex')
+    .slice(0, 32);
 
 /** Signs an ID token of the fake IdP for a person (bound to an SSO state when `stateHash` is given). */
 export function signIdToken(
@@ -167,7 +170,7 @@ async function signOnFromIdp(
        ON CONFLICT (email_lower) DO NOTHING RETURNING *`,
       [
         claims.email,
-        claims.email.toLowerCase(),
+        emailKey(claims.email),
         reasons.length ? 'PENDING' : 'ACTIVE',
         JSON.stringify(reasons),
         JSON.stringify(claims.name ? { nickname: claims.name } : {}),

@@ -275,8 +275,8 @@ export interface MemberRow {
   updated_at: Date | string;
 }
 
-/** The form of an e-mail address that member lookups and login throttles compare. */
-const emailKey = (email: string) => email.trim().toLowerCase();
+/** The form of an e-mail address that member lookups, login throttles and `members.email_lower` compare. */
+export const emailKey = (email: string) => email.trim().toLowerCase();
 
 export async function memberByEmail(sql: Sql, email: string, lock = false) {
   const rows = await sql.query<MemberRow>(

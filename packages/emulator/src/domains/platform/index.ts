@@ -226,24 +226,33 @@ export function forgetClientOrigins(emu: Emulator) {
   originCache.delete(emu);
 }
 
+/** What a grant knows of its request besides the body: its headers and the caller's address. */
+export interface GrantRequest {
+  headers: Headers;
+  /** The address the request came from (`local` for in-process requests). */
+  address: string;
+}
+
 /** Grant handlers by `grantType`; the auth domain adds its own (authorization_code, …). */
 export type GrantHandler = (
   emu: Emulator,
   body: Record<string, unknown>,
-  headers: Headers,
+  req: GrantRequest,
 ) => Promise<Record<string, unknown>>;
 export const grants = new Map<string, GrantHandler>();
 
-grants.set('anonymous', async (emu, body) => {
-  return emu.db.tx(async (sql) => {
-    const client = await requireClient(sql, body.clientId);
-    return issueTokens(emu, sql, {
+grants.set('anonymous', async (emu, body, req) => {
+  // The client is looked up once: an unknown one is refused before it gets a rate-limit bucket.
+  const client = await requireClient(emu.db, body.clientId);
+  await limitAnonymous(emu, req.address, client.client_id);
+  return emu.db.tx((sql) =>
+    issueTokens(emu, sql, {
       clientId: client.client_id,
       subjectType: 'VISITOR',
       visitorId: newId(),
       memberId: null,
-    });
-  });
+    }),
+  );
 });
 
 grants.set('refresh_token', async (emu, body) => {
@@ -355,17 +364,16 @@ export const hostedPageClient = (c: Context): string | undefined =>
  * `anonymousTokenBuckets` (config, default 10 000) buckets are kept; only full ones, which limit
  * no one, are forgotten to make room, and while none is full a new address or client waits.
  */
-async function limitAnonymous(emu: Emulator, c: Context, clientId: unknown) {
+async function limitAnonymous(emu: Emulator, address: string, clientId: string) {
   const perMinute = (await getSettings(emu, emu.db)).anonymousTokensPerMinute;
   if (!perMinute) return;
-  const client = await requireClient(emu.db, clientId);
   const max = emu.config.anonymousTokenBuckets ?? MAX_BUCKETS;
   let map = buckets.get(emu);
   if (!map) {
     map = new Map();
     buckets.set(emu, map);
   }
-  const key = `${remoteAddress(c)} ${client.client_id}`;
+  const key = `${address} ${clientId}`;
   const now = emu.now().getTime();
   const refill = (b: { tokens: number; at: number }) =>
     Math.min(perMinute, b.tokens + (Math.max(0, now - b.at) / 60_000) * perMinute);
@@ -463,7 +471,6 @@ export const platform: Domain = {
         const grant = async (message: Record<string, unknown>) => {
           const body = normalizeGrantBody(message);
           const type = body.grantType;
-          if (type === 'anonymous') await limitAnonymous(emu, c, body.clientId);
           const handler = typeof type === 'string' ? grants.get(type) : undefined;
           if (!handler)
             throw appError(
@@ -471,7 +478,7 @@ export const platform: Domain = {
               'unsupported_grant_type',
               `grantType must be one of ${[...grants.keys()].join(', ')}`,
             );
-          return handler(emu, body, c.req.raw.headers);
+          return handler(emu, body, { headers: c.req.raw.headers, address: remoteAddress(c) });
         };
         // The generated oauth module's raw-HTTP envelope (wire §5.6), or the strategies' plain JSON.
         const inner = rawRequest(msg);
