@@ -9,6 +9,7 @@
  */
 import type { AuthStrategy, Transport } from '../client.ts';
 import { ShopkitError } from '../http/errors.ts';
+import { postTokenRequest } from './token-request.ts';
 
 /** An app's credentials and what it acts on: an instance, an installation's refresh token, or a handed token. */
 export type AppOptions = {
@@ -39,33 +40,6 @@ export type AppOptions = {
 /** Seconds before the stated expiry at which a cached token is renewed. */
 const LEEWAY_SECONDS = 30;
 
-/** POSTs a token request and returns its JSON, or throws a `ShopkitError` that carries no secret. */
-async function tokenCall(t: Transport, path: string, body: Record<string, unknown>, what: string) {
-  let res: Response | undefined;
-  let cause: unknown;
-  let json: { access_token?: string; refresh_token?: string; expires_in?: number | string } = {};
-  try {
-    res = await t.fetch(t.baseUrl + path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
-      body: JSON.stringify(body),
-    });
-    json = await res.json().catch(() => json);
-  } catch (e) {
-    cause = e;
-  }
-  if (res?.status !== 200 || !json.access_token)
-    throw new ShopkitError('something went wrong', {
-      status: res?.status,
-      code: res ? 'TOKEN_REQUEST_FAILED' : 'NETWORK_ERROR',
-      description: res ? `The ${what} was refused` : `The ${what} failed`,
-      requestId: res?.headers.get('x-wix-request-id'),
-      cause,
-    });
-  return json as typeof json & { access_token: string };
-}
-
 /** @example createClient({ auth: AppStrategy({ appId, appSecret, instanceId }), modules: { products } }) */
 export function AppStrategy(options: AppOptions): AuthStrategy & { invalidate(): void } {
   const { appId, appSecret } = options;
@@ -73,18 +47,13 @@ export function AppStrategy(options: AppOptions): AuthStrategy & { invalidate():
   let inflight: Promise<string> | undefined;
   async function fetchToken(t: Transport) {
     const json = options.refreshToken
-      ? await tokenCall(
-          t,
-          '/oauth/access',
-          {
-            refresh_token: options.refreshToken,
-            client_id: appId,
-            client_secret: appSecret,
-            grant_type: 'refresh_token',
-          },
-          'app token request',
-        )
-      : await tokenCall(
+      ? await postTokenRequest(t, '/oauth/access', {
+          refresh_token: options.refreshToken,
+          client_id: appId,
+          client_secret: appSecret,
+          grant_type: 'refresh_token',
+        })
+      : await postTokenRequest(
           t,
           '/oauth2/token',
           options.accessToken
@@ -99,7 +68,6 @@ export function AppStrategy(options: AppOptions): AuthStrategy & { invalidate():
                 client_secret: appSecret,
                 instance_id: options.instanceId,
               },
-          'app token request',
         );
     const seconds = Number(json.expires_in);
     token = {
@@ -151,17 +119,12 @@ export async function exchangeAppInstallCode(
     fetch: transport.fetch ?? ((i, init) => fetch(i, init)),
     timeoutMs: transport.timeoutMs,
   };
-  const json = await tokenCall(
-    t,
-    '/oauth/access',
-    {
-      code: input.code,
-      client_id: input.appId,
-      client_secret: input.appSecret,
-      grant_type: 'authorization_code',
-    },
-    'install code exchange',
-  );
+  const json = await postTokenRequest(t, '/oauth/access', {
+    code: input.code,
+    client_id: input.appId,
+    client_secret: input.appSecret,
+    grant_type: 'authorization_code',
+  });
   if (!json.refresh_token)
     throw new ShopkitError('something went wrong', {
       status: 200,

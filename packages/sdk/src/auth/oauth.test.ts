@@ -38,7 +38,9 @@ describe('token requests', () => {
     const err = (await call(client, { method: 'GET', path: '/things/v1/x' }, []).catch(
       (e) => e,
     )) as ShopkitError;
-    expect(err.name).toBe('SystemError');
+    // As the OAuth strategy's: the same token request, the same failure.
+    expect(err.message).toBe('something went wrong');
+    expect(err.code).toBe('NETWORK_ERROR');
   });
 });
 

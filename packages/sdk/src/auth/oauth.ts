@@ -5,7 +5,8 @@
  * @module
  */
 import type { AuthStrategy, Transport } from '../client.ts';
-import { ShopkitError } from '../http/errors.ts';
+import type { ShopkitError } from '../http/errors.ts';
+import { postTokenRequest } from './token-request.ts';
 import {
   emptyTokens,
   memoryStorage,
@@ -24,13 +25,6 @@ export interface OAuthOptions {
   storage?: TokenStorage;
   /** Seconds before expiry at which an access token counts as expired (default 30). */
   leewaySeconds?: number;
-}
-
-/** What the token endpoint answers. */
-interface TokenResponse {
-  access_token?: string;
-  refresh_token?: string;
-  expires_in?: number | string;
 }
 
 /** Events a strategy emits. */
@@ -95,29 +89,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     headers: Record<string, string> = {},
   ) {
     const t = transport ?? { baseUrl: 'https://www.wixapis.com', fetch: (i, init) => fetch(i, init) };
-    let res: Response | undefined;
-    let json: TokenResponse & { details?: { applicationError?: { code?: string } } } = {};
-    let cause: unknown;
-    try {
-      res = await t.fetch(t.baseUrl + '/oauth2/token', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-        // A token endpoint that never answers must not hang every call behind it.
-        signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
-      });
-      json = await res.json().catch(() => json);
-    } catch (e) {
-      cause = e;
-    }
-    if (res?.status !== 200 || !json.access_token)
-      throw new ShopkitError('something went wrong', {
-        status: res?.status,
-        code: res ? String(json.details?.applicationError?.code ?? 'TOKEN_REQUEST_FAILED') : 'NETWORK_ERROR',
-        description: res ? 'The token request was refused' : 'The token request failed',
-        requestId: res?.headers.get('x-wix-request-id'),
-        cause,
-      });
+    const json = await postTokenRequest(t, '/oauth2/token', body, headers);
     return {
       accessToken: { value: json.access_token, expiresAt: nowSeconds() + Number(json.expires_in ?? 0) },
       refreshToken: { value: json.refresh_token ?? '', role },
