@@ -1,10 +1,11 @@
 /**
  * The authorization server: the authorize endpoint behind `auth` redirect sessions (hosted login
  * page for `prompt=login`, an immediate answer for `prompt=none` with a session token), answers by
- * redirect (query or fragment) or by `web_message` to the exact allowed origin; the
- * authorization_code, authorized_client and client_credentials grants; token-info; and
+ * redirect (query or fragment) or by `web_message` to the exact allowed origin; PKCE with S256 or
+ * S512; the authorization_code grant (with an OpenID ID token for scope `openid`) and the
+ * authorized_client grant; token-info, user-info and the ID tokens' key set (`/oauth2/jwks`); and
  * `/oauth2/revoke`, an emulator extension with RFC 7009 semantics (the platform's wire protocol has
- * no revocation endpoint).
+ * no revocation endpoint). App grants are in `apps.ts`.
  * @module
  */
 import { createHash } from 'node:crypto';
