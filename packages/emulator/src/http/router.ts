@@ -125,13 +125,13 @@ export class Router {
   }
 }
 
-/** The hosted pages' forms are small; a larger form is refused before it is parsed. */
 /** Marks a response that carries tokens as not cacheable (checklist 42, RFC 6749 §5.1). */
 export function noStore(c: Context) {
   c.header('Cache-Control', 'no-store');
   c.header('Pragma', 'no-cache');
 }
 
+/** The hosted pages' forms are small; a larger form is refused before it is parsed. */
 export const MAX_FORM_BYTES = 16 * 1024;
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];

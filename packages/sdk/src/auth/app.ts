@@ -7,7 +7,7 @@
  * calls. {@link exchangeAppInstallCode} turns the code of an installation into that refresh token.
  * @module
  */
-import type { AuthStrategy, Transport } from '../client.ts';
+import type { AnyClient, AuthStrategy, Transport } from '../client.ts';
 import { ShopkitError } from '../http/errors.ts';
 import { postTokenRequest } from './token-request.ts';
 
@@ -105,21 +105,16 @@ export interface AppInstallTokens {
 
 /**
  * Trades the one-shot code an installation sent to the app's redirect URL (with `instanceId`) for
- * its tokens, at the legacy endpoint `POST /oauth/access` (wire §5.6). Server-side only: it needs
- * the app secret.
+ * its tokens, at the legacy endpoint `POST /oauth/access` (wire §5.6), through the client's
+ * transport (base URL, fetch, timeout). Server-side only: it needs the app secret.
  * @example
- * const { refreshToken } = await exchangeAppInstallCode({ appId, appSecret, code }, { baseUrl });
+ * const { refreshToken } = await exchangeAppInstallCode(createClient({ baseUrl }), { appId, appSecret, code });
  */
 export async function exchangeAppInstallCode(
+  client: AnyClient,
   input: { appId: string; appSecret: string; code: string },
-  transport: Partial<Transport> = {},
 ): Promise<AppInstallTokens> {
-  const t: Transport = {
-    baseUrl: (transport.baseUrl ?? 'https://www.wixapis.com').replace(/\/+$/, ''),
-    fetch: transport.fetch ?? ((i, init) => fetch(i, init)),
-    timeoutMs: transport.timeoutMs,
-  };
-  const json = await postTokenRequest(t, '/oauth/access', {
+  const json = await postTokenRequest(client.transport, '/oauth/access', {
     code: input.code,
     client_id: input.appId,
     client_secret: input.appSecret,

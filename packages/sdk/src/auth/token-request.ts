@@ -7,7 +7,7 @@ import type { Transport } from '../client.ts';
 import { ShopkitError } from '../http/errors.ts';
 
 /** What a token endpoint answers. */
-export interface TokenResponse {
+interface TokenResponse {
   access_token?: string;
   refresh_token?: string;
   expires_in?: number | string;

@@ -7,7 +7,6 @@
 import { testBackends } from '@shopkit/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import {
-  ApiKeyStrategy,
   AppStrategy,
   call,
   createClient,
@@ -15,7 +14,7 @@ import {
   identity,
   type OpSpec,
 } from '../../src/index.ts';
-import { failure, postForm, setupEmulator, visitorClient } from './setup.ts';
+import { failure, merchantClient, postForm, setupEmulator, visitorClient } from './setup.ts';
 
 const APP_SITE = 'https://app.example.test';
 const REDIRECT = `${APP_SITE}/installed`;
@@ -25,16 +24,26 @@ const SETTINGS: OpSpec = { method: 'GET', path: '/_api/emulator/v1/settings', el
 
 describe.each(testBackends())('apps (%s)', (backend) => {
   const emu = setupEmulator(backend);
-  const admin = () => createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
+  /** A client without credentials: the token calls carry their own. */
+  const bare = () => createClient({ baseUrl: emu.url });
   const newApp = (redirectUrls = [REDIRECT]) =>
     call<{ appId: string; appSecret: string; instanceId: string }>(
-      admin(),
+      merchantClient(emu),
       { method: 'POST', path: '/_api/emulator/v1/apps', args: ['m:'] },
       [{ name: 'Pricing & <Co>', redirectUrls }],
     );
   const installer = (params: Record<string, string>) =>
     `${emu.url}/installer/install?${new URLSearchParams(params)}`;
-  const tokenInfo = (token: string) => identity.getTokenInfo(createClient({ baseUrl: emu.url }), token);
+  const tokenInfo = (token: string) => identity.getTokenInfo(bare(), token);
+  /** A token endpoint's raw answer: its status and its whole text, to search for leaked secrets. */
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${emu.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  };
 
   /** Installs an app through the installer page: the code and instance id it sends back. */
   async function install(appId: string, state = 'st-9') {
@@ -59,7 +68,7 @@ describe.each(testBackends())('apps (%s)', (backend) => {
     const { code, instanceId } = await install(app.appId);
     expect(instanceId).toBe(app.instanceId);
 
-    const tokens = await exchangeAppInstallCode({ ...app, code }, { baseUrl: emu.url });
+    const tokens = await exchangeAppInstallCode(bare(), { ...app, code });
     expect(tokens.refreshToken).toBeTruthy();
     expect(await tokenInfo(tokens.accessToken)).toMatchObject({
       active: true,
@@ -84,36 +93,43 @@ describe.each(testBackends())('apps (%s)', (backend) => {
     const other = await newApp();
     const { code } = await install(app.appId);
 
-    // Another app's credentials cannot use the code (and do not spend it).
-    const stolen = await failure(exchangeAppInstallCode({ ...other, code }, { baseUrl: emu.url }));
+    const access = (who: { appId: string; appSecret: string }, more: object) =>
+      post('/oauth/access', { client_id: who.appId, client_secret: who.appSecret, ...more });
+    const byCode = { grant_type: 'authorization_code', code };
+
+    // Another app's credentials cannot use the code (and do not spend it), nor a wrong secret.
+    const stolen = await failure(exchangeAppInstallCode(bare(), { ...other, code }));
     expect(stolen).toMatchObject({ status: 400, code: 'invalid_grant' });
     const wrongSecret = await failure(
-      exchangeAppInstallCode({ ...app, appSecret: 'APPSECRET.wrong', code }, { baseUrl: emu.url }),
+      exchangeAppInstallCode(bare(), { ...app, appSecret: 'APPSECRET.wrong', code }),
     );
     expect(wrongSecret).toMatchObject({ status: 401, code: 'invalid_client' });
+    const refusals = [
+      await access(other, byCode),
+      await access({ ...app, appSecret: 'APPSECRET.wrong' }, byCode),
+    ];
 
-    const { refreshToken } = await exchangeAppInstallCode({ ...app, code }, { baseUrl: emu.url });
-    const replay = await failure(exchangeAppInstallCode({ ...app, code }, { baseUrl: emu.url }));
-    expect(replay.status).toBe(400);
-    for (const e of [stolen, wrongSecret, replay]) {
-      const said = JSON.stringify({ message: e.message, details: e.details, description: e.description });
-      for (const secret of [code, app.appSecret, other.appSecret, refreshToken])
-        expect(said).not.toContain(secret);
-    }
+    const { refreshToken } = await exchangeAppInstallCode(bare(), { ...app, code });
+    const byRefresh = { grant_type: 'refresh_token', refresh_token: refreshToken };
+    // The refresh token works, and comes back unchanged.
+    const renewed = await access(app, byRefresh);
+    expect(renewed.status).toBe(200);
+    expect(JSON.parse(renewed.text)).toMatchObject({ refresh_token: refreshToken });
 
+    const replay = await failure(exchangeAppInstallCode(bare(), { ...app, code }));
+    expect(replay).toMatchObject({ status: 400, code: 'invalid_grant' });
     // The refresh token of a replayed code no longer works.
-    const res = await fetch(`${emu.url}/oauth/access`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: app.appId,
-        client_secret: app.appSecret,
-      }),
-    });
-    expect(res.status).toBe(400);
-    expect((await res.json()).details.applicationError.code).toBe('invalid_grant');
+    const revoked = await access(app, byRefresh);
+    expect(revoked.status).toBe(400);
+    expect(JSON.parse(revoked.text).details.applicationError.code).toBe('invalid_grant');
+
+    // No refusal repeats a secret it was sent (the answer's whole text, not only the SDK's message).
+    refusals.push(await access(app, byCode), revoked);
+    for (const r of refusals) {
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      for (const secret of [code, app.appSecret, other.appSecret, refreshToken])
+        expect(r.text).not.toContain(secret);
+    }
   });
 
   it('the installer sends codes only to a redirect URL the app registered', async () => {
@@ -135,6 +151,23 @@ describe.each(testBackends())('apps (%s)', (backend) => {
       expect(post.headers.get('location')).toBeNull();
     }
     expect((await fetch(installer({ appId: 'no-such-app', redirectUrl: REDIRECT }))).status).toBe(400);
+    // A page on another site cannot post the consent form for the owner.
+    const form = new URLSearchParams({ appId: app.appId, redirectUrl: REDIRECT }).toString();
+    for (const headers of <Record<string, string>[]>[
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+    ]) {
+      const post = await postForm(`${emu.url}/installer/install`, form, headers);
+      expect(post.status, JSON.stringify(headers)).toBe(403);
+      expect(post.headers.get('location')).toBeNull();
+    }
+    // From the page itself it goes through.
+    const own = await postForm(`${emu.url}/installer/install`, form, {
+      'sec-fetch-site': 'same-origin',
+      origin: emu.url,
+    });
+    expect(own.status).toBe(302);
     // An app without registered URLs cannot be installed through the page at all.
     const bare = await newApp([]);
     expect((await fetch(installer({ appId: bare.appId, redirectUrl: REDIRECT }))).status).toBe(400);
@@ -174,31 +207,37 @@ describe.each(testBackends())('apps (%s)', (backend) => {
       });
       const e = await failure(call(c, SETTINGS, []));
       expect(e).toMatchObject({ message: 'something went wrong', code });
-      expect(JSON.stringify({ m: e.message, d: e.details })).not.toContain(token);
+      // The endpoint's own answer repeats neither the token nor the secret it was sent.
+      const r = await post('/oauth2/token', {
+        grant_type: 'strip_bound_session',
+        client_secret: secret,
+        access_token: token,
+      });
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      expect(r.text).not.toContain(token);
+      expect(r.text).not.toContain(secret);
     }
   });
 
   it('the legacy endpoint refuses bad requests in the platform error shape', async () => {
     const app = await newApp();
-    const post = (body: unknown) =>
-      fetch(`${emu.url}/oauth/access`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    const missing = await post({ grant_type: 'authorization_code', client_id: app.appId });
+    const missing = await post('/oauth/access', { grant_type: 'authorization_code', client_id: app.appId });
     expect(missing.status).toBe(400);
-    expect((await missing.json()).details.validationError.fieldViolations.length).toBeGreaterThan(0);
-    const unknownGrant = await post({ grant_type: 'password', client_id: app.appId, client_secret: 'x' });
+    expect(JSON.parse(missing.text).details.validationError.fieldViolations.length).toBeGreaterThan(0);
+    const unknownGrant = await post('/oauth/access', {
+      grant_type: 'password',
+      client_id: app.appId,
+      client_secret: 'x',
+    });
     expect(unknownGrant.status).toBe(400);
-    const badCode = await post({
+    const badCode = await post('/oauth/access', {
       grant_type: 'authorization_code',
       code: 'OAC.nonsense',
       client_id: app.appId,
       client_secret: app.appSecret,
     });
     expect(badCode.status).toBe(400);
-    expect((await badCode.json()).details.applicationError.code).toBe('invalid_grant');
+    expect(JSON.parse(badCode.text).details.applicationError.code).toBe('invalid_grant');
     expect(badCode.headers.get('cache-control')).toContain('no-store');
   });
 });

@@ -17,10 +17,12 @@ import { adjustInventory, type InventoryChange, type InventoryShortage } from '.
 import { loadRedirectSession } from '../redirects/index.ts';
 import {
   callbackUrl,
+  crossSiteRefusal,
   escapeHtml as h,
   htmlPage,
   type IntentPage,
   intentPages,
+  isCrossSitePost,
   type RedirectCallbacks,
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
@@ -334,17 +336,8 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
   const session = await loadRedirectSession(emu.db, String(body.id ?? ''));
   if (session?.intent !== 'ecomCheckout')
     return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
-  // The form posts back to this same page; a post from another site is refused. Browsers say so
-  // in Sec-Fetch-Site; without it, a real Origin must be this emulator's (the pages send no
-  // referrer, so a same-origin post may carry `Origin: null`).
-  const site = c.req.header('sec-fetch-site');
-  const origin = c.req.header('origin');
-  const own = [new URL(c.req.url).origin, new URL(emu.config.publicUrl).origin];
-  const crossSite = site
-    ? site !== 'same-origin' && site !== 'none'
-    : !!origin && origin !== 'null' && !own.includes(origin);
-  if (crossSite)
-    return htmlPage(c, 'Not allowed', '<p>This form can only be sent from its own page.</p>', 403);
+  // The form posts back to this same page; a post from another site is refused.
+  if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
   const form = readForm(body);
   const errors = formErrors(form);
   if (errors.length) return checkoutPage(emu, c, session, form, errors, 400);

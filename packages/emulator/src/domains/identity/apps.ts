@@ -15,8 +15,16 @@ import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
 import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { grants } from '../platform/index.ts';
-import { escapeHtml, hasSafeRedirectForm, htmlPage } from '../redirects/intents.ts';
+import { grants, invalidGrant } from '../platform/index.ts';
+import {
+  crossSiteRefusal,
+  escapeHtml,
+  hasSafeRedirectForm,
+  htmlPage,
+  invalidOrMissing,
+  isCrossSitePost,
+  refusalPage,
+} from '../redirects/intents.ts';
 
 /** The instance id of an app installed on this emulator's site: the site id. */
 export const appInstanceId = (emu: Emulator) => emu.siteId;
@@ -27,7 +35,6 @@ const APP_CODE_TTL_MS = 10 * 60 * 1000;
 export const INSTALLER_PATH = '/installer/install';
 
 const invalidClient = () => appError(401, 'invalid_client', 'The app id or secret is wrong');
-const invalidGrant = (description: string) => appError(400, 'invalid_grant', description);
 
 interface AppRow {
   app_id: string;
@@ -61,7 +68,7 @@ async function issueAppToken(emu: Emulator, sql: Sql, appId: string, instanceId:
 }
 
 /** Grants of `/oauth2/token` for apps. */
-export function appGrants() {
+function appGrants() {
   grants.set('client_credentials', async (emu, body) => {
     const { clientId, clientSecret, instanceId } = body;
     if (instanceId !== undefined && typeof instanceId !== 'string')
@@ -122,10 +129,12 @@ type Install = z.output<typeof installSchema>;
  * be one the app registered, compared as strings, and of safe form (no fragment, no user info, no
  * dot segments): the code goes wherever it points.
  */
-async function installTarget(emu: Emulator, input: Record<string, unknown>) {
+async function installTarget(
+  emu: Emulator,
+  input: Record<string, unknown>,
+): Promise<{ refused: string } | { app: AppRow; install: Install }> {
   const parsed = installSchema.safeParse(input);
-  if (!parsed.success)
-    return { refused: `Invalid or missing: ${parsed.error.issues.map((i) => i.path.join('.')).join(', ')}.` };
+  if (!parsed.success) return { refused: invalidOrMissing(parsed.error) };
   const app = await appById(emu.db, parsed.data.appId);
   if (!app) return { refused: 'No app has this id.' };
   if (!hasSafeRedirectForm(parsed.data.redirectUrl) || !app.redirect_urls.includes(parsed.data.redirectUrl))
@@ -152,17 +161,17 @@ export function appRoutes(router: Router, emu: Emulator) {
 
   app.get(INSTALLER_PATH, async (c) => {
     const t = await installTarget(emu, c.req.query());
-    if ('refused' in t)
-      return htmlPage(c, 'Cannot add this app', `<p class="error">${escapeHtml(t.refused)}</p>`, 400);
+    if ('refused' in t) return refusalPage(c, 'Cannot add this app', t.refused);
     return installerPage(c, t.app, t.install);
   });
 
   // The owner's consent: the app is added and the browser goes back with a one-shot code.
+  // A post from another site is refused: a page elsewhere must not install an app unseen.
   app.post(INSTALLER_PATH, limitBody(MAX_FORM_BYTES), async (c) => {
+    if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, unknown>;
     const t = await installTarget(emu, form);
-    if ('refused' in t)
-      return htmlPage(c, 'Cannot add this app', `<p class="error">${escapeHtml(t.refused)}</p>`, 400);
+    if ('refused' in t) return refusalPage(c, 'Cannot add this app', t.refused);
     const code = newToken('OAC.');
     const instanceId = appInstanceId(emu);
     await emu.db.query(
@@ -173,7 +182,7 @@ export function appRoutes(router: Router, emu: Emulator) {
     back.searchParams.set('code', code);
     back.searchParams.set('instanceId', instanceId);
     if (t.install.state !== undefined) back.searchParams.set('state', t.install.state);
-    c.header('Cache-Control', 'no-store');
+    noStore(c);
     c.header('Referrer-Policy', 'no-referrer');
     return c.redirect(back.toString(), 302);
   });

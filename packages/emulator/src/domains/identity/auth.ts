@@ -9,6 +9,7 @@ import type { Emulator, Identity } from '../../context.ts';
 import { hashToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, invalid, notFound, tooMany, unauthenticated } from '../../http/errors.ts';
+import type { RawAnswer } from '../../http/raw.ts';
 import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { hostedPageClient, identify, revokeMemberTokens } from '../platform/index.ts';
@@ -287,13 +288,14 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         ? msg.postLogoutRedirectUri!
         : undefined;
       // The raw-HTTP envelope the platform answers here (wire §5.5).
-      return to
+      const answer: RawAnswer = to
         ? { body: '', statusCode: 302, headers: [{ key: 'Location', value: to }] }
         : {
             body: Buffer.from('Logged out').toString('base64'),
             statusCode: 200,
             headers: [{ key: 'Content-Type', value: 'text/plain' }],
           };
+      return answer;
     },
   });
 

@@ -12,7 +12,7 @@ import { notFound } from '../../http/errors.ts';
 import { FAMILY, MAX_FORM_BYTES, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { forgetClientOrigins, revokeMemberTokens } from '../platform/index.ts';
-import { escapeHtml, hasSafeRedirectForm, htmlPage, webOrigin } from '../redirects/intents.ts';
+import { escapeHtml, htmlPage, safeRedirectUrl, webOrigin } from '../redirects/intents.ts';
 import { appInstanceId } from './apps.ts';
 import { recover } from './auth.ts';
 import { getSettings, identityOf, MAX_PASSWORD, type MemberRow, MIN_PASSWORD, setSettings } from './store.ts';
@@ -115,18 +115,7 @@ export function devRoutes(router: Router, emu: Emulator) {
     schema: z.object({
       name: z.string().min(1).max(200),
       /** Where the installer page may send the owner back with an install code (exact URLs). */
-      redirectUrls: z
-        .array(
-          z
-            .string()
-            .max(2048)
-            .refine(
-              (u) => hasSafeRedirectForm(u),
-              'must be an http(s) URL without fragment, user info or dot segments',
-            ),
-        )
-        .max(20)
-        .optional(),
+      redirectUrls: z.array(safeRedirectUrl()).max(20).optional(),
     }),
     async handler({ msg }) {
       const appId = newId();
@@ -149,18 +138,7 @@ export function devRoutes(router: Router, emu: Emulator) {
       name: z.string().min(1).max(200),
       // Only what the redirect rules can ever accept (checklists 39, 40): stored junk would be echoed.
       allowedOrigins: z.array(webOrigin()).max(50).default([]),
-      redirectUris: z
-        .array(
-          z
-            .string()
-            .max(2048)
-            .refine(
-              (u) => hasSafeRedirectForm(u),
-              'must be an absolute http(s) URL without user info, fragment, dot segments or backslashes',
-            ),
-        )
-        .max(50)
-        .default([]),
+      redirectUris: z.array(safeRedirectUrl()).max(50).default([]),
     }),
     async handler({ msg }) {
       const clientId = newId();

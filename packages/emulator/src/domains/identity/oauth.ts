@@ -17,7 +17,8 @@ import { appError } from '../../http/errors.ts';
 import { rawAnswer, rawRequest } from '../../http/raw.ts';
 import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.ts';
 import { parseMessage, z } from '../../http/validate.ts';
-import { grants, issueTokens, revokeFamily, revokeToken } from '../platform/index.ts';
+import { signingKey, signJwt } from '../../signing.ts';
+import { grants, invalidGrant, issueTokens, revokeFamily, revokeToken } from '../platform/index.ts';
 import {
   type AuthRequest,
   authRequestSchema,
@@ -28,11 +29,12 @@ import {
   allowedOrigins,
   escapeHtml,
   htmlPage,
+  invalidOrMissing,
   isAllowedRedirectUri,
   isWebOrigin,
+  refusalPage,
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
-import { signingKey, signJwt } from '../webhooks/keys.ts';
 import { trustedCaller } from './auth.ts';
 import {
   getSettings,
@@ -53,8 +55,6 @@ const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 export type StoredAuth = AuthRequest & { sessionTokenHash?: string };
 type Outcome = { code: string } | { error: string; error_description: string };
-
-const invalidGrant = (d: string) => appError(400, 'invalid_grant', d);
 
 /**
  * A revocation request (RFC 7009 §2.1), as JSON or as a form; both spellings of the field names.
@@ -159,19 +159,15 @@ const ID_TOKEN_TTL_SECONDS = 3600;
  * An OpenID Connect ID token for a member (scope `openid`): RS256, signed with the key published
  * at `/oauth2/jwks`, for the client the code was issued to, carrying the request's nonce.
  */
-async function idToken(
-  emu: Emulator,
-  member: MemberRow,
-  code: { client_id: string; nonce: string | null },
-): Promise<string> {
+async function idToken(emu: Emulator, member: MemberRow, clientId: string, nonce: string | null) {
   const iat = Math.floor(emu.now().getTime() / 1000);
   return signJwt(await signingKey(emu, 'oidc'), {
     iss: emu.config.publicUrl,
     sub: member.id,
-    aud: code.client_id,
+    aud: clientId,
     iat,
     exp: iat + Math.min(ID_TOKEN_TTL_SECONDS, emu.config.accessTokenTtl),
-    ...(code.nonce ? { nonce: code.nonce } : {}),
+    ...(nonce ? { nonce } : {}),
     email: member.email,
     email_verified: member.email_verified,
   });
@@ -340,15 +336,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
           codeChallengeMethod: q.code_challenge_method,
           nonce: q.nonce,
         });
-        if (!parsed.success) {
-          const problems = parsed.error.issues.map((i) => i.path.join('.')).join(', ');
-          return htmlPage(
-            c,
-            'Invalid login request',
-            `<p class="error">Invalid or missing: ${escapeHtml(problems)}.</p>`,
-            400,
-          );
-        }
+        if (!parsed.success) return refusalPage(c, 'Invalid login request', invalidOrMissing(parsed.error));
         const none: Identity = { type: 'NONE', siteId: emu.siteId };
         const prompt =
           (['login', 'none', 'consent', 'select_account'] as const).find((p) => p === q.prompt) ?? 'login';
@@ -531,13 +519,17 @@ export function oauthRoutes(router: Router, emu: Emulator) {
         .includes('openid');
       return {
         tokens,
-        idFor: openid ? { member, code: { client_id: row.client_id, nonce: row.nonce } } : undefined,
+        idFor: openid
+          ? { member, clientId: row.client_id as string, nonce: row.nonce as string | null }
+          : undefined,
       };
     });
     if ('error' in result) throw invalidGrant(result.error!);
     // Signed after the commit: the signing key is read (or made) outside the grant's transaction.
     const { tokens, idFor } = result;
-    return idFor ? { ...tokens, id_token: await idToken(emu, idFor.member, idFor.code) } : tokens;
+    return idFor
+      ? { ...tokens, id_token: await idToken(emu, idFor.member, idFor.clientId, idFor.nonce) }
+      : tokens;
   });
 
   grants.set('authorized_client', async (emu, body, { headers }) => {

@@ -16,9 +16,10 @@ import type { Emulator, Identity } from '../../context.ts';
 import { derive, hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { type ApiError, appError, invalid, notFound } from '../../http/errors.ts';
+import type { RawAnswer } from '../../http/raw.ts';
 import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { escapeHtml, htmlPage } from '../redirects/intents.ts';
+import { crossSiteRefusal, escapeHtml, htmlPage, isCrossSitePost } from '../redirects/intents.ts';
 import { stateResponse } from './auth.ts';
 import { allowFormTarget, authSession, deliver, mintCode, type StoredAuth, target } from './oauth.ts';
 import {
@@ -302,7 +303,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
       c.header('Referrer-Policy', 'no-referrer');
       if (navigating(c)) return c.redirect(url, 302);
       // An API caller gets the raw-HTTP answer, as the platform's logout does (wire §5.5).
-      return { body: '', statusCode: 302, headers: [{ key: 'Location', value: url }] };
+      return { body: '', statusCode: 302, headers: [{ key: 'Location', value: url }] } satisfies RawAnswer;
     },
   });
 
@@ -492,8 +493,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
   });
 
   app.post('/idp/:id/authorize', async (c) => {
-    if (c.req.header('sec-fetch-site') === 'cross-site')
-      return htmlPage(c, 'Refused', '<p class="error">Cross-site form posts are refused.</p>', 403);
+    if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     if (Number(c.req.header('content-length') ?? 0) > 64 * 1024) return c.text('Too large', 413);
     const form = (await c.req.parseBody()) as Record<string, string>;
     const state = String(form.state ?? '');

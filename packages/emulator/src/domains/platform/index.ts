@@ -176,7 +176,8 @@ export async function revokeMemberTokens(emu: Emulator, sql: Sql, memberId: stri
   await sql.query('DELETE FROM access_tokens WHERE member_id = $1', [memberId]);
 }
 
-const invalidGrant = (description: string) => appError(400, 'invalid_grant', description);
+/** A refused grant (RFC 6749 §5.2 `invalid_grant`) in the platform's envelope. */
+export const invalidGrant = (description: string) => appError(400, 'invalid_grant', description);
 
 /** Resolves a client id or throws `invalid_client`. */
 export async function requireClient(sql: Sql, clientId: unknown) {

@@ -45,7 +45,7 @@ const str = () => z.string().max(2048);
 const url = () => z.string().max(2048);
 
 /** PKCE challenge methods (wire §5.5: the platform's SDK sends `S256`; its docs also list `S512`). */
-export const PKCE_METHODS = ['S256', 'S512'] as const;
+const PKCE_METHODS = ['S256', 'S512'] as const;
 /** Characters of a base64url digest without padding: SHA-256 → 43, SHA-512 → 86. */
 const PKCE_DIGEST_LENGTH = { S256: 43, S512: 86 } as const;
 

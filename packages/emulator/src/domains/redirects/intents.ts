@@ -91,6 +91,42 @@ export function htmlPage(c: Context, title: string, body: string, status = 200) 
 }
 
 /**
+ * Whether a hosted page's form post came from another site: such a post is refused (the forms
+ * post back to their own page). Browsers say so in `Sec-Fetch-Site`; without it, a real `Origin`
+ * must be this emulator's (the pages send no referrer, so a same-origin post may carry
+ * `Origin: null`).
+ */
+export function isCrossSitePost(emu: Emulator, c: Context): boolean {
+  const site = c.req.header('sec-fetch-site');
+  if (site) return site !== 'same-origin' && site !== 'none';
+  const origin = c.req.header('origin');
+  const own = [new URL(c.req.url).origin, new URL(emu.config.publicUrl).origin];
+  return !!origin && origin !== 'null' && !own.includes(origin);
+}
+
+/** A hosted page's refusal of a request it cannot serve (400): `reason` is text, escaped here. */
+export const refusalPage = (c: Context, title: string, reason: string) =>
+  htmlPage(c, title, `<p class="error">${escapeHtml(reason)}</p>`, 400);
+
+/** What a hosted page says of a request that fails its schema: the fields at fault. */
+export const invalidOrMissing = (error: z.ZodError) =>
+  `Invalid or missing: ${error.issues.map((i) => i.path.join('.')).join(', ')}.`;
+
+/** The page a refused cross-site form post gets (403). */
+export const crossSiteRefusal = (c: Context) =>
+  htmlPage(c, 'Not allowed', '<p class="error">This form can only be sent from its own page.</p>', 403);
+
+/** An absolute http(s) URL of safe form (`hasSafeRedirectForm`), for stored redirect URLs. */
+export const safeRedirectUrl = () =>
+  z
+    .string()
+    .max(2048)
+    .refine(
+      (u) => hasSafeRedirectForm(u),
+      'must be an absolute http(s) URL without user info, fragment, dot segments or backslashes',
+    );
+
+/**
  * Whether a value is a serialized http(s) origin (`https://shop.example`, `http://localhost:5173`):
  * scheme, host and port as the URL parser writes them, nothing else. Only such a value may become a
  * `postMessage` target or a `frame-ancestors` source: `*`, `null`, paths, `;` or line breaks never.

@@ -18,8 +18,8 @@ import type { Sql } from '../../db/index.ts';
 import { invalid, notFound } from '../../http/errors.ts';
 import { FAMILY } from '../../http/router.ts';
 import { qs, z } from '../../http/validate.ts';
+import { signingKey } from '../../signing.ts';
 import { escapeHtml, htmlPage } from '../redirects/intents.ts';
-import { signingKey } from './keys.ts';
 import { startWorker, type WebhookWorker } from './worker.ts';
 
 export { eventClaims, retryDelay, splitType, webhookSettings } from './worker.ts';

@@ -14,7 +14,7 @@
  */
 import type { Emulator } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
-import { type SigningKey, signingKey, signJwt } from './keys.ts';
+import { type SigningKey, signingKey, signJwt } from '../../signing.ts';
 
 export interface WebhookSettings {
   /** How often the worker looks for new events and due retries (ms). */

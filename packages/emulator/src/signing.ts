@@ -13,7 +13,7 @@ import {
   type KeyObject,
   sign,
 } from 'node:crypto';
-import type { Emulator } from '../../context.ts';
+import type { Emulator } from './context.ts';
 
 export interface SigningKey {
   /** Key id: the base64url SHA-256 of the public key's DER (also the JWT `kid`). */
