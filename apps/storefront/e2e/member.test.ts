@@ -206,6 +206,13 @@ it('explains the password rule in words, before sending, instead of the platform
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByText('Enter an e-mail address such as name@example.com.').waitFor();
   expect(sent).toEqual([]);
+
+  // A password the browser lets through (long enough) but the platform refuses (over its 256).
+  await registerInPage(page, 'long-password@example.com', 'x'.repeat(257));
+  await page.getByText('Use at most 256 characters.').waitFor();
+  expect(sent).toHaveLength(1);
+  expect(await password.getAttribute('aria-invalid')).toBe('true');
+  expect(await page.locator('main').textContent()).not.toMatch(/INVALID_ARGUMENT|options\./);
   expect(errors).toEqual([]);
 });
 

@@ -51,6 +51,17 @@ export function humanMessage(error: unknown): string {
   return TROUBLE;
 }
 
+/**
+ * Whether a call was refused as a whole, by the SDK before sending or by the platform (a 4xx
+ * answer, 429 included): nothing changed, and sending it again as it is will not be accepted
+ * (save a 429, after a wait).
+ */
+export function isRefusal(error: unknown): boolean {
+  if (error instanceof ValidationError) return true;
+  const status = error instanceof ShopkitError ? (error.status ?? 0) : 0;
+  return status >= 400 && status < 500;
+}
+
 /** The server's text of a refused login or registration, when it is fit for shoppers. */
 export function serverSentence(text: string | undefined) {
   return text && !developerText(text) ? sentence(text) : undefined;

@@ -6,6 +6,7 @@
 import { createClient, OAuthStrategy, ShopkitError, webStorage } from '@shopkit/sdk';
 import { QueryClient } from '@tanstack/react-query';
 import { config } from './config.ts';
+import { isRefusal } from './errors.ts';
 
 export const auth = OAuthStrategy({
   clientId: config.clientId,
@@ -14,10 +15,13 @@ export const auth = OAuthStrategy({
 
 export const client = createClient({ baseUrl: config.baseUrl, auth });
 
-/** One retry for failures that may pass (network, 5xx, 429); a 4xx answer such as a 404 will not. */
+/**
+ * One retry for failures that may pass (network, 5xx, 429); a refusal such as a 404, or the SDK's
+ * own check before sending, will not.
+ */
 function retryOnce(failures: number, error: unknown) {
-  const status = error instanceof ShopkitError ? (error.status ?? 0) : 0;
-  return failures < 1 && !(status >= 400 && status < 500 && status !== 429);
+  const throttled = error instanceof ShopkitError && error.status === 429;
+  return failures < 1 && (throttled || !isRefusal(error));
 }
 
 export const queryClient = new QueryClient({

@@ -9,8 +9,8 @@ import { ErrorState, Skeleton } from './States.tsx';
 export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const { data, isPending, error, refetch } = useCart();
-  const checkout = useCartCheckout();
   // The address and shipping option chosen on the cart page, if any.
+  const checkout = useCartCheckout();
   useEffect(() => {
     const d = ref.current;
     if (!d) return;

@@ -1,7 +1,7 @@
 import { products } from '@shopkit/sdk';
 import { useId, useState } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
-import { count } from '../format.ts';
+import { count, few } from '../format.ts';
 import {
   applyChange,
   type BulkCalls,
@@ -178,7 +178,7 @@ export function Bulk() {
             <p>
               Updated {count(r.totalSuccesses, 'product')}
               {r.totalFailures ? `; ${r.totalFailures} failed.` : '.'}
-              {done.skipped.length > 0 && ` Skipped ${done.skipped.join(', ')} (no ${done.c.prop}).`}
+              {done.skipped.length > 0 && ` Skipped ${few(done.skipped)} (no ${done.c.prop}).`}
             </p>
             {failed.length > 0 && (
               <ul aria-label="Failed products">

@@ -3,10 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
-import { count, money } from '../format.ts';
+import { humanMessage } from '../errors.ts';
+import { count, few, money } from '../format.ts';
 import { allOf, useMerchant, useWrite } from './context.ts';
 import {
   changes,
+  decimal,
   droppedVariants,
   type Field,
   optionVariants,
@@ -20,7 +22,7 @@ import {
 /** The largest page the platform serves. */
 export const PAGE_MAX = 100;
 
-export const ALL = { includeHiddenProducts: true, includeMerchantSpecificData: true, includeVariants: true };
+const ALL = { includeHiddenProducts: true, includeMerchantSpecificData: true, includeVariants: true };
 
 /** Every product of the store, hidden ones included, by name: all pages, not only the first. */
 export function useAllProducts() {
@@ -122,7 +124,7 @@ function confirmOptions(product: Product, input: ProductInput, removeOptions: bo
   if (!dropped.length) return true;
   return confirm(
     `These options delete ${count(dropped.length, 'variant')} of the ${optionVariants(product).length} of “${product.name}” ` +
-      `(${dropped.slice(0, 5).map(variantName).join(', ')}${dropped.length > 5 ? ', …' : ''}), ` +
+      `(${few(dropped.map(variantName), 5)}), ` +
       'with their own prices and stock. Save anyway?',
   );
 }
@@ -293,7 +295,9 @@ function Editor({ product }: { product?: Product }) {
         <p role="alert" className="field-error">
           {invalid
             ? `Not saved: ${invalid === 1 ? 'a field needs' : `${invalid} fields need`} attention (see above).`
-            : (save.error?.message ?? '')}
+            : save.error
+              ? humanMessage(save.error)
+              : ''}
         </p>
         <div aria-live="polite">
           {note === 'saved' && <p className="notice notice-ok">Saved.</p>}
@@ -326,10 +330,10 @@ function Extras({ product }: { product: Product }) {
   };
   const setVariantPrice = (e: FormEvent<HTMLFormElement>, variantId: string) => {
     e.preventDefault();
-    const text = String(new FormData(e.currentTarget).get('price') ?? '').trim();
-    const price = Number(text);
-    // The input is required; this guards against an empty or unreadable value all the same.
-    if (text === '' || !Number.isFinite(price) || price < 0) return;
+    const price = decimal(String(new FormData(e.currentTarget).get('price') ?? ''), 2);
+    // The input is required and in cents; this guards against an empty, unreadable or
+    // finer value all the same, as the product price does.
+    if (price === undefined || price === null) return;
     act.run(() => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]));
   };
   const variants = product.variants ?? [];

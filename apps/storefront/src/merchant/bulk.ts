@@ -6,17 +6,9 @@
  * grouped by reason for the merchant.
  * @module
  */
-import {
-  type BulkAdjust,
-  type BulkResult,
-  type BulkSet,
-  isNetworkError,
-  type Product,
-  ShopkitError,
-  ValidationError,
-} from '@shopkit/sdk';
-import { humanMessage } from '../errors.ts';
-import { money } from '../format.ts';
+import { type BulkAdjust, type BulkResult, type BulkSet, isNetworkError, type Product } from '@shopkit/sdk';
+import { humanMessage, isRefusal } from '../errors.ts';
+import { few, money } from '../format.ts';
 import { variantName } from './draft.ts';
 
 export type Property = 'price' | 'cost' | 'weight';
@@ -35,7 +27,7 @@ export const PLACES: Record<Property, number> = { price: 2, cost: 2, weight: 3 }
 /** Decimal places of a percentage. */
 export const RATE_PLACES = 4;
 /** Most products one bulk call takes. */
-export const BULK_MAX = 100;
+const BULK_MAX = 100;
 
 const units = (n: number, places: number) => Math.round(n * 10 ** places);
 const HUNDRED = BigInt(100 * 10 ** RATE_PLACES);
@@ -93,10 +85,6 @@ const variantValue = (v: NonNullable<Product['variants']>[number], prop: Propert
 export const show = (prop: Property, v: number | undefined) =>
   v === undefined ? '—' : prop === 'weight' ? `${v} kg` : money(v);
 
-/** A list of names, the first few and how many more. */
-const few = (items: string[], max = 3) =>
-  items.length > max ? `${items.slice(0, max).join(', ')} and ${items.length - max} more` : items.join(', ');
-
 export type Preview =
   | { kind: 'skip'; text: string }
   | { kind: 'refuse'; text: string }
@@ -153,15 +141,9 @@ function changeCall(calls: BulkCalls, c: Change): (ids: string[]) => Promise<Bul
   return (ids) => calls.adjust({ [c.prop]: adjustment } as BulkAdjust, ids);
 }
 
-/** Whether a call was refused as a whole, by the SDK before sending or by the platform (a 4xx): nothing changed. */
-function refused(e: unknown) {
-  const status = e instanceof ShopkitError ? (e.status ?? 0) : 0;
-  return e instanceof ValidationError || (status >= 400 && status < 500);
-}
-
 /** The item error of each product of a call that threw, its reason a phrase as `failures` shows it. */
 function callError(e: unknown) {
-  if (refused(e)) {
+  if (isRefusal(e)) {
     const why = humanMessage(e).replace(/\.$/, '');
     return { code: 'CALL_REFUSED', description: `not changed: ${why[0]!.toLowerCase()}${why.slice(1)}` };
   }
@@ -191,7 +173,7 @@ export async function applyChange(calls: BulkCalls, ids: string[], c: Change): P
     try {
       r = await call(chunk);
     } catch (e) {
-      if (at === 0 && refused(e)) throw e;
+      if (at === 0 && isRefusal(e)) throw e;
       const error = callError(e);
       r = {
         results: chunk.map((id, i) => ({ itemMetadata: { id, originalIndex: i, success: false, error } })),

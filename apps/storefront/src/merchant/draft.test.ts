@@ -1,6 +1,6 @@
 import type { Product } from '@shopkit/sdk';
 import { describe, expect, it } from 'vitest';
-import { changes, droppedVariants, rebase, toDraft } from './draft.ts';
+import { changes, decimal, droppedVariants, rebase, toDraft } from './draft.ts';
 
 const giftCard = {
   id: 'g',
@@ -82,4 +82,26 @@ it('droppedVariants names the variants new options would delete', () => {
       (v) => v.id,
     ),
   ).toEqual(['2']);
+});
+
+describe('decimal', () => {
+  it('reads digits with at most the given decimals, ignoring spaces around them', () => {
+    expect(decimal('12', 2)).toBe(12);
+    expect(decimal(' 12.5 ', 2)).toBe(12.5);
+    expect(decimal('12.50', 2)).toBe(12.5);
+    expect(decimal('12.', 2)).toBe(12);
+    expect(decimal('0', 2)).toBe(0);
+    expect(decimal('1.234', 3)).toBe(1.234);
+  });
+
+  it('is undefined for empty text', () => {
+    expect(decimal('', 2)).toBeUndefined();
+    expect(decimal('   ', 2)).toBeUndefined();
+  });
+
+  it('is null for more decimals than the places (a variant price of 3 decimals, as a product price), or unreadable text', () => {
+    for (const text of ['1.234', '0.001', '-1', '+1', '1e3', '1,5', 'abc', 'Infinity', '.5', '1.2.3'])
+      expect(decimal(text, 2), text).toBeNull();
+    expect(decimal('1.5', 0)).toBeNull();
+  });
 });

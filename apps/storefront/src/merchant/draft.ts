@@ -70,7 +70,7 @@ export function rebase(draft: Draft, base: Draft, stored: Draft): Draft {
 }
 
 /** A decimal with at most `places` decimals; `undefined` when empty, `null` when unreadable. */
-function decimal(value: string, places: number): number | undefined | null {
+export function decimal(value: string, places: number): number | undefined | null {
   const t = value.trim();
   if (t === '') return undefined;
   return new RegExp(`^\\d+(\\.\\d{0,${places}})?$`).test(t) ? Number(t) : null;

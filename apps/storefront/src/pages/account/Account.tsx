@@ -14,68 +14,19 @@ import { ApplicationError } from '@shopkit/sdk';
 import { createContext, type FormEvent, type ReactNode, useContext, useId, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { config } from '../../config.ts';
-import { humanMessage, OFFLINE, serverSentence } from '../../errors.ts';
+import { humanMessage } from '../../errors.ts';
 import { useTitle } from '../../title.ts';
+import {
+  type FieldErrors,
+  fieldProblem,
+  MIN_PASSWORD,
+  outcomeMessage,
+  PASSWORD_HINT,
+  registrationFieldErrors,
+} from './messages.ts';
 import { pendingVerification } from './verification.ts';
 
-/** The platform's password rule (the emulator's too). */
-const MIN_PASSWORD = 8;
-const PASSWORD_HINT = `At least ${MIN_PASSWORD} characters.`;
-const EMAIL_PROBLEM = 'Enter an e-mail address such as name@example.com.';
 const LOG_IN_AGAIN = 'Log in again to get a new code.';
-
-const MESSAGES: Record<string, string> = {
-  invalidPassword: 'The e-mail or password is wrong.',
-  emailAlreadyExists: 'There is already an account with this e-mail. Log in instead.',
-  resetPassword: 'Your password must be reset before you can log in.',
-  missingCaptchaToken: 'Please confirm you are not a robot.',
-  invalidCaptchaToken: 'Please confirm you are not a robot.',
-  network: OFFLINE,
-  VERIFICATION_FAILED: 'The code is wrong or has expired. Check the e-mail, or send a new code.',
-};
-
-/** What to say about a refused login, registration or verification ('' when there is nothing to say). */
-function outcomeMessage(r: LoginResult | undefined, error: Error | null) {
-  if (error) return error instanceof MemberSessionError ? '' : humanMessage(error);
-  if (!r || r.loginState === 'SUCCESS' || r.loginState === 'EMAIL_VERIFICATION_REQUIRED') return '';
-  if (r.loginState === 'OWNER_APPROVAL_REQUIRED')
-    return 'Your account is waiting for the shop owner’s approval.';
-  if (r.errorCode && MESSAGES[r.errorCode]) return MESSAGES[r.errorCode]!;
-  // The SDK files every other refused login (throttling, an unknown address…) under
-  // `invalidEmail`: the server's own sentence says which.
-  return (
-    serverSentence(r.error) ??
-    (r.errorCode === 'invalidEmail' ? 'Check the e-mail address.' : 'That did not work. Please try again.')
-  );
-}
-
-type FieldErrors = Record<string, string>;
-
-/** Field errors of a refused registration, from the platform's violations (fields as `options.…`). */
-function registrationFieldErrors(r: LoginResult | undefined): FieldErrors {
-  if (r?.loginState !== 'FAILURE') return {};
-  if (r.errorCode === 'invalidEmail') return { email: EMAIL_PROBLEM };
-  const out: FieldErrors = {};
-  for (const { field, data = {} } of r.violations ?? []) {
-    if (field.startsWith('options.password')) {
-      const [at, n] = data.min !== undefined ? ['least', data.min] : ['most', data.max];
-      out.password = n === undefined ? 'Choose another password.' : `Use at ${at} ${n} characters.`;
-    } else if (field.startsWith('options.loginId')) out.email = EMAIL_PROBLEM;
-    else if (field.startsWith('options.profile')) out.firstName = 'Check your first name.';
-  }
-  return out;
-}
-
-/** What is wrong with a field's value, as the shopper should read it ('' when nothing). */
-function fieldProblem(input: HTMLInputElement) {
-  const value = input.value.trim();
-  const label = input.labels?.[0]?.textContent?.toLowerCase() ?? 'this field';
-  if (input.required && !value) return `Enter your ${label}.`;
-  if (input.type === 'email' && value && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return EMAIL_PROBLEM;
-  if (input.minLength > 0 && input.value.length < input.minLength)
-    return `Use at least ${input.minLength} characters.`;
-  return '';
-}
 
 const ErrorsContext = createContext<FieldErrors>({});
 
@@ -182,7 +133,7 @@ function useAfterLogin() {
   const navigate = useNavigate();
   return (r: LoginResult) => {
     if (r.loginState === 'SUCCESS') {
-      pendingVerification.clear();
+      pendingVerification.set(undefined);
       navigate('/account');
     }
     if (r.loginState === 'EMAIL_VERIFICATION_REQUIRED') {
@@ -335,7 +286,7 @@ export function Verify() {
           {
             onSuccess: next,
             // Verified, only the session did not start: the state token is spent.
-            onError: (e) => e instanceof MemberSessionError && pendingVerification.clear(),
+            onError: (e) => e instanceof MemberSessionError && pendingVerification.set(undefined),
           },
         )
       }

@@ -16,9 +16,9 @@ const area = () => {
 
 export const pendingVerification = {
   get: (): string | undefined => area()?.getItem(KEY) ?? undefined,
+  /** Keeps `stateToken`, or drops the pending one when there is none. */
   set(stateToken: string | undefined) {
     if (stateToken) area()?.setItem(KEY, stateToken);
     else area()?.removeItem(KEY);
   },
-  clear: () => area()?.removeItem(KEY),
 };
