@@ -57,6 +57,16 @@ describe('query encoding (wire §1.4)', () => {
       }),
     );
   });
+
+  it('encodes ASCII and other text alike as the UTF-8 bytes', () => {
+    const texts = fc.oneof(fc.string({ unit: 'binary-ascii' }), fc.string({ unit: 'grapheme' }));
+    fc.assert(
+      fc.property(texts, (s) => {
+        expect(base64urlEncode(s)).toBe(Buffer.from(s, 'utf8').toString('base64url'));
+      }),
+    );
+    expect(base64urlEncode('{"q":"é"}')).toBe(Buffer.from('{"q":"é"}').toString('base64url'));
+  });
 });
 
 describe('path parameters', () => {

@@ -4,15 +4,18 @@
  * @module
  */
 
-/** Base64url (no padding) of UTF-8 text. */
-export const base64urlEncode = (text: string): string => bytesToBase64url(new TextEncoder().encode(text));
+const urlSafe = (b64: string) => b64.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+
+/** Base64url (no padding) of UTF-8 text. ASCII text, the usual query, is its own UTF-8. */
+export const base64urlEncode = (text: string): string =>
+  /[^\0-\x7f]/.test(text) ? bytesToBase64url(new TextEncoder().encode(text)) : urlSafe(btoa(text));
 
 /** Base64url (no padding) of raw bytes. */
 export function bytesToBase64url(bytes: Uint8Array): string {
   let bin = '';
   // In slices: spreading a large array into one call would overflow the argument stack.
   for (let i = 0; i < bytes.length; i += 8192) bin += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return btoa(bin).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  return urlSafe(btoa(bin));
 }
 
 /** Decodes base64url (padding optional) to UTF-8 text. Throws on malformed input. */

@@ -54,26 +54,32 @@ export interface OpSpec {
   name?: string;
 }
 
-/** One argument's place in the message. */
+/** One argument's place in the message: its position among the arguments, name and path. */
 interface ArgPlace {
+  at: number;
   name: string;
   path: string;
 }
 
-export const parseArgs = (args: string[] = []): ArgPlace[] =>
-  args.map((a) => {
-    const [name = '', path = name] = a.split(/:(.*)/);
-    return { name, path };
-  });
+/** The places of a call's arguments, shallow ones first (see {@link buildMessage}). */
+export const parseArgs = (args: string[] = []): ArgPlace[] => {
+  const depth = (p: ArgPlace) => (p.path ? p.path.split('.').length : 0);
+  return args
+    .map((a, at) => {
+      const [name = '', path = name] = a.split(/:(.*)/);
+      return { at, name, path };
+    })
+    .sort((a, b) => depth(a) - depth(b));
+};
 
-/** Builds the request message from positional arguments, never mutating the caller's objects. */
+/**
+ * Builds the request message from positional arguments, never mutating the caller's objects.
+ * Places come shallow first: a spread argument (`'options:'`) must not overwrite `'id:product.id'`.
+ */
 export function buildMessage(places: ArgPlace[], values: unknown[]): Record<string, unknown> {
   let msg: Record<string, unknown> = {};
-  // Shallow places first: a spread argument (`'options:'`) must not overwrite `'id:product.id'`.
-  const depth = (p: ArgPlace) => (p.path ? p.path.split('.').length : 0);
-  for (const [place, value] of places
-    .map((p, i) => [p, values[i]] as const)
-    .sort(([a], [b]) => depth(a) - depth(b)))
+  for (const place of places) {
+    const value = values[place.at];
     if (value !== undefined) {
       if (!place.path) msg = { ...msg, ...(value as object) };
       else {
@@ -81,6 +87,7 @@ export function buildMessage(places: ArgPlace[], values: unknown[]): Record<stri
         setPath(msg, place.path, isObj(value) && isObj(old) ? { ...old, ...value } : value);
       }
     }
+  }
   return msg;
 }
 

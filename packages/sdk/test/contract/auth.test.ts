@@ -411,19 +411,41 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     };
     const a = await flow();
     const base = { clientId: emu.demo.clientId, redirectUri: CALLBACK };
-    // Wrong verifier, wrong redirect URI, wrong client, short verifier: refused.
+    // Wrong verifier, wrong redirect URI, wrong client: refused, and the code is spent, so that
+    // not even the right request can use it afterwards.
+    const refusal = async (res: Response) => {
+      expect(res.status).toBe(400);
+      return (await res.json()).details.applicationError.description as string;
+    };
     const wrongVerifier = a.data.codeVerifier.slice(0, -1) + (a.data.codeVerifier.endsWith('A') ? 'B' : 'A');
-    expect((await grant({ ...base, code: a.code, codeVerifier: wrongVerifier })).status).toBe(400);
+    expect(await refusal(await grant({ ...base, code: a.code, codeVerifier: wrongVerifier }))).toMatch(
+      /verifier does not match/,
+    );
+    const right = (x: typeof a) => grant({ ...base, code: x.code, codeVerifier: x.data.codeVerifier });
+    expect(await refusal(await right(a))).toMatch(/already used/);
     const b = await flow();
     expect(
-      (await grant({ ...base, redirectUri: `${CALLBACK}/`, code: b.code, codeVerifier: b.data.codeVerifier }))
-        .status,
-    ).toBe(400);
+      await refusal(
+        await grant({
+          ...base,
+          redirectUri: `${CALLBACK}/`,
+          code: b.code,
+          codeVerifier: b.data.codeVerifier,
+        }),
+      ),
+    ).toMatch(/redirect URI differs/);
+    expect(await refusal(await right(b))).toMatch(/already used/);
     const c = await flow();
     expect(
-      (await grant({ ...base, clientId: 'other', code: c.code, codeVerifier: c.data.codeVerifier })).status,
-    ).toBe(400);
-    expect((await grant({ ...base, code: c.code, codeVerifier: 'a'.repeat(42) })).status).toBe(400);
+      await refusal(
+        await grant({ ...base, clientId: 'other', code: c.code, codeVerifier: c.data.codeVerifier }),
+      ),
+    ).toMatch(/another client/);
+    expect(await refusal(await right(c))).toMatch(/already used/);
+    // A verifier outside the grammar is refused before the code is looked up: the code survives.
+    const f = await flow();
+    expect((await grant({ ...base, code: f.code, codeVerifier: 'a'.repeat(42) })).status).toBe(400);
+    expect((await right(f)).status).toBe(200);
     // Verifiers outside RFC 7636's grammar are refused even when their hash is the challenge.
     for (const bad of ['a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}+`]) {
       const { location } = await codeFlow(client, { email: e, password: 'long enough pw' }, bad);

@@ -85,11 +85,12 @@ describe.each(testBackends())('OpenID and PKCE methods (%s)', (backend) => {
     const s512 = { code_challenge: digest('S512', verifier), code_challenge_method: 'S512' };
     expect(s512.code_challenge).toHaveLength(86);
 
-    // A wrong verifier fails; the right one gets tokens.
+    // A wrong verifier fails (and spends the code); the right one gets tokens.
     const first = await authorize(email, s512);
     const wrong = await exchange(first.code!, randomBytes(48).toString('base64url'));
     expect(wrong.status).toBe(400);
     expect((await wrong.json()).details.applicationError.code).toBe('invalid_grant');
+    expect((await exchange(first.code!, verifier)).status).toBe(400);
     const second = await authorize(email, s512);
     const ok = await exchange(second.code!, verifier);
     expect(ok.status).toBe(200);

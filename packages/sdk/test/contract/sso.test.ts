@@ -99,6 +99,31 @@ describe.each(testBackends())('SSO (%s)', (backend) => {
     expect(again.data?.identity?.connections).toHaveLength(1);
   });
 
+  it("the provider's form refuses a body over 16 KiB, declared or streamed, and still works after", async () => {
+    const idp = await newConnection('Big forms');
+    const { redirectUrl } = await member().identity.ssoLogin(emu.demo.siteId, idp, { tenantType: 'SITE' });
+    const state = new URL(redirectUrl!).searchParams.get('state')!;
+    const form = new URLSearchParams({ state, email: email(), name: 'x'.repeat(17 * 1024) }).toString();
+    const post = (body: BodyInit) =>
+      fetch(redirectUrl!.split('?')[0]!, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+    expect((await post(form)).status).toBe(413);
+    const streamed = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(form));
+        c.close();
+      },
+    });
+    expect((await post(streamed)).status).toBe(413);
+    // The state was not spent by the refusals.
+    expect((await atProvider(redirectUrl!, email())).sessionToken).toBeTruthy();
+  });
+
   it('links an existing password member by e-mail, and hands the custom payload back', async () => {
     const idp = await newConnection('Link ID');
     const client = member();

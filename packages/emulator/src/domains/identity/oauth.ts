@@ -492,6 +492,14 @@ export function oauthRoutes(router: Router, emu: Emulator) {
         return { error: 'The authorization code was already used' };
       }
       if (new Date(row.expires_at) <= emu.now()) return { error: 'The authorization code has expired' };
+      // Any redemption spends the code, a refused one too: a wrong verifier, client or redirect URI
+      // gets no second try (the code's own client starts the login again).
+      const familyId = newId();
+      await sql.query('UPDATE auth_codes SET used_at = $2, family_id = $3 WHERE code_hash = $1', [
+        row.code_hash,
+        emu.now(),
+        familyId,
+      ]);
       if (row.client_id !== clientId) return { error: 'The authorization code was issued to another client' };
       if ((row.redirect_uri ?? null) !== (typeof redirectUri === 'string' ? redirectUri : null))
         return { error: 'The redirect URI differs from the authorization request' };
@@ -501,12 +509,6 @@ export function oauthRoutes(router: Router, emu: Emulator) {
       // Shared lock: a concurrent block waits for these tokens and then revokes them.
       const member = await memberById(sql, row.member_id, 'share');
       if (member?.status !== 'ACTIVE') return { error: 'The member cannot log in' };
-      const familyId = newId();
-      await sql.query('UPDATE auth_codes SET used_at = $2, family_id = $3 WHERE code_hash = $1', [
-        row.code_hash,
-        emu.now(),
-        familyId,
-      ]);
       const tokens = await issueTokens(emu, sql, {
         clientId: row.client_id,
         subjectType: 'MEMBER',

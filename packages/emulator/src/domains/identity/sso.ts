@@ -15,9 +15,10 @@ import type { Context, Hono } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import { derive, hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
+import { limitBody } from '../../http/decode.ts';
 import { type ApiError, appError, invalid, notFound } from '../../http/errors.ts';
 import type { RawAnswer } from '../../http/raw.ts';
-import { FAMILY, noStore, type Router } from '../../http/router.ts';
+import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { crossSiteRefusal, escapeHtml, htmlPage, isCrossSitePost } from '../redirects/intents.ts';
 import { stateResponse } from './auth.ts';
@@ -492,9 +493,8 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     return idpPage(c, conn, tx, state);
   });
 
-  app.post('/idp/:id/authorize', async (c) => {
+  app.post('/idp/:id/authorize', limitBody(MAX_FORM_BYTES), async (c) => {
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
-    if (Number(c.req.header('content-length') ?? 0) > 64 * 1024) return c.text('Too large', 413);
     const form = (await c.req.parseBody()) as Record<string, string>;
     const state = String(form.state ?? '');
     const conn = await connection(emu.db, c.req.param('id'));
