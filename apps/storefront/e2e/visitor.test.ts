@@ -4,10 +4,11 @@
  * estimate with address and shipping option) → hosted checkout → thank-you page. Plus optimistic
  * cart changes held while offline and sent in order when the network returns. Then the edges:
  * one checkout for a double click, the drawer's checkout with the cart page's address, the
- * quantity box, a sold-out product, the gallery after a thumbnail pick, a page past the last,
- * missing products and collections, a session that cannot start, and "newest" by creation.
+ * quantity box, the most a cart line holds, a sold-out product, the gallery after a thumbnail
+ * pick, a page past the last, missing products and collections, a session that cannot start, and
+ * "newest" by creation.
  */
-import { ApiKeyStrategy, createClient, products } from '@shopkit/sdk';
+import { ApiKeyStrategy, cart, createClient, OAuthStrategy, products } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { addToCart, newPage, setupStorefront } from './browser.ts';
@@ -301,6 +302,38 @@ it('takes whole quantities, lets the box be cleared while typing, and stops at t
   await qty.fill('1');
   await page.getByText('All 4 in stock are already in your cart.').waitFor();
   expect(await add.isDisabled()).toBe(true);
+  expect(errors).toEqual([]);
+});
+
+it('says how many of an item the cart can hold when an add or a quantity change would pass it', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  const name = 'Linen Tea Towels (Set of 3)';
+  await addToCart(page, `${shop.url}/products/linen-tea-towels`, name);
+  await page.getByText('Added to your cart.').waitFor();
+  // The line at the platform's most, set through the SDK with this browser's visitor tokens.
+  const { clientId } = shop.emu.demo;
+  const tokens = await page.evaluate(
+    (key) => JSON.parse(localStorage.getItem(key)!),
+    `shopkit:${clientId}:tokens`,
+  );
+  const visitor = createClient({ baseUrl: shop.emu.url, auth: OAuthStrategy({ clientId, tokens }) });
+  const line = (await cart.getCurrentCart(visitor)).lineItems[0]!;
+  await cart.updateCurrentCartLineItemQuantity(visitor, [{ id: line.id, quantity: 9999 }]);
+
+  await page.getByRole('button', { name: 'Add to cart' }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: 'Could not add to the cart. Your cart can hold at most 9999 of this item.' })
+    .waitFor();
+
+  await page.goto(`${shop.url}/cart`);
+  const main = page.getByRole('main');
+  await main.getByRole('button', { name: `One more ${name}` }).click();
+  await main
+    .getByRole('alert')
+    .filter({ hasText: 'The cart was not changed. Your cart can hold at most 9999 of this item.' })
+    .waitFor();
+  await expect.poll(() => main.getByLabel(`${name} quantity`).textContent()).toBe('9999');
   expect(errors).toEqual([]);
 });
 

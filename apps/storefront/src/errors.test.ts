@@ -1,6 +1,6 @@
-import { ApplicationError, HttpError, SystemError, ValidationError } from '@shopkit/sdk';
+import { ApplicationError, type FieldViolation, HttpError, SystemError, ValidationError } from '@shopkit/sdk';
 import { describe, expect, it } from 'vitest';
-import { isRefusal } from './errors.ts';
+import { humanMessage, isRefusal } from './errors.ts';
 
 const answered = (status: number) =>
   new HttpError('refused', { status, code: String(status), description: '' });
@@ -20,5 +20,118 @@ describe('isRefusal', () => {
     expect(isRefusal(new SystemError('offline', { code: 'NETWORK', description: '' }))).toBe(false);
     expect(isRefusal(new Error('boom'))).toBe(false);
     expect(isRefusal(undefined)).toBe(false);
+  });
+});
+
+describe('humanMessage for a refused quantity', () => {
+  /** A 400 with field violations, as the SDK throws it: fields named as the call's arguments. */
+  const refused = (...violations: FieldViolation[]) =>
+    new ValidationError(violations, { status: 400, requestId: 'req-1' });
+  const GENERIC = 'Some of the details are not valid. Check them and try again.';
+
+  it('says how many the cart can hold when an add would take a line past its maximum', () => {
+    const e = refused({
+      field: 'options.lineItems[0].quantity',
+      description: 'would make the quantity of Linen Tea Towels (Set of 3) 10000; a line holds at most 9999',
+      violatedRule: 'MAX',
+      data: { max: 9999 },
+    });
+    expect(humanMessage(e)).toBe('Your cart can hold at most 9999 of this item.');
+    expect(isRefusal(e)).toBe(true);
+  });
+
+  it('says the same when a quantity change is refused, with the server’s own maximum', () => {
+    const update = (max: number) =>
+      refused({
+        field: 'lineItems[0].quantity',
+        description: `must be at most ${max}`,
+        violatedRule: 'MAX',
+        data: { max },
+      });
+    expect(humanMessage(update(9999))).toBe('Your cart can hold at most 9999 of this item.');
+    expect(humanMessage(update(250))).toBe('Your cart can hold at most 250 of this item.');
+  });
+
+  it('finds the quantity among other violations', () => {
+    const e = refused(
+      {
+        field: 'lineItems[0].id',
+        description: 'must not be empty',
+        violatedRule: 'REQUIRED_FIELD',
+        data: {},
+      },
+      {
+        field: 'lineItems[1].quantity',
+        description: 'must be at most 9999',
+        violatedRule: 'MAX',
+        data: { max: 9999 },
+      },
+    );
+    expect(humanMessage(e)).toBe('Your cart can hold at most 9999 of this item.');
+  });
+
+  it('keeps the general sentence for any other refusal: another rule, another field, no usable maximum', () => {
+    for (const v of [
+      {
+        field: 'lineItems[0].quantity',
+        description: 'must be at least 0',
+        violatedRule: 'MIN',
+        data: { min: 0 },
+      },
+      { field: 'lineItems[0].quantity', description: 'must be an integer', violatedRule: 'FORMAT', data: {} },
+      {
+        field: 'lineItems',
+        description: 'must have at most 300 items',
+        violatedRule: 'MAX_SIZE',
+        data: { max: 300 },
+      },
+      {
+        field: 'options.price',
+        description: 'must be at most 999999',
+        violatedRule: 'MAX',
+        data: { max: 999999 },
+      },
+      {
+        field: 'variant.quantity',
+        description: 'must be at most 99999',
+        violatedRule: 'MAX',
+        data: { max: 99999 },
+      },
+      { field: 'lineItems[0].quantity', description: 'is too large', violatedRule: 'MAX' },
+      {
+        field: 'lineItems[0].quantity',
+        description: 'is too large',
+        violatedRule: 'MAX',
+        data: { max: 'many' },
+      },
+      {
+        field: 'lineItems[0].quantity',
+        description: 'is too large',
+        violatedRule: 'MAX',
+        data: { max: null },
+      },
+    ] satisfies FieldViolation[])
+      expect(humanMessage(refused(v)), `${v.field} ${v.violatedRule}`).toBe(GENERIC);
+    // The SDK's own check before sending: no status, no rule.
+    expect(humanMessage(new ValidationError([{ field: 'lineItems', description: 'must be an array' }]))).toBe(
+      GENERIC,
+    );
+  });
+
+  it('leaves other failures of the same calls as they were', () => {
+    expect(
+      humanMessage(
+        new HttpError('Too Many Requests', { status: 429, code: 'TOO_MANY_REQUESTS', description: '' }),
+      ),
+    ).toBe('Too many requests. Please wait a moment and try again.');
+    expect(
+      humanMessage(
+        new SystemError('System error occurred, request-id: 1', {
+          status: 500,
+          code: 'UNKNOWN',
+          description: '',
+        }),
+      ),
+    ).toBe('The shop is having trouble right now. Please try again in a moment.');
   });
 });

@@ -33,9 +33,34 @@ const DEVELOPER_TEXT = [
 ];
 const developerText = (t: string) => DEVELOPER_TEXT.some((p) => p.test(t));
 
+/** A cart line's quantity, as the add and quantity calls name it: `options.lineItems[0].quantity`. */
+const LINE_QUANTITY = /(^|\.)lineItems\[\d+\]\.quantity$/;
+
+/**
+ * The most a cart line may hold, when `error` refused a line's quantity above it: the platform's
+ * own `max` (`violatedRule: 'MAX'`, `data: { max }`), not a number of the storefront's.
+ */
+function lineQuantityMax(error: ValidationError): number | undefined {
+  for (const v of error.violations) {
+    const max = v.data?.max;
+    if (
+      v.violatedRule === 'MAX' &&
+      LINE_QUANTITY.test(v.field) &&
+      typeof max === 'number' &&
+      Number.isFinite(max)
+    )
+      return max;
+  }
+  return undefined;
+}
+
 /** What to tell a shopper about a failed call. */
 export function humanMessage(error: unknown): string {
-  if (error instanceof ValidationError) return 'Some of the details are not valid. Check them and try again.';
+  if (error instanceof ValidationError) {
+    const max = lineQuantityMax(error);
+    if (max !== undefined) return `Your cart can hold at most ${max} of this item.`;
+    return 'Some of the details are not valid. Check them and try again.';
+  }
   if (error instanceof ShopkitError) {
     if (isNetworkError(error)) return OFFLINE;
     // The token endpoint refused or failed: the shop could not start a session for this browser.

@@ -14,6 +14,7 @@ import {
   type Property,
   preview,
   RATE_PLACES,
+  sendOrSkip,
   show,
 } from './bulk.ts';
 import { useMerchant, useWrite } from './context.ts';
@@ -43,6 +44,8 @@ export function Bulk() {
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
   const rows = list.data;
   const byId = new Map(rows.map((p) => [p.id, p]));
+  // Only products still in the list count: one deleted elsewhere since it was ticked is gone.
+  const chosen = selected.flatMap((pid) => byId.get(pid) ?? []);
   // A new change makes the last result stale: it goes.
   const edit = <T,>(setter: (v: T) => void, v: T) => {
     if (!apply.isPending) apply.reset();
@@ -51,11 +54,8 @@ export function Bulk() {
   const toggle = (pid: string, on: boolean) =>
     setSelected((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
   const start = () => {
-    const chosen = selected.flatMap((pid) => byId.get(pid) ?? []);
-    // Products without the value are not sent: the platform would report them updated, unchanged.
-    const skipped = chosen.filter((p) => current(p, prop) === undefined);
-    const ids = chosen.filter((p) => current(p, prop) !== undefined).map((p) => p.id);
-    apply.run({ c: change, ids, skipped: skipped.map((p) => p.name) });
+    const { ids, skipped } = sendOrSkip(chosen, prop);
+    apply.run({ c: change, ids, skipped });
   };
   const done = apply.data;
   const r = done?.result.bulkActionMetadata;
@@ -123,7 +123,7 @@ export function Bulk() {
                 <input
                   type="checkbox"
                   aria-label="Select all products"
-                  checked={rows.length > 0 && selected.length === rows.length}
+                  checked={rows.length > 0 && chosen.length === rows.length}
                   onChange={(e) => setSelected(e.target.checked ? rows.map((p) => p.id) : [])}
                 />
               </th>
@@ -195,10 +195,10 @@ export function Bulk() {
       <button
         type="button"
         className="button button-primary"
-        disabled={!!problem || selected.length === 0 || apply.isPending}
+        disabled={!!problem || chosen.length === 0 || apply.isPending}
         onClick={start}
       >
-        {apply.isPending ? 'Applying…' : `Apply to ${count(selected.length, 'product')}`}
+        {apply.isPending ? 'Applying…' : `Apply to ${count(chosen.length, 'product')}`}
       </button>
     </div>
   );

@@ -17,6 +17,7 @@ import {
   sameDraft,
   toDraft,
   variantName,
+  variantStock,
 } from './draft.ts';
 
 /** The largest page the platform serves. */
@@ -131,11 +132,10 @@ function confirmOptions(product: Product, input: ProductInput, removeOptions: bo
 
 function removeOptionsQuestion(product: Product) {
   const variants = optionVariants(product);
-  const tracked = variants.some((v) => v.stock?.trackQuantity);
-  const stock = variants.reduce((n, v) => n + (v.stock?.quantity ?? 0), 0);
+  const stock = variantStock(variants);
   return (
     `Remove every option of “${product.name}”? Its ${count(variants.length, 'variant')} are deleted, ` +
-    `with their own prices${tracked ? ` and stock (${stock} in stock)` : ''}; ` +
+    `with their own prices${stock === undefined ? '' : ` and stock (${stock} in stock)`}; ` +
     'the product goes back to a single variant.'
   );
 }

@@ -18,6 +18,7 @@ import {
   chunks,
   failures,
   preview,
+  sendOrSkip,
 } from './bulk.ts';
 
 const c = (over: Partial<Change>): Change => ({
@@ -100,6 +101,54 @@ describe('preview', () => {
     expect(preview(dress, c({ value: 5 }))).toMatchObject({
       note: 'variants’ own prices too: Navy $131.00',
     });
+  });
+});
+
+describe('sendOrSkip', () => {
+  const product = (id: string, over: Partial<Product> = {}) =>
+    ({ id, name: `Product ${id}`, slug: id, priceData: { price: 10 }, ...over }) as Product;
+  const mug = product('mug', { costAndProfitData: { itemCost: 8 }, weight: 0.38 });
+  const card = product('card', { productType: 'digital' });
+  const free = product('free', { priceData: { price: 0 }, costAndProfitData: { itemCost: 0 }, weight: 0 });
+
+  it('sends the products with the value and skips, by name, those without it, each in the order chosen', () => {
+    const shirt = product('shirt', { costAndProfitData: { itemCost: 12 } });
+    expect(sendOrSkip([card, mug, product('hat'), shirt], 'cost')).toEqual({
+      ids: ['mug', 'shirt'],
+      skipped: ['Product card', 'Product hat'],
+    });
+  });
+
+  it('skips for want of the property changed only: a cost or a weight, not what else is missing', () => {
+    expect(sendOrSkip([mug, card], 'price')).toEqual({ ids: ['mug', 'card'], skipped: [] });
+    expect(sendOrSkip([mug, card], 'cost')).toEqual({ ids: ['mug'], skipped: ['Product card'] });
+    expect(sendOrSkip([mug, card], 'weight')).toEqual({ ids: ['mug'], skipped: ['Product card'] });
+    // A product without a price has no value to change either.
+    expect(sendOrSkip([product('odd', { priceData: undefined })], 'price')).toEqual({
+      ids: [],
+      skipped: ['Product odd'],
+    });
+  });
+
+  it('sends a value of 0: it is a value, not a missing one', () => {
+    for (const prop of ['price', 'cost', 'weight'] as const)
+      expect(sendOrSkip([free], prop), prop).toEqual({ ids: ['free'], skipped: [] });
+  });
+
+  it('sends nothing when nothing is chosen or every product is skipped', () => {
+    expect(sendOrSkip([], 'price')).toEqual({ ids: [], skipped: [] });
+    expect(sendOrSkip([card, product('hat')], 'weight')).toEqual({
+      ids: [],
+      skipped: ['Product card', 'Product hat'],
+    });
+  });
+
+  it('skips exactly the products whose preview says skipped', () => {
+    const chosen = [mug, card, free, product('hat', { weight: 1 })];
+    for (const prop of ['price', 'cost', 'weight'] as const) {
+      const skippedInPreview = chosen.filter((p) => preview(p, c({ prop, value: 1 })).kind === 'skip');
+      expect(sendOrSkip(chosen, prop).skipped, prop).toEqual(skippedInPreview.map((p) => p.name));
+    }
   });
 });
 

@@ -75,6 +75,21 @@ export function checkValue(text: string, mode: Mode, prop: Property): string | u
 export const current = (p: Product, prop: Property) =>
   prop === 'price' ? p.priceData?.price : prop === 'cost' ? p.costAndProfitData?.itemCost : p.weight;
 
+/**
+ * The chosen products split into those the change is sent to (ids) and those it skips (names),
+ * each in the order chosen. A product without the value is skipped: the platform would report it
+ * updated and leave it as it is. A value of 0 is a value, and is sent.
+ * @example sendOrSkip([mug, giftCard], 'weight') // { ids: ['mug'], skipped: ['Gift Card'] }
+ */
+export function sendOrSkip(chosen: readonly Product[], prop: Property): { ids: string[]; skipped: string[] } {
+  const ids: string[] = [];
+  const skipped: string[] = [];
+  for (const p of chosen)
+    if (current(p, prop) === undefined) skipped.push(p.name);
+    else ids.push(p.id);
+  return { ids, skipped };
+}
+
 const variantValue = (v: NonNullable<Product['variants']>[number], prop: Property) =>
   prop === 'price'
     ? v.variant?.priceData?.price

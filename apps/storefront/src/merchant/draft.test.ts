@@ -1,6 +1,6 @@
-import type { Product } from '@shopkit/sdk';
+import type { Product, Variant } from '@shopkit/sdk';
 import { describe, expect, it } from 'vitest';
-import { changes, decimal, droppedVariants, rebase, toDraft } from './draft.ts';
+import { changes, decimal, droppedVariants, rebase, toDraft, variantStock } from './draft.ts';
 
 const giftCard = {
   id: 'g',
@@ -103,5 +103,47 @@ describe('decimal', () => {
     for (const text of ['1.234', '0.001', '-1', '+1', '1e3', '1,5', 'abc', 'Infinity', '.5', '1.2.3'])
       expect(decimal(text, 2), text).toBeNull();
     expect(decimal('1.5', 0)).toBeNull();
+  });
+});
+
+describe('variantStock', () => {
+  const variant = (id: string, stock?: Variant['stock']): Variant => ({ id, choices: { Size: id }, stock });
+
+  it('adds up the quantities of the variants that track their stock', () => {
+    expect(
+      variantStock([
+        variant('S', { trackQuantity: true, quantity: 4, inStock: true }),
+        variant('M', { trackQuantity: true, quantity: 10, inStock: true }),
+        variant('L', { trackQuantity: true, quantity: 0, inStock: false }),
+      ]),
+    ).toBe(14);
+  });
+
+  it('counts a tracked variant without a quantity as none left', () => {
+    expect(
+      variantStock([
+        variant('S', { trackQuantity: true }),
+        variant('M', { trackQuantity: true, quantity: 3 }),
+      ]),
+    ).toBe(3);
+    expect(variantStock([variant('S', { trackQuantity: true })])).toBe(0);
+  });
+
+  it('leaves out untracked variants, even one that carries a quantity', () => {
+    expect(
+      variantStock([
+        variant('S', { trackQuantity: true, quantity: 2 }),
+        variant('M', { trackQuantity: false, quantity: 50, inStock: true }),
+        variant('L'),
+      ]),
+    ).toBe(2);
+  });
+
+  it('is undefined when no variant tracks its stock, or there are no variants', () => {
+    expect(
+      variantStock([variant('S', { trackQuantity: false, inStock: true }), variant('M', { inStock: true })]),
+    ).toBeUndefined();
+    expect(variantStock([variant('S')])).toBeUndefined();
+    expect(variantStock([])).toBeUndefined();
   });
 });

@@ -145,6 +145,16 @@ export const variantName = (v: Variant) => Object.values(v.choices).join(' / ');
 export const optionVariants = (p: Product) =>
   (p.variants ?? []).filter((v) => Object.keys(v.choices).length > 0);
 
+/**
+ * The stock of the variants that track it, added up, or `undefined` when none does: untracked
+ * stock has no quantity to add. A tracked variant without a quantity has none left.
+ * @example variantStock(optionVariants(shirt)) // 14
+ */
+export function variantStock(variants: readonly Variant[]): number | undefined {
+  const tracked = variants.filter((v) => v.stock?.trackQuantity);
+  return tracked.length ? tracked.reduce((n, v) => n + (v.stock?.quantity ?? 0), 0) : undefined;
+}
+
 /** The stored variants that new options would delete (with their own prices and stock). */
 export function droppedVariants(p: Product, options: OptionsInput): Variant[] {
   const kept = (v: Variant) =>
