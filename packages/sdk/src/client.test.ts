@@ -209,6 +209,23 @@ describe('identical reads in flight', () => {
     expect(f.fn).toHaveBeenCalledTimes(3); // nothing is cached once settled
   });
 
+  it("send an API key after the strategy's token, and never share a read that carries one", async () => {
+    const f = fakeFetch(async () => {
+      await new Promise((r) => setTimeout(r, 10));
+      return Response.json({ thing: { id: 'a', when: '' } });
+    });
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch, auth: token('buyer-token') });
+    await Promise.all([getThing(client, 'a'), getThing(client, 'a', { apiKey: 'key-1' })]);
+    expect(f.requests.map((r) => r.headers.get('authorization')).sort()).toEqual([
+      'buyer-token',
+      'buyer-token,key-1',
+    ]);
+    // Without a strategy the key is the whole header.
+    const bare = fakeFetch(() => Response.json({}));
+    await removeAll(createClient({ baseUrl: 'http://h', fetch: bare.fetch }), { apiKey: 'key-2' });
+    expect(bare.requests[0]!.headers.get('authorization')).toBe('key-2');
+  });
+
   it('never share writes, and share failures only with those who joined', async () => {
     const f = fakeFetch(() => new Response(null, { status: 404 }));
     const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });

@@ -68,8 +68,6 @@ export interface RequestOptions extends CallOptions {
   retrySafe?: boolean;
   /** Maps wire field names of violations to the caller's argument names. */
   rename?: (field: string) => string;
-  /** A trusted server's API key, sent after the strategy's token: `Authorization: <token>,<key>`. */
-  apiKey?: string;
 }
 
 /** Modules to bind: their functions take the client first; other exports (constants) pass through. */
@@ -220,7 +218,10 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
       if (init.body !== undefined) headers['Content-Type'] = 'application/json';
       if (shared.consistent) headers['X-Wix-Consistent'] = shared.consistent;
       if (auth) Object.assign(headers, await auth.getAuthHeaders(transport));
-      if (init.apiKey) headers.Authorization += `,${init.apiKey}`;
+      if (init.apiKey)
+        headers.Authorization = headers.Authorization
+          ? `${headers.Authorization},${init.apiKey}`
+          : init.apiKey;
       // One controller per attempt: the caller's abort and this attempt's deadline.
       const ctl = new AbortController();
       const onAbort = () => ctl.abort(outer!.reason);
@@ -320,10 +321,10 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
   async function request(method: string, path: string, init: RequestOptions = {}): Promise<any> {
     if (!METHODS.includes(method)) throw new TypeError(`Unknown HTTP method: ${method}`);
     const url = baseUrl + path + (init.query ? '?' + init.query : '');
-    // Reads without a signal of their own may share; calls with their own headers or timeout
-    // share only with identical ones.
+    // Reads without a signal or an API key of their own may share; calls with their own headers or
+    // timeout share only with identical ones.
     const key =
-      method === 'GET' && !init.signal
+      method === 'GET' && !init.signal && !init.apiKey
         ? init.headers || init.timeoutMs
           ? url + JSON.stringify([init.headers, init.timeoutMs])
           : url

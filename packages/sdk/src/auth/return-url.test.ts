@@ -66,7 +66,7 @@ describe('return URLs (checklist 13: no open redirect)', () => {
 });
 
 describe('flows refuse an unsafe return URL before anything is sent', () => {
-  const setup = () => {
+  const setup = (role: TokenRole = TokenRole.MEMBER) => {
     const fetch = vi.fn(async () => Response.json({ redirectSession: { fullUrl: 'https://h/r' } }));
     const onError = vi.fn();
     const client = createClient({
@@ -77,7 +77,7 @@ describe('flows refuse an unsafe return URL before anything is sent', () => {
         clientId: 'c',
         tokens: {
           accessToken: { value: 'a', expiresAt: 2 ** 40 },
-          refreshToken: { value: 'r', role: TokenRole.MEMBER },
+          refreshToken: { value: 'r', role },
         },
       }),
     });
@@ -113,9 +113,23 @@ describe('flows refuse an unsafe return URL before anything is sent', () => {
   });
 
   it('logout: an unsafe return URL is refused and sends nothing, yet the local logout happens', async () => {
-    const { client, fetch } = setup();
-    await expect(logout(client, '//evil.example')).rejects.toBeInstanceOf(ValidationError);
-    expect(fetch).not.toHaveBeenCalled();
-    expect((await client.auth.getTokens()).refreshToken.role).toBe(TokenRole.NONE);
+    // A member's logout sends a redirect session, a visitor's nothing: both refuse the URL alike.
+    for (const role of [TokenRole.MEMBER, TokenRole.VISITOR]) {
+      const { client, fetch, onError } = setup(role);
+      const err = await logout(client, 'javascript:alert(1)').catch((e) => e);
+      expect(err, role).toBeInstanceOf(ValidationError);
+      expect(err.violations).toEqual([
+        { field: 'originalUrl', description: 'must be an absolute http(s) URL' },
+      ]);
+      expect(onError).toHaveBeenCalledOnce();
+      expect(fetch).not.toHaveBeenCalled();
+      expect((await client.auth.getTokens()).refreshToken.role).toBe(TokenRole.NONE);
+    }
+    // A safe one: the member's logout URL; a visitor has none.
+    const member = setup();
+    expect(await logout(member.client, 'https://shop.example/')).toEqual({ logoutUrl: 'https://h/r' });
+    const visitor = setup(TokenRole.VISITOR);
+    expect(await logout(visitor.client, 'https://shop.example/')).toEqual({ logoutUrl: undefined });
+    expect(visitor.fetch).not.toHaveBeenCalled();
   });
 });

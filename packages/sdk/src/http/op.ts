@@ -21,6 +21,12 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Extra headers for this call (they win over client headers, never over auth). */
   headers?: Record<string, string>;
+  /**
+   * An API key sent after the strategy's token, `Authorization: <token>,<apiKey>` (wire §1.6): a
+   * trusted server acting for a buyer, for the merchant-only parts of the buyer's cart (custom
+   * line items, merchant discounts). Never put an API key in browser code.
+   */
+  apiKey?: string;
 }
 
 /** The declaration of one platform call. */

@@ -394,7 +394,7 @@ export const signOn = (
   options?: CallOptions,
 ): Promise<{ sessionToken: string; identity: Identity }> => {
   const { email, ...rest } = params;
-  return signOnOp(client, email, rest, { ...options, apiKey } as CallOptions);
+  return signOnOp(client, email, rest, { ...options, apiKey });
 };
 
 /** Member tokens for a member id, from a trusted server (`authorized_client` grant). */
@@ -657,9 +657,11 @@ export async function logoutOnServer(
 export async function logout(client: AnyClient, originalUrl?: string): Promise<{ logoutUrl?: string }> {
   const s = oauth(client);
   let logoutUrl: string | undefined;
+  // Checked for visitors too, who send nothing: the same call must not pass or fail by role.
+  const problem = originalUrl ? returnUrlProblem(originalUrl) : undefined;
   let refused: unknown;
   try {
-    if (await s.loggedIn())
+    if (!problem && (await s.loggedIn()))
       logoutUrl = (
         await createRedirectSession(client, {
           logout: { clientId: s.clientId },
@@ -672,6 +674,8 @@ export async function logout(client: AnyClient, originalUrl?: string): Promise<{
     if (e instanceof ValidationError) refused = e;
   }
   await s.setTokens(emptyTokens());
+  if (problem)
+    client.fail(new ValidationError([{ field: 'originalUrl', description: problem }]), 'POST', 'logout');
   if (refused) throw refused;
   return { logoutUrl };
 }

@@ -17,7 +17,7 @@ import {
   type Tokens,
   ValidationError,
 } from '../../src/index.ts';
-import { failure, setupCatalog, setupEmulator, visitorClient, withMerchant } from './setup.ts';
+import { failure, setupCatalog, setupEmulator, visitorClient } from './setup.ts';
 
 const APP = STORES_APP_ID;
 
@@ -395,8 +395,9 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       (await failure(buyer.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00' }] }))).code,
     ).toBe('PERMISSION_DENIED');
 
-    const merchant = withMerchant(emu, buyer, { cart });
-    const { cart: got } = await merchant.cart.addToCurrentCart({ customLineItems: [custom] });
+    // The buyer's own cart, with the API key of a trusted server after the buyer's token.
+    const key = { apiKey: emu.demo.apiKey };
+    const { cart: got } = await buyer.cart.addToCurrentCart({ customLineItems: [custom] }, key);
     const wrap = got.lineItems[1]!;
     expect(wrap).toMatchObject({
       customLineItem: true,
@@ -408,9 +409,10 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       physicalProperties: { weight: 0.05, shippable: true },
     });
     const towels = got.lineItems[0]!.id;
-    const discounted = await merchant.cart.updateCurrentCart({
-      merchantDiscounts: [{ percentage: 12.5, lineItemIds: [towels] }, { amount: '2.00' }],
-    });
+    const discounted = await buyer.cart.updateCurrentCart(
+      { merchantDiscounts: [{ percentage: 12.5, lineItemIds: [towels] }, { amount: '2.00' }] },
+      key,
+    );
     expect(discounted.appliedDiscounts).toEqual([
       {
         discountType: 'SPECIFIC_ITEMS',
@@ -434,19 +436,19 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
     });
     expect(est.appliedDiscounts[0]!.merchantDiscount!.percentage).toBe(12.5);
     const bad = await failure(
-      merchant.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00', lineItemIds: ['nope'] }] }),
+      buyer.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00', lineItemIds: ['nope'] }] }, key),
     );
     expect((bad as ValidationError).violations.map((v) => v.field)).toEqual([
       'options.merchantDiscounts[0].lineItemIds[0]',
     ]);
     const both = await failure(
-      merchant.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00', percentage: 5 }] }),
+      buyer.cart.updateCurrentCart({ merchantDiscounts: [{ amount: '1.00', percentage: 5 }] }, key),
     );
     expect((both as ValidationError).violations.map((v) => v.field)).toEqual([
       'options.merchantDiscounts[0]',
     ]);
     const price = await failure(
-      merchant.cart.addToCurrentCart({ customLineItems: [{ ...custom, price: '1.999' }] }),
+      buyer.cart.addToCurrentCart({ customLineItems: [{ ...custom, price: '1.999' }] }, key),
     );
     expect((price as ValidationError).violations.map((v) => v.field)).toEqual([
       'options.customLineItems[0].price',
