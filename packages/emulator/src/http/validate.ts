@@ -21,10 +21,10 @@ function valueAt(obj: unknown, path: PropertyKey[]): unknown {
 }
 
 const SIZE_RULE: Record<string, [string, string, string]> = {
-  // origin: [rule when too big, rule when too small, what is counted]
-  string: ['MAX_LENGTH', 'MIN_LENGTH', 'characters'],
-  array: ['MAX_SIZE', 'MIN_SIZE', 'items'],
-  set: ['MAX_SIZE', 'MIN_SIZE', 'items'],
+  // origin: [rule when too big, rule when too small, what is counted (one of it)]
+  string: ['MAX_LENGTH', 'MIN_LENGTH', 'character'],
+  array: ['MAX_SIZE', 'MIN_SIZE', 'item'],
+  set: ['MAX_SIZE', 'MIN_SIZE', 'item'],
 };
 
 /** What a value of a zod type is called in a description: `an integer`, `a string`, … */
@@ -79,7 +79,7 @@ export function toViolations(error: z.ZodError, input: unknown): Violation[] {
         description =
           own ??
           (size
-            ? `must have ${big ? 'at most' : 'at least'} ${limit} ${size[2]}`
+            ? `must have ${big ? 'at most' : 'at least'} ${limit} ${size[2]}${Number(limit) === 1 ? '' : 's'}`
             : `must be ${inclusive ? (big ? 'at most' : 'at least') : big ? 'less than' : 'greater than'} ${limit}`);
         data[big ? 'max' : 'min'] = Number(limit);
         if (!inclusive) data.exclusive = true;

@@ -54,6 +54,12 @@ describe('return URLs (checklist 13: no open redirect)', () => {
     expect(returnUrlProblem('/thanks')).toBe('must be an absolute http(s) URL');
   });
 
+  it('names credentials as the reason, where the browser would go to the host after "@"', () => {
+    for (const url of ['https://user:pw@shop.example/', 'https://shop.example@evil.example/'])
+      for (const allowed of [undefined, ['https://shop.example']])
+        expect(returnUrlProblem(url, allowed), url).toBe('must not hold a user name or password before "@"');
+  });
+
   it("allows this page's origin and the redirect URI's", () => {
     expect(allowedReturnOrigins('https://shop.example/callback')).toEqual(['https://shop.example']);
     vi.stubGlobal('location', { origin: 'https://www.shop.example' });

@@ -29,6 +29,8 @@ export function returnUrlProblem(value: unknown, allowedOrigins?: readonly strin
     if (value[1] === '/') return 'must not start with "//", which names another site';
     return allowedOrigins ? undefined : 'must be an absolute http(s) URL';
   }
+  // `https://shop.example@evil.example` goes to evil.example: say why it is refused.
+  if (/^https?:\/\/[^/?#]*@/i.test(value)) return 'must not hold a user name or password before "@"';
   if (!ABSOLUTE.test(value))
     return allowedOrigins
       ? 'must be a path on this site or an http(s) URL'

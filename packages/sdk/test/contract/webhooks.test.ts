@@ -346,7 +346,7 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
       expect(bad).toMatchObject({ status: 400 });
       expect(bad.message).toBe('INVALID_ARGUMENT: "url" must be an absolute http:// or https:// URL');
       const empty = await fail(subscribe(admin(), only.url, []));
-      expect(empty.message).toBe('INVALID_ARGUMENT: "eventTypes" must have at least 1 items');
+      expect(empty.message).toBe('INVALID_ARGUMENT: "eventTypes" must have at least 1 item');
       const typo = await fail(subscribe(admin(), only.url, ['cart created']));
       expect(typo.message).toContain(
         '"eventTypes[0]" must be an event type such as wix.ecom.v1.cart_created',
