@@ -372,6 +372,14 @@ describe('the SDK against a scripted fetch', () => {
           { signal },
         ),
     ],
+    "a buyer's cart with a trusted server's API key": [
+      [S.access, S.apiKey],
+      (f, signal) =>
+        client(f, oauth(tokens())).cart.updateCurrentCart(
+          { merchantDiscounts: [{ amount: '1.00' }] },
+          { apiKey: S.apiKey, signal },
+        ),
+    ],
     'app POST collection (app secret)': [
       [S.appSecret],
       (f, signal) =>
