@@ -4,15 +4,13 @@
  * only the names the prose leaves to the reader declared below (a `baseUrl`, a `productId`…). A
  * renamed export, a changed signature or a missing import in an example fails here.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 
-const root = new URL('../../../', import.meta.url).pathname;
-// Inside the repository's node_modules, so that `@shopkit/*` and the libraries resolve as they do
-// for an application.
-const dir = join(root, 'node_modules/.cache/shopkit-docs-check');
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** What the examples take from their surroundings, typed as a reader's code would have them. */
 const SURROUNDINGS = `
@@ -60,37 +58,43 @@ function examples() {
 it('type-checks every TypeScript example of README.md and docs/', () => {
   const blocks = examples();
   // The README alone has seven; a parser that found none would pass vacuously.
-  expect(blocks.length).toBeGreaterThanOrEqual(10);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const names = new Map<string, string>();
-  for (const [i, b] of blocks.entries()) {
-    const name = `example${i}.${b.ext}`;
-    names.set(name, b.where);
-    // `export {}` makes a block without imports a module too: each has its own scope.
-    writeFileSync(join(dir, name), `${b.code}\nexport {};\n`);
-  }
-  writeFileSync(join(dir, 'surroundings.d.ts'), SURROUNDINGS);
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      extends: join(root, 'tsconfig.base.json'),
-      compilerOptions: { jsx: 'react-jsx' },
-      include: ['*.ts', '*.tsx'],
-    }),
-  );
-  let out = '';
+  expect(blocks.filter((b) => b.where.startsWith('README.md')).length).toBeGreaterThanOrEqual(7);
+  // Inside the repository's node_modules, so that `@shopkit/*` and the libraries resolve as they
+  // do for an application; a directory of this run's own.
+  mkdirSync(join(root, 'node_modules/.cache'), { recursive: true });
+  const dir = mkdtempSync(join(root, 'node_modules/.cache/shopkit-docs-'));
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], {
+    const names = new Map<string, string>();
+    for (const [i, b] of blocks.entries()) {
+      const name = `example${i}.${b.ext}`;
+      names.set(name, b.where);
+      // `export {}` makes a block without imports a module too: each has its own scope.
+      writeFileSync(join(dir, name), `${b.code}\nexport {};\n`);
+    }
+    writeFileSync(join(dir, 'surroundings.d.ts'), SURROUNDINGS);
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: join(root, 'tsconfig.base.json'),
+        compilerOptions: { jsx: 'react-jsx' },
+        include: ['*.ts', '*.tsx'],
+      }),
+    );
+    const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir], {
       encoding: 'utf8',
     });
-  } catch (e) {
-    out = String((e as { stdout?: string }).stdout ?? e);
+    // Diagnostics name the doc and the line of the block, not the generated file.
+    const report = `${tsc.stdout}${tsc.stderr}`.replace(
+      /^.*?(example\d+\.tsx?)\((\d+),(\d+)\)/gm,
+      (_, name: string, line: string) => {
+        const [file, start] = names.get(name)!.split(':');
+        return `${file}:${Number(start) + Number(line) - 1}`;
+      },
+    );
+    expect(report).toBe('');
+    // A compiler that did not run (or crashed) says nothing on stdout either.
+    expect(tsc.status).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  // Diagnostics name the doc and the line of the block, not the generated file.
-  const report = out.replace(/^.*?(example\d+\.tsx?)\((\d+),(\d+)\)/gm, (_, name: string, line: string) => {
-    const [file, start] = names.get(name)!.split(':');
-    return `${file}:${Number(start) + Number(line) - 1}`;
-  });
-  expect(report).toBe('');
 });

@@ -24,7 +24,8 @@ export interface CallOptions {
   /**
    * An API key sent after the strategy's token, `Authorization: <token>,<apiKey>` (wire §1.6): a
    * trusted server acting for a buyer, for the merchant-only parts of the buyer's cart (custom
-   * line items, merchant discounts). Never put an API key in browser code.
+   * line items, merchant discounts). For a client with a buyer's token (`OAuthStrategy`); an
+   * `ApiKeyStrategy` client already sends its key. Never put an API key in browser code.
    */
   apiKey?: string;
 }

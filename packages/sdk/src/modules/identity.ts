@@ -675,7 +675,12 @@ export async function logout(client: AnyClient, originalUrl?: string): Promise<{
   }
   await s.setTokens(emptyTokens());
   if (problem)
-    client.fail(new ValidationError([{ field: 'originalUrl', description: problem }]), 'POST', 'logout');
+    // Reported as the call it stops, as createRedirectSession reports its own refusals.
+    client.fail(
+      new ValidationError([{ field: 'originalUrl', description: problem }]),
+      'POST',
+      '/_api/redirects-api/v1/redirect-session',
+    );
   if (refused) throw refused;
   return { logoutUrl };
 }
