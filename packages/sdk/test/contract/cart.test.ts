@@ -218,9 +218,9 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       ],
       [
         { lineItems: [item('linen-shirt')] },
-        'options.lineItems[0].catalogReference.catalogItemId',
-        'VALIDATION',
-      ], // options missing
+        'options.lineItems[0].catalogReference.options',
+        'REQUIRED_FIELD',
+      ], // options missing: the product exists, its variant is not chosen
       [{ lineItems: [item('gift-card', 0)] }, 'options.lineItems[0].quantity', 'MIN'],
       [{ lineItems: [item('gift-card', 1.5)] }, 'options.lineItems[0].quantity', 'FORMAT'],
       [{ lineItems: [item('gift-card', 10_000)] }, 'options.lineItems[0].quantity', 'MAX'],
@@ -235,6 +235,11 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       ]);
       expect(e.message).toMatch(/^INVALID_ARGUMENT: "options\./);
     }
+    // A product with options but no choice is named as such, not called missing.
+    const unchosen = await failure(c.cart.addToCurrentCart({ lineItems: [item('linen-shirt')] }));
+    expect(unchosen.message).toBe(
+      'INVALID_ARGUMENT: "options.lineItems[0].catalogReference.options" must choose a variant of Linen Shirt (options Size, Color): options.variantId, or options.options with a choice of each',
+    );
     expect(await c.cart.getCurrentCart()).toEqual(before);
     expect((await stored(before.id)).revision).toBe(1);
   });

@@ -13,6 +13,7 @@ import { appError, forbidden, invalid } from '../../http/errors.ts';
 import { FAMILY } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { lookupCatalogItem, STORES_APP_ID } from '../catalog/lookup.ts';
+import { loadProduct } from '../catalog/store.ts';
 import {
   type CartState,
   cartState,
@@ -320,19 +321,29 @@ async function addLines(
       variantId: ref.options?.variantId,
       choices: ref.options?.options,
     });
-    if (!found?.visible)
+    if (!found?.visible) {
+      // Without a choice, a product that exists but has options needs one: say that, not "no such product".
+      const product = chosen ? null : await loadProduct(sql, ref.catalogItemId);
       throw invalid([
         chosen
           ? {
               field: `${at}.catalogReference.options`,
               description: 'does not select a variant of a product in the store',
             }
-          : {
-              field: `${at}.catalogReference.catalogItemId`,
-              description:
-                'does not match a product in the store (a product with options also needs options.variantId or options.options)',
-            },
+          : product?.visible && product.productOptions.length
+            ? {
+                field: `${at}.catalogReference.options`,
+                description: `must choose a variant of ${product.name} (options ${product.productOptions
+                  .map((o) => o.name)
+                  .join(', ')}): options.variantId, or options.options with a choice of each`,
+                violatedRule: 'REQUIRED_FIELD',
+              }
+            : {
+                field: `${at}.catalogReference.catalogItemId`,
+                description: 'does not match a product in the store',
+              },
       ]);
+    }
     const line: StoredLine = {
       id: newId(),
       quantity: item.quantity,
