@@ -127,7 +127,22 @@ describe('webhooks.process', () => {
       expect(e.message).toBe('The webhook signature does not match the public key');
     }
     expect((await rejection(processWebhook(`${h}.${p}.`, { publicKey: pem }))).code).toBe('MALFORMED_TOKEN');
+    // A signature cut short, by one character or to a few: the signature is bad, not the key.
+    for (const cut of [s!.slice(0, -1), s!.slice(0, -4), s!.slice(0, 5)]) {
+      const e = await rejection(
+        processWebhook(`${h}.${p}.${cut}`, { publicKey: pem, onProductChanged: handler }),
+      );
+      expect(e.code, `${cut.length} characters`).toBe('INVALID_SIGNATURE');
+    }
     expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('takes the key as a PEM with its line breaks written \\n, or as a JWK in JSON text', async () => {
+    const token = await sign(productChanged);
+    for (const publicKey of [pem.replace(/\n/g, '\\n'), JSON.stringify(jwk), ` ${JSON.stringify(jwk)}\n`])
+      expect((await processWebhook(token, { publicKey })).id).toBe('evt-1');
+    const e = await rejection(processWebhook(token, { publicKey: '{"kty":"RSA"' }));
+    expect(e.code).toBe('INVALID_KEY');
   });
 
   it('rejects other algorithms, including none and HS256 keyed with the public key', async () => {

@@ -83,7 +83,10 @@ export type WebhookHandlers = {
 };
 
 export interface ProcessOptions extends WebhookHandlers {
-  /** The platform's public key: a PEM `PUBLIC KEY` (SPKI), a JWK, or an imported `CryptoKey`. */
+  /**
+   * The platform's public key: a PEM `PUBLIC KEY` (SPKI; line breaks may be written `\n`, as in a
+   * .env file), a JWK (an object, or its JSON text), or an imported `CryptoKey`.
+   */
   publicKey: string | JsonWebKey | CryptoKey;
   /** Allowed clock difference for `exp` and `nbf`, in seconds (default 60). */
   clockToleranceSeconds?: number;
@@ -124,10 +127,15 @@ function obj(text: unknown, b64 = false): Record<string, any> | undefined {
 async function importKey(key: ProcessOptions['publicKey']): Promise<CryptoKey> {
   if (key && typeof key === 'object' && 'usages' in key) return key as CryptoKey;
   try {
+    // A JWK kept as JSON text (an environment variable) is a JWK too.
+    if (typeof key === 'string' && key.trim().startsWith('{')) key = JSON.parse(key) as JsonWebKey;
     if (typeof key !== 'string') return await crypto.subtle.importKey('jwk', key, ALG, false, ['verify']);
-    const pem = /-----BEGIN PUBLIC KEY-----([A-Za-z0-9+/=\s]+)-----END PUBLIC KEY-----/.exec(key);
+    // A PEM from a .env file may hold its line breaks as the two characters `\n`.
+    const pem = /-----BEGIN PUBLIC KEY-----([A-Za-z0-9+/=\s\\]+)-----END PUBLIC KEY-----/.exec(key);
     if (pem)
-      return await crypto.subtle.importKey('spki', bytes(pem[1]!.replace(/\s/g, '')), ALG, false, ['verify']);
+      return await crypto.subtle.importKey('spki', bytes(pem[1]!.replace(/\\n|\s/g, '')), ALG, false, [
+        'verify',
+      ]);
   } catch {}
   throw fail('INVALID_KEY', 'publicKey must be an RSA public key: a PEM "PUBLIC KEY", a JWK or a CryptoKey');
 }
@@ -153,18 +161,21 @@ export async function process(body: string, options: ProcessOptions): Promise<We
       `The webhook token uses ${typeof header.alg === 'string' ? JSON.stringify(header.alg.slice(0, 20)) : 'no algorithm'}; only RS256 is accepted`,
     );
   const key = await importKey(options.publicKey);
+  const mismatch = () => fail('INVALID_SIGNATURE', 'The webhook signature does not match the public key');
+  let signature: ReturnType<typeof bytes>;
+  try {
+    signature = bytes(parts[3]!);
+  } catch {
+    // Not even base64url of whole bytes (a cut-off signature): a bad signature, not a bad key.
+    throw mismatch();
+  }
   let ok = false;
   try {
-    ok = await crypto.subtle.verify(
-      ALG,
-      key,
-      bytes(parts[3]!),
-      new TextEncoder().encode(`${parts[1]}.${parts[2]}`),
-    );
+    ok = await crypto.subtle.verify(ALG, key, signature, new TextEncoder().encode(`${parts[1]}.${parts[2]}`));
   } catch {
     throw fail('INVALID_KEY', 'publicKey cannot verify RS256 signatures');
   }
-  if (!ok) throw fail('INVALID_SIGNATURE', 'The webhook signature does not match the public key');
+  if (!ok) throw mismatch();
 
   const now = Date.now() / 1000;
   const skew = options.clockToleranceSeconds ?? 60;
