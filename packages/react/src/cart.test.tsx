@@ -24,8 +24,12 @@ beforeAll(async () => {
 });
 afterAll(() => emu?.stop());
 
-function setup() {
-  const client = createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }) });
+function setup(fetchFn: typeof fetch = fetch) {
+  const client = createClient({
+    baseUrl: emu.url,
+    fetch: fetchFn,
+    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+  });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={queryClient}>
@@ -121,6 +125,127 @@ it('adds to the cart, shows quantity changes at once and rolls back a refused on
   });
   await waitFor(() => expect(hook.result.current.coupon.error?.message).toMatch(/coupon/i));
   expect(hook.result.current.cart.data?.appliedDiscounts ?? []).toEqual([]);
+});
+
+/** A fetch whose add-to-cart answers `hold()` keeps back until the release it returns. */
+function holdableFetch() {
+  let held: Promise<void> | undefined;
+  const fetchFn: typeof fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (held && url.endsWith('/add-to-cart')) await held;
+    return fetch(input, init);
+  };
+  const hold = () => {
+    let release!: () => void;
+    held = new Promise((r) => {
+      release = r;
+    });
+    return () => {
+      held = undefined;
+      release();
+    };
+  };
+  return { fetchFn, hold };
+}
+
+/** Store products without options (added without a variant), by slug. */
+async function productIds(client: ReturnType<typeof setup>['client'], slugs: string[]) {
+  const { products: list } = await products.queryProducts(client, { filter: { slug: { $in: slugs } } });
+  return slugs.map((slug) => list.find((p) => p.slug === slug)!.id);
+}
+
+const lineOf = (catalogItemId: string) => ({
+  catalogReference: { appId: cart.STORES_APP_ID, catalogItemId },
+  quantity: 1,
+});
+
+it('shows the first add of a visitor without a cart at once, and rolls a refused one back to no cart', async () => {
+  const { fetchFn, hold } = holdableFetch();
+  const { client, wrapper } = setup(fetchFn);
+  const [plate] = await productIds(client, ['dinner-plate']);
+  const hook = renderHook(() => ({ cart: useCart(), add: useAddToCart() }), { wrapper });
+  await waitFor(() => expect(hook.result.current.cart.isSuccess).toBe(true));
+  expect(hook.result.current.cart.data).toBeNull();
+
+  const release = hold();
+  let added!: Promise<unknown>;
+  act(() => {
+    added = hook.result.current.add.mutateAsync({
+      lineItems: [lineOf(plate!)],
+      preview: { productName: { original: 'Dinner Plate' } },
+    });
+  });
+  // The server has not answered: the line shows, pending.
+  await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(1));
+  expect(hook.result.current.cart.data!.lineItems[0]).toMatchObject({
+    id: expect.stringMatching(/^pending-/),
+    quantity: 1,
+    productName: { original: 'Dinner Plate' },
+  });
+  release();
+  await act(() => added);
+  await waitFor(() => expect(hook.result.current.cart.data?.lineItems[0]?.id).not.toMatch(/^pending-/));
+
+  // A refused first add (a new visitor, a product that does not exist) leaves no cart.
+  const fresh = setup();
+  const other = renderHook(() => ({ cart: useCart(), add: useAddToCart() }), { wrapper: fresh.wrapper });
+  await waitFor(() => expect(other.result.current.cart.isSuccess).toBe(true));
+  await act(async () => {
+    await other.result.current.add.mutateAsync({ lineItems: [lineOf('no-such-product')] }).catch(() => {});
+  });
+  await waitFor(() => expect(other.result.current.add.isError).toBe(true));
+  expect(other.result.current.cart.data).toBeNull();
+});
+
+it('gives every line added before the server answers an id of its own', async () => {
+  const { fetchFn, hold } = holdableFetch();
+  const { client, wrapper } = setup(fetchFn);
+  const [plate, spoon, candle] = await productIds(client, [
+    'dinner-plate',
+    'olive-wood-spoon',
+    'beeswax-candle',
+  ]);
+  await cart.addToCurrentCart(client, { lineItems: [lineOf(plate!)] });
+  const hook = renderHook(() => ({ cart: useCart(), add: useAddToCart() }), { wrapper });
+  await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(1));
+
+  // Two quick adds of one new line each, neither answered yet.
+  const release = hold();
+  let adds!: Promise<unknown>[];
+  act(() => {
+    adds = [spoon!, candle!].map((id) => hook.result.current.add.mutateAsync({ lineItems: [lineOf(id)] }));
+  });
+  await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(3));
+  const ids = hook.result.current.cart.data!.lineItems.map((l) => l.id);
+  expect(new Set(ids).size).toBe(3);
+  expect(ids.filter((id) => id.startsWith('pending-'))).toHaveLength(2);
+  release();
+  await act(() => Promise.all(adds));
+  await waitFor(() =>
+    expect(hook.result.current.cart.data?.lineItems.every((l) => !l.id.startsWith('pending-'))).toBe(true),
+  );
+  expect(hook.result.current.cart.data!.lineItems).toHaveLength(3);
+});
+
+it('answers null for the totals of a visitor without a cart; a checkout without one rejects', async () => {
+  const visited: string[] = [];
+  const { wrapper } = setup();
+  const hook = renderHook(
+    () => ({ totals: useEstimateTotals(), checkout: useCheckout((u) => visited.push(u)) }),
+    {
+      wrapper,
+    },
+  );
+  await waitFor(() => expect(hook.result.current.totals.isSuccess).toBe(true));
+  expect(hook.result.current.totals.data).toBeNull();
+  const error = await act(() =>
+    hook.result.current.checkout.mutateAsync({ callbacks: { postFlowUrl: 'http://127.0.0.1/thanks' } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    ),
+  );
+  expect(error).toMatchObject({ code: 'OWNED_CART_NOT_FOUND' });
+  expect(visited).toEqual([]);
 });
 
 it('estimates totals for an address', async () => {

@@ -7,8 +7,8 @@ import {
   ShopkitError,
 } from '@shopkit/sdk';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
 import { shopkitKeys } from './catalog.ts';
+import { useOnce } from './once.ts';
 import { useShopkit } from './provider.tsx';
 
 export type Cart = CartModule.Cart;
@@ -23,18 +23,21 @@ export type RedirectCallbacks = RedirectsModule.RedirectCallbacks;
 const CART_SCOPE = { id: 'shopkit:cart' };
 const CART_MUTATION = ['shopkit', 'cart', 'mutation'] as const;
 
+/** The platform's answer when the visitor or member has no cart yet: an answer, not a failure. */
+async function unlessNoCart<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call;
+  } catch (e) {
+    if (e instanceof ShopkitError && e.code === 'OWNED_CART_NOT_FOUND') return null;
+    throw e;
+  }
+}
+
 /** The current cart, or `null` when the visitor or member has none yet. */
 export const cartQuery = (client: AnyClient) =>
   queryOptions({
     queryKey: shopkitKeys.cart,
-    queryFn: async ({ signal }): Promise<Cart | null> => {
-      try {
-        return await cart.getCurrentCart(client, { signal });
-      } catch (e) {
-        if (e instanceof ShopkitError && e.code === 'OWNED_CART_NOT_FOUND') return null;
-        throw e;
-      }
-    },
+    queryFn: ({ signal }): Promise<Cart | null> => unlessNoCart(cart.getCurrentCart(client, { signal })),
   });
 
 /** The current cart (`null` when there is none). */
@@ -48,15 +51,22 @@ export function useCartCount() {
   return data?.lineItems.reduce((n, l) => n + l.quantity, 0) ?? 0;
 }
 
+/** Ids of lines shown before the server has answered: `pending-<n>`, never one twice. */
+let pendingLines = 0;
+const pendingId = () => `pending-${++pendingLines}`;
+
 /**
  * A cart mutation with an optimistic change: the cached cart shows `optimistic(cart, vars)` at
  * once, rolls back (and refetches) on failure, and takes the server's cart when the last queued
  * change has answered. Offline, changes are held (TanStack Query pauses them) and sent in order.
+ * `createsCart`: when the cache knows there is no cart (`null`), the change starts from an empty
+ * pending one (the server creates the cart).
  */
 function useCartMutation<V>(
   name: string,
   send: (client: AnyClient, vars: V) => Promise<Cart>,
   optimistic?: (cart: Cart, vars: V) => Cart,
+  createsCart = false,
 ) {
   const client = useShopkit();
   const qc = useQueryClient();
@@ -67,7 +77,8 @@ function useCartMutation<V>(
     onMutate: async (vars) => {
       await qc.cancelQueries({ queryKey: shopkitKeys.cart, exact: true });
       const previous = qc.getQueryData<Cart | null>(shopkitKeys.cart);
-      if (previous && optimistic) qc.setQueryData(shopkitKeys.cart, optimistic(previous, vars));
+      const base = previous === null && createsCart ? { id: pendingId(), lineItems: [] } : previous;
+      if (base && optimistic) qc.setQueryData(shopkitKeys.cart, optimistic(base, vars));
       return { previous };
     },
     onError: (_e, _vars, context) => {
@@ -93,7 +104,8 @@ export interface AddToCartVars {
 }
 
 /**
- * Adds catalog items to the current cart (creating it when needed).
+ * Adds catalog items to the current cart (creating it when needed). A line not in the cart yet
+ * shows at once with an id `pending-<n>` of its own (and `preview`), until the server answers.
  * @example const add = useAddToCart(); add.mutate({ lineItems: [{ catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: id }, quantity: 1 }] });
  */
 export function useAddToCart() {
@@ -105,16 +117,17 @@ export function useAddToCart() {
         const add = lineItems.find((i) => sameItem(l, i));
         return add ? { ...l, quantity: l.quantity + add.quantity } : l;
       });
-      for (const [n, i] of lineItems.entries())
+      for (const i of lineItems)
         if (!c.lineItems.some((l) => sameItem(l, i)))
           next.push({
             ...preview,
-            id: `pending-${n}`,
+            id: pendingId(),
             quantity: i.quantity,
             catalogReference: i.catalogReference,
           });
       return { ...c, lineItems: next };
     },
+    true,
   );
 }
 
@@ -155,13 +168,18 @@ export function useRemoveCoupon() {
   );
 }
 
-/** Estimated totals of the current cart for an address and shipping option; refreshed after every cart change. */
+/**
+ * Estimated totals of the current cart for an address and shipping option, or `null` when there is
+ * no cart (as {@link cartQuery}); refreshed after every cart change.
+ */
 export const estimateTotalsQuery = (client: AnyClient, options: EstimateTotalsOptions = {}) =>
   queryOptions({
     queryKey: shopkitKeys.estimate(options),
-    queryFn: () => cart.estimateCurrentCartTotals(client, options),
+    queryFn: ({ signal }): Promise<EstimateTotalsResponse | null> =>
+      unlessNoCart(cart.estimateCurrentCartTotals(client, options, { signal })),
   });
 
+/** Estimated totals of the current cart (`null` when there is none); the previous answer stays shown while the next loads. */
 export function useEstimateTotals(options: EstimateTotalsOptions = {}, { enabled = true } = {}) {
   const client = useShopkit();
   return useQuery({ ...estimateTotalsQuery(client, options), enabled, placeholderData: (prev) => prev });
@@ -174,59 +192,28 @@ export interface CheckoutVars extends CreateCheckoutOptions {
 
 /**
  * Creates a checkout from the current cart and a redirect session to the hosted checkout page,
- * then sends the browser there (`navigate`, default `location.assign`). Calls made while one is
- * under way (a double click) are ignored: one checkout, one redirect session. After success the
- * mutation stays `isSuccess` while the browser leaves; coming back from the back-forward cache
- * resets it.
+ * then sends the browser there (`navigate`, default `location.assign`). Without a cart it rejects
+ * with the platform's `OWNED_CART_NOT_FOUND`: offer it only when `useCart()` has lines. Calls made
+ * while one is under way (a double click) are ignored: one checkout, one redirect session. After
+ * success the mutation stays `isSuccess`, and later calls answer that same checkout, while the
+ * browser leaves: `reset()` allows a new one (coming back from the back-forward cache resets it).
  * @example const checkout = useCheckout(); checkout.mutate({ callbacks: (id) => ({ postFlowUrl: `${location.origin}/thank-you?checkoutId=${id}` }) });
  */
 export function useCheckout(navigate: (url: string) => void = (url) => globalThis.location.assign(url)) {
   const client = useShopkit();
-  const m = useMutation({
-    mutationKey: ['shopkit', 'checkout'],
-    scope: CART_SCOPE,
-    mutationFn: async ({ callbacks, ...options }: CheckoutVars) => {
-      const { checkoutId } = await cart.createCheckoutFromCurrentCart(client, options);
-      const { redirectSession } = await redirects.createRedirectSession(client, {
-        ecomCheckout: { checkoutId },
-        callbacks: typeof callbacks === 'function' ? callbacks(checkoutId) : callbacks,
-      });
-      return { checkoutId, url: redirectSession.fullUrl };
-    },
-    onSuccess: ({ url }) => navigate(url),
-  });
-  const { mutateAsync: send, reset: clear } = m;
-  // The checkout under way (or done, while the browser leaves). Set in the click itself: the
-  // mutation's own state reaches React a tick later, after a double click's second click.
-  const current = useRef<ReturnType<typeof send> | undefined>(undefined);
-  const mutateAsync = useCallback<typeof send>(
-    (vars, options) => {
-      current.current ??= send(vars, options).catch((e: unknown) => {
-        current.current = undefined;
-        throw e;
-      });
-      return current.current;
-    },
-    [send],
+  return useOnce(
+    useMutation({
+      mutationKey: ['shopkit', 'checkout'],
+      scope: CART_SCOPE,
+      mutationFn: async ({ callbacks, ...options }: CheckoutVars) => {
+        const { checkoutId } = await cart.createCheckoutFromCurrentCart(client, options);
+        const { redirectSession } = await redirects.createRedirectSession(client, {
+          ecomCheckout: { checkoutId },
+          callbacks: typeof callbacks === 'function' ? callbacks(checkoutId) : callbacks,
+        });
+        return { checkoutId, url: redirectSession.fullUrl };
+      },
+      onSuccess: ({ url }) => navigate(url),
+    }),
   );
-  const mutate = useCallback<typeof m.mutate>(
-    (vars, options) => {
-      // Errors are in `error`, as with TanStack Query's own `mutate`.
-      mutateAsync(vars, options).catch(() => {});
-    },
-    [mutateAsync],
-  );
-  const reset = useCallback(() => {
-    current.current = undefined;
-    clear();
-  }, [clear]);
-  // Back from the hosted page through the back-forward cache: the page is as it was left.
-  useEffect(() => {
-    const onShow = (e: PageTransitionEvent) => {
-      if (e.persisted) reset();
-    };
-    globalThis.addEventListener?.('pageshow', onShow);
-    return () => globalThis.removeEventListener?.('pageshow', onShow);
-  }, [reset]);
-  return { ...m, mutate, mutateAsync, reset };
 }

@@ -1,4 +1,4 @@
-import { type AnyClient, collections, type PlatformQuery, products } from '@shopkit/sdk';
+import { type AnyClient, ApplicationError, collections, type PlatformQuery, products } from '@shopkit/sdk';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useShopkit } from './provider.tsx';
 
@@ -61,12 +61,22 @@ export const collectionsQuery = (client: AnyClient, query: PlatformQuery = {}) =
     queryFn: ({ signal }) => collections.queryCollections(client, query, { signal }),
   });
 
-/** A collection by slug (usable with `useQuery`, `prefetchQuery`, loaders). */
+/**
+ * A collection by slug, or `null` when the shop has none (usable with `useQuery`, `prefetchQuery`,
+ * loaders). The platform's 404 is an answer, as for a product by slug, so it is never retried.
+ */
 export const collectionQuery = (client: AnyClient, slug: string) =>
   queryOptions({
     queryKey: shopkitKeys.collection(slug),
-    queryFn: async ({ signal }) =>
-      (await collections.getCollectionBySlug(client, slug, { signal })).collection,
+    queryFn: async ({ signal }) => {
+      try {
+        return (await collections.getCollectionBySlug(client, slug, { signal })).collection;
+      } catch (e) {
+        // The platform's own "not found"; a 404 without its envelope (a wrong base URL) stays an error.
+        if (e instanceof ApplicationError && e.status === 404) return null;
+        throw e;
+      }
+    },
   });
 
 /** Products matching a platform query, one page at a time; the previous page stays shown while the next loads. */
@@ -93,7 +103,7 @@ export function useCollections(query: PlatformQuery = {}) {
   return useQuery(collectionsQuery(useShopkit(), query));
 }
 
-/** A collection by its slug. */
+/** A collection by its slug; `data` is `null` when the shop has no such collection. */
 export function useCollectionBySlug(slug: string) {
   return useQuery(collectionQuery(useShopkit(), slug));
 }

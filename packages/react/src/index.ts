@@ -42,7 +42,16 @@ export {
   useProducts,
 } from './catalog.ts';
 export { ShopkitProvider, useShopkit } from './provider.tsx';
-export type { LoginHookOptions, LoginResult, MemberAuth, MemberSession, VerifyEmailVars } from './session.ts';
+export type {
+  LoginHookOptions,
+  LoginParams,
+  LoginResult,
+  LogoutVars,
+  MemberAuth,
+  MemberSession,
+  RegisterParams,
+  VerifyEmailVars,
+} from './session.ts';
 export {
   MemberSessionError,
   useLogin,

@@ -1,11 +1,30 @@
 // @vitest-environment jsdom
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
-import { createClient, identity, OAuthStrategy, webStorage } from '@shopkit/sdk';
+import {
+  cart,
+  createClient,
+  identity,
+  memoryStorage,
+  OAuthStrategy,
+  products,
+  type TokenStorage,
+  ValidationError,
+  webStorage,
+} from '@shopkit/sdk';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MemberSessionError, ShopkitProvider, useMemberSession, useVerifyEmail } from './index.ts';
+import {
+  MemberSessionError,
+  ShopkitProvider,
+  useCart,
+  useLogin,
+  useLogout,
+  useMemberSession,
+  useRegister,
+  useVerifyEmail,
+} from './index.ts';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -13,9 +32,10 @@ beforeAll(async () => {
 });
 afterAll(() => emu?.stop());
 
-function setup(storage = webStorage(localStorage, emu.demo.clientId)) {
+function setup(storage: TokenStorage = webStorage(localStorage, emu.demo.clientId), fetchFn = fetch) {
   const client = createClient({
     baseUrl: emu.url,
+    fetch: fetchFn,
     auth: OAuthStrategy({ clientId: emu.demo.clientId, storage }),
   });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -89,4 +109,163 @@ it('verifies with a state token after a reload, and reports a session that could
   expect(error).toBeInstanceOf(MemberSessionError);
   expect((error as MemberSessionError).result.loginState).toBe('SUCCESS');
   expect((error as MemberSessionError).result.data?.sessionToken).toBeTruthy();
+});
+
+let members = 0;
+/** Member tokens for a new member, as a trusted server gets them (from a visitor without a cart). */
+async function memberTokens() {
+  const server = createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }) });
+  const { identity: who } = await identity.signOn(server, emu.demo.apiKey, {
+    email: `member-${++members}@example.com`,
+  });
+  return identity.getMemberTokensForExternalLogin(server, who.id, emu.demo.apiKey);
+}
+
+/** Adds a dinner plate (a product without options) to the client's current cart. */
+async function addPlate(client: ReturnType<typeof setup>['client']) {
+  const { products: list } = await products.queryProducts(client, {
+    filter: { slug: { $eq: 'dinner-plate' } },
+  });
+  await cart.addToCurrentCart(client, {
+    lineItems: [{ catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: list[0]!.id }, quantity: 1 }],
+  });
+}
+
+async function settings(values: Record<string, boolean>) {
+  await fetch(`${emu.url}/_api/emulator/v1/settings`, {
+    method: 'POST',
+    headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(values),
+  });
+}
+
+it('refetches the cart when the tokens change in this tab outside the hooks (a hosted-login callback)', async () => {
+  const { client, wrapper } = setup(memoryStorage());
+  await addPlate(client);
+  const { result } = renderHook(() => ({ session: useMemberSession(), cart: useCart() }), { wrapper });
+  await waitFor(() => expect(result.current.cart.data?.lineItems).toHaveLength(1));
+  expect(result.current.session.role).toBe('visitor');
+
+  // As the README's callback does after the hosted login.
+  const tokens = await memberTokens();
+  await act(() => client.auth.setTokens(tokens));
+  await waitFor(() => expect(result.current.session.role).toBe('member'));
+  // The visitor's cart is not the member's: this member has none yet.
+  await waitFor(() => expect(result.current.cart.data).toBeNull());
+});
+
+it('drops the cached cart when a logout clears the tokens and then rejects a relative return URL', async () => {
+  const { client, wrapper } = setup(memoryStorage(await memberTokens()));
+  await addPlate(client);
+  const visited: string[] = [];
+  const { result } = renderHook(() => ({ cart: useCart(), logout: useLogout((url) => visited.push(url)) }), {
+    wrapper,
+  });
+  await waitFor(() => expect(result.current.cart.data?.lineItems).toHaveLength(1));
+
+  const error = await act(() =>
+    result.current.logout.mutateAsync({ returnUrl: '/' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    ),
+  );
+  expect(error).toBeInstanceOf(ValidationError);
+  expect(visited).toEqual([]);
+  // The local logout happened: the member's cart is gone from the cache too.
+  expect((await client.auth.getTokens()).refreshToken.role).not.toBe('member');
+  await waitFor(() => expect(result.current.cart.data).toBeNull());
+});
+
+it('logs out once when asked twice before the first has answered (a double click)', async () => {
+  const sessions: string[] = [];
+  const counting: typeof fetch = (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (url.endsWith('/redirect-session')) sessions.push(url);
+    return fetch(input, init);
+  };
+  const { wrapper } = setup(memoryStorage(await memberTokens()), counting);
+  const visited: string[] = [];
+  const { result } = renderHook(() => useLogout((url) => visited.push(url)), { wrapper });
+  const vars = { returnUrl: 'http://127.0.0.1/' };
+  act(() => {
+    result.current.mutate(vars);
+    result.current.mutate(vars);
+  });
+  await waitFor(() => expect(visited).toHaveLength(1));
+  await new Promise((r) => setTimeout(r, 300));
+  expect(sessions).toHaveLength(1);
+  expect(visited).toHaveLength(1);
+});
+
+it('shows a session that ended to a component mounted after it ended', async () => {
+  // A member whose access token has expired and whose refresh token the platform refuses.
+  const { wrapper } = setup(
+    memoryStorage({
+      accessToken: { value: 'expired', expiresAt: 0 },
+      refreshToken: { value: 'refused', role: 'member' },
+    }),
+  );
+  const first = renderHook(() => ({ session: useMemberSession(), cart: useCart() }), { wrapper });
+  await waitFor(() => expect(first.result.current.session).toMatchObject({ expired: true, member: false }));
+  await waitFor(() => expect(first.result.current.cart.data).toBeNull());
+  const later = renderHook(() => useMemberSession(), { wrapper });
+  expect(later.result.current.expired).toBe(true);
+});
+
+it('passes captcha tokens (and all else the SDK takes) through login and registration', async () => {
+  await settings({ captchaRequired: true, emailVerificationRequired: false });
+  try {
+    const captcha = async () =>
+      (
+        (await (await fetch(`${emu.url}/_api/emulator/v1/captcha-token`, { method: 'POST' })).json()) as {
+          token: string;
+        }
+      ).token;
+    const { wrapper } = setup(memoryStorage());
+    const { result } = renderHook(
+      () => ({
+        login: useLogin({ silentLoginTimeoutMs: 200 }),
+        register: useRegister({ silentLoginTimeoutMs: 200 }),
+      }),
+      { wrapper },
+    );
+    const email = 'captcha@example.com';
+    const password = 'long enough pw';
+    // The platform says SUCCESS; jsdom cannot run the silent-login frame (MemberSessionError).
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        (r) => r,
+        (e: unknown) => (e instanceof MemberSessionError ? e.result : e),
+      );
+    const registered = await act(() =>
+      outcome(
+        result.current.register.mutateAsync({ email, password, captchaTokens: { recaptchaToken: '' } }),
+      ),
+    );
+    expect(registered).toMatchObject({ loginState: 'FAILURE', errorCode: 'missingCaptchaToken' });
+    expect(
+      await act(async () =>
+        outcome(
+          result.current.register.mutateAsync({
+            email,
+            password,
+            captchaTokens: { recaptchaToken: await captcha() },
+          }),
+        ),
+      ),
+    ).toMatchObject({ loginState: 'SUCCESS' });
+    expect(
+      await act(async () =>
+        outcome(
+          result.current.login.mutateAsync({
+            email,
+            password,
+            captchaTokens: { recaptchaToken: await captcha() },
+          }),
+        ),
+      ),
+    ).toMatchObject({ loginState: 'SUCCESS' });
+  } finally {
+    await settings({ captchaRequired: false });
+  }
 });

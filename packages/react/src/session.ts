@@ -1,10 +1,15 @@
 import { type AnyClient, identity, type Tokens } from '@shopkit/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { shopkitKeys } from './catalog.ts';
+import { useOnce } from './once.ts';
 import { useShopkit } from './provider.tsx';
 
 export type LoginResult = identity.LoginResult;
+/** What `useLogin` takes: the SDK's `identity.login` parameters (`email`, `password`, `captchaTokens`…). */
+export type LoginParams = Parameters<typeof identity.login>[1];
+/** What `useRegister` takes: the SDK's `identity.register` parameters (`profile`, `captchaTokens`…). */
+export type RegisterParams = Parameters<typeof identity.register>[1];
 
 /** The parts of the SDK's `OAuthStrategy` the session hooks use. */
 export interface MemberAuth {
@@ -14,11 +19,13 @@ export interface MemberAuth {
   on(event: 'sessionExpired', listener: () => void): () => void;
 }
 
+type Role = 'none' | 'visitor' | 'member';
+
 /** Who is using the shop: `none` before the first call, then `visitor` or `member`. */
 export interface MemberSession {
-  role: 'none' | 'visitor' | 'member';
+  role: Role;
   member: boolean;
-  /** A member's session ended without a logout (refresh refused). */
+  /** A member's session ended without a logout (refresh refused); cleared by the next member login. */
   expired: boolean;
 }
 
@@ -28,43 +35,91 @@ function memberAuth(client: AnyClient): MemberAuth {
   return auth as MemberAuth;
 }
 
-const roleOf = (t: Tokens | null | undefined): MemberSession['role'] => t?.refreshToken.role ?? 'none';
+const roleOf = (t: Tokens | null | undefined): Role => t?.refreshToken.role ?? 'none';
+
+/** One strategy's `expired` flag, shared by every component that reads the session. */
+interface Expiry {
+  expired: boolean;
+  set(expired: boolean): void;
+  readonly listeners: Set<() => void>;
+}
+const expiries = new WeakMap<MemberAuth, Expiry>();
+
+/**
+ * The strategy's expiry flag, following its events from the first session hook on (and not only
+ * while one is mounted): a component mounted after the refused refresh sees it too.
+ */
+function expiryOf(auth: MemberAuth): Expiry {
+  const known = expiries.get(auth);
+  if (known) return known;
+  const listeners = new Set<() => void>();
+  const e: Expiry = {
+    expired: false,
+    listeners,
+    set(expired) {
+      if (e.expired === expired) return;
+      e.expired = expired;
+      for (const l of listeners) l();
+    },
+  };
+  auth.on('sessionExpired', () => e.set(true));
+  auth.on('tokensChanged', (t) => {
+    if (roleOf(t) === 'member') e.set(false);
+  });
+  expiries.set(auth, e);
+  return e;
+}
 
 /**
  * The session as stored by the strategy (restored from its token storage on reload), kept in
- * step with token changes: this tab's (`tokensChanged`), and other tabs' logins and logouts
- * (a `storage` event, or the tab becoming visible, re-reads the stored tokens).
+ * step with token changes: this tab's (`tokensChanged`, whoever set the tokens: these hooks, or
+ * `client.auth.setTokens` after a hosted login), and other tabs' logins and logouts (a `storage`
+ * event, or the tab becoming visible, re-reads the stored tokens). Whenever the role changes
+ * (except the first visitor token, which comes with the first call), everything cached under
+ * `'shopkit'` is refetched: the cart and the rest may have been someone else's.
  * @example const { member } = useMemberSession(); return member ? <AccountLink /> : <LoginLink />;
  */
 export function useMemberSession(): MemberSession {
   const client = useShopkit();
   const qc = useQueryClient();
-  const [expired, setExpired] = useState(false);
   const { data } = useQuery({
     queryKey: shopkitKeys.session,
     queryFn: async () => roleOf(await memberAuth(client).getTokens()),
     staleTime: Number.POSITIVE_INFINITY,
   });
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const { listeners } = expiryOf(memberAuth(client));
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    [client],
+  );
+  const expired = useSyncExternalStore(
+    subscribe,
+    () => expiries.get(memberAuth(client))?.expired ?? false,
+    () => false,
+  );
   useEffect(() => {
     const auth = memberAuth(client);
-    const offTokens = auth.on('tokensChanged', (t) => {
-      qc.setQueryData(shopkitKeys.session, roleOf(t));
-      if (roleOf(t) === 'member') setExpired(false);
-    });
-    const offExpired = auth.on('sessionExpired', () => {
-      setExpired(true);
-      // Member data (cart, account) is gone: refetch as a visitor.
-      void qc.invalidateQueries({ queryKey: shopkitKeys.all });
-    });
-    // Another tab may have logged in or out: it wrote the shared storage, not this strategy's events.
-    const reread = async () => {
-      const before = qc.getQueryData<MemberSession['role']>(shopkitKeys.session);
-      const role = roleOf(await auth.getTokens());
+    const expiry = expiryOf(auth);
+    /** Every role change lands here, whichever way it came. */
+    const follow = (role: Role) => {
+      const before = qc.getQueryData<Role>(shopkitKeys.session);
       if (role === before) return;
       qc.setQueryData(shopkitKeys.session, role);
-      if (before !== undefined && (before === 'member') !== (role === 'member'))
-        void qc.invalidateQueries({ queryKey: shopkitKeys.all });
+      if (role === 'member') expiry.set(false);
+      // The first visitor token comes with the first call, which is on its way with it.
+      if ((before ?? 'none') === 'none' && role === 'visitor') return;
+      void qc.invalidateQueries({
+        queryKey: shopkitKeys.all,
+        // The session itself was just set.
+        predicate: (q) => q.queryKey[1] !== 'session',
+      });
     };
+    const offTokens = auth.on('tokensChanged', (t) => follow(roleOf(t)));
+    // Another tab may have logged in or out: it wrote the shared storage, not this strategy's events.
+    const reread = async () => follow(roleOf(await auth.getTokens()));
     const onVisible = () => {
       if (document.visibilityState === 'visible') void reread();
     };
@@ -73,7 +128,6 @@ export function useMemberSession(): MemberSession {
     w?.document.addEventListener('visibilitychange', onVisible);
     return () => {
       offTokens();
-      offExpired();
       w?.removeEventListener('storage', reread);
       w?.document.removeEventListener('visibilitychange', onVisible);
     };
@@ -82,7 +136,10 @@ export function useMemberSession(): MemberSession {
   return { role, member: role === 'member', expired };
 }
 
-/** After a login or logout everything cached belongs to someone else: refetch it. */
+/**
+ * After a login everything cached belongs to someone else: refetch it (also when no
+ * `useMemberSession` is mounted to see the role change).
+ */
 function useAfterIdentityChange() {
   const qc = useQueryClient();
   return () => qc.invalidateQueries({ queryKey: shopkitKeys.all });
@@ -127,7 +184,8 @@ async function finish(client: AnyClient, result: LoginResult, { silentLoginTimeo
 }
 
 /**
- * Logs a member in with e-mail and password. On `SUCCESS` the member tokens are fetched (silent
+ * Logs a member in with e-mail and password (and whatever else `identity.login` takes, such as
+ * `captchaTokens`). On `SUCCESS` the member tokens are fetched (silent
  * login) and stored; other states (`EMAIL_VERIFICATION_REQUIRED`, `FAILURE` with `errorCode`) are
  * returned for the UI. A silent login that fails rejects with {@link MemberSessionError}.
  */
@@ -136,20 +194,23 @@ export function useLogin(options: LoginHookOptions = {}) {
   const after = useAfterIdentityChange();
   return useMutation({
     mutationKey: ['shopkit', 'login'],
-    mutationFn: async (params: { email: string; password: string }) => {
+    mutationFn: async (params: LoginParams) => {
       return finish(client, await identity.login(client, params), options);
     },
     onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
   });
 }
 
-/** Registers a member; logs in at once on `SUCCESS`, else returns the state (usually verification). */
+/**
+ * Registers a member (with the parameters of `identity.register`: `profile`, `captchaTokens`…);
+ * logs in at once on `SUCCESS`, else returns the state (usually verification).
+ */
 export function useRegister(options: LoginHookOptions = {}) {
   const client = useShopkit();
   const after = useAfterIdentityChange();
   return useMutation({
     mutationKey: ['shopkit', 'register'],
-    mutationFn: async (params: { email: string; password: string; profile?: Record<string, unknown> }) => {
+    mutationFn: async (params: RegisterParams) => {
       return finish(client, await identity.register(client, params), options);
     },
     onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
@@ -210,19 +271,45 @@ export function useSendPasswordReset() {
   });
 }
 
+/** Where {@link useLogout} sends the member back to. */
+export interface LogoutVars {
+  /** An absolute http(s) URL (`${location.origin}/`); a path is refused by the SDK. */
+  returnUrl: string;
+}
+
 /**
  * Logs out: the strategy clears its tokens and returns the platform's logout URL, which ends the
- * member's session on the platform and comes back to `returnUrl`; `navigate` goes there.
+ * member's session on the platform and comes back to `returnUrl`; `navigate` goes there. The
+ * tokens are cleared even when the call then rejects (a `returnUrl` that is not an absolute
+ * http(s) URL is a `ValidationError`), so the cached cart and session are dropped however it
+ * ends. One logout at a time, as {@link useCheckout}: a call while one is under way or after one
+ * succeeded gets that one, until `reset()` or the next member login.
+ * @example const logout = useLogout(); logout.mutate({ returnUrl: `${location.origin}/` });
  */
 export function useLogout(navigate: (url: string) => void = (url) => globalThis.location.assign(url)) {
   const client = useShopkit();
-  const after = useAfterIdentityChange();
-  return useMutation({
-    mutationKey: ['shopkit', 'logout'],
-    mutationFn: ({ returnUrl }: { returnUrl: string }) => identity.logout(client, returnUrl),
-    onSuccess: async ({ logoutUrl }, { returnUrl }) => {
-      await after();
-      navigate(logoutUrl ?? returnUrl);
-    },
-  });
+  const qc = useQueryClient();
+  const m = useOnce(
+    useMutation({
+      mutationKey: ['shopkit', 'logout'],
+      mutationFn: ({ returnUrl }: LogoutVars) => identity.logout(client, returnUrl),
+      onSuccess: ({ logoutUrl }, { returnUrl }) => navigate(logoutUrl ?? returnUrl),
+      // The member's cart goes at once (never shown to whoever is next); the rest is refetched.
+      onSettled: () =>
+        Promise.all([
+          qc.resetQueries({ queryKey: shopkitKeys.cart }),
+          qc.invalidateQueries({ queryKey: shopkitKeys.all, predicate: (q) => q.queryKey[1] !== 'cart' }),
+        ]),
+    }),
+  );
+  // A member logged in again (without leaving the page): the next logout is a new one.
+  const { reset } = m;
+  useEffect(
+    () =>
+      memberAuth(client).on('tokensChanged', (t) => {
+        if (roleOf(t) === 'member') reset();
+      }),
+    [client, reset],
+  );
+  return m;
 }
