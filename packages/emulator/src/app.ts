@@ -75,6 +75,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     ...options.config,
   };
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const eventTypes = [...new Set(domains.flatMap((d) => d.events ?? []))].sort();
   const emu: Emulator = {
     db,
     config,
@@ -82,7 +83,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     siteId: demo.siteId,
     secret,
     identify: (authorization, siteId) => identify(emu, authorization, siteId),
+    eventTypes,
     async recordEvent(sql, type, entityId, entity) {
+      // A type no domain declares could not be subscribed to, nor found in the docs' list.
+      if (!eventTypes.includes(type)) throw new Error(`Event type ${type} is not declared by any domain`);
       await sql.query(
         'INSERT INTO events (event_id, type, entity_id, entity, created_at) VALUES ($1, $2, $3, $4, $5)',
         [randomUUID(), type, entityId, JSON.stringify(entity ?? null), emu.now()],
@@ -98,16 +102,16 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const router = new Router(app, emu);
 
   app.use('*', async (c, next) => {
-    const requestId = randomUUID();
-    c.header('X-Wix-Request-Id', requestId);
     const origin = c.req.header('origin');
     const corsOk =
       !!origin && !c.req.path.startsWith('/oauth2/authorize') && (await isAllowedOrigin(emu, origin));
-    if (corsOk) {
-      c.header('Access-Control-Allow-Origin', origin);
-      c.header('Vary', 'Origin');
-      c.header('Access-Control-Expose-Headers', EXPOSED);
-    }
+    const every: Record<string, string> = {
+      'X-Wix-Request-Id': randomUUID(),
+      ...(corsOk
+        ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': EXPOSED }
+        : {}),
+    };
+    for (const [k, v] of Object.entries(every)) c.header(k, v);
     if (c.req.method === 'OPTIONS') {
       if (!corsOk) return c.body(null, 204);
       c.header('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE');
@@ -116,6 +120,18 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       return c.body(null, 204);
     }
     await next();
+    // A route may answer with a `Response` of its own (the GraphQL SDL), which the headers set
+    // above do not reach: they go on every response here.
+    const missing = Object.entries(every).filter(([k]) => !c.res.headers.has(k));
+    if (!missing.length) return;
+    try {
+      for (const [k, v] of missing) c.res.headers.set(k, v);
+    } catch {
+      // Immutable headers (`Response.redirect`, a fetched response): set them on a copy.
+      const copy = new Response(c.res.body, c.res);
+      for (const [k, v] of missing) copy.headers.set(k, v);
+      c.res = copy;
+    }
   });
   // One cap on every request body, enforced while it streams (checklist 49); routes may cap lower.
   app.use('*', limitBody());

@@ -3,25 +3,31 @@
  *
  *   --port <n>             port to listen on; 0 picks a free one (default 4000)
  *   --host <h>             address to bind (default 127.0.0.1)
- *   --db <spec>            memory | <data dir> | postgres://… (default .shopkit/data, or DATABASE_URL)
+ *   --db <spec>            memory | <data dir> | postgres://… (default .shopkit/data, or DATABASE_URL);
+ *                          PostgreSQL needs a database of its own (33 tables: `events`, `products`, …)
  *   --seed demo|none       seed the demo store on first start (default demo)
  *   --allowed-origin <url> an origin allowed for CORS and OAuth redirects (repeatable)
  *   --json                 print one JSON line {url, clientId, apiKey, siteId} when ready (the
  *                          banner shows the API key only when stdout is a terminal)
- *   --webhook <url>        POST every lifecycle event to this URL as a signed JWT (repeatable)
- *   --webhook-retry-ms <n> first retry delay of a failed delivery, doubling each time (default 1000)
+ *   --webhook <url>        POST every lifecycle event to this URL as a signed JWT (repeatable); the
+ *                          command-line subscriptions are the URLs given this time, others removed
+ *   --webhook-retry-ms <n> first retry delay of a failed delivery (default 1000, at most 300000):
+ *                          ½ to 1× it, doubling with each attempt up to 5 minutes
  *   --webhook-attempts <n> attempts before a delivery is dead-lettered (default 8)
  * @module
  */
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PUBLIC_KEY_PATH } from './domains/webhooks/index.ts';
+import { PUBLIC_KEY_PATH, receivers } from './domains/webhooks/index.ts';
 import { startEmulator } from './server.ts';
 
 const USAGE = `Usage: shopkit-emulator [--port 4000] [--host 127.0.0.1] [--db memory|<dir>|postgres://…]
                         [--seed demo|none] [--allowed-origin <url>]… [--json]
                         [--webhook <url>]… [--webhook-retry-ms 1000] [--webhook-attempts 8]`;
+
+/** The longest retry delay of a webhook delivery (`retryMaxMs` of worker.ts): 5 minutes. */
+const MAX_RETRY_MS = 300_000;
 
 function fail(message: string): never {
   process.stderr.write(`shopkit-emulator: ${message}\n${USAGE}\n`);
@@ -52,9 +58,15 @@ if (values.help) {
   process.stdout.write(USAGE + '\n');
   process.exit(0);
 }
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535)
-  fail(`--port must be 0 to 65535, got ${values.port}`);
+/** A flag's value as a whole number in [min, max], written in digits (not '', 1e3 or 0x10). */
+function int(flag: string, min: number, max: number): number {
+  const raw = values[flag] as string;
+  const n = /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= min && n <= max)) fail(`--${flag} must be ${min} to ${max}, got ${raw || '""'}`);
+  return n;
+}
+
+const port = int('port', 0, 65535);
 if (values.seed !== 'demo' && values.seed !== 'none') fail(`--seed must be demo or none, got ${values.seed}`);
 const origins = values['allowed-origin'] as string[];
 for (const o of origins) {
@@ -68,13 +80,18 @@ const hooks = values.webhook as string[];
 for (const h of hooks)
   if (!URL.canParse(h) || !/^https?:$/.test(new URL(h).protocol))
     fail(`--webhook must be an absolute http:// or https:// URL, got ${h}`);
-const retryMs = Number(values['webhook-retry-ms']);
-if (!Number.isInteger(retryMs) || retryMs < 1 || retryMs > 3_600_000)
-  fail(`--webhook-retry-ms must be 1 to 3600000, got ${values['webhook-retry-ms']}`);
-const attempts = Number(values['webhook-attempts']);
-if (!Number.isInteger(attempts) || attempts < 1 || attempts > 100)
-  fail(`--webhook-attempts must be 1 to 100, got ${values['webhook-attempts']}`);
-const db = (values.db as string | undefined) ?? process.env.DATABASE_URL ?? '.shopkit/data';
+// Delays are capped at 5 minutes: a first delay beyond it would be the cap anyway.
+const retryMs = int('webhook-retry-ms', 1, MAX_RETRY_MS);
+const attempts = int('webhook-attempts', 1, 100);
+// An empty DATABASE_URL is unset; an empty --db is a mistake.
+const fromEnv = values.db === undefined && !!process.env.DATABASE_URL;
+const db = (values.db as string | undefined) ?? (process.env.DATABASE_URL || '.shopkit/data');
+const dbFlag = fromEnv ? 'DATABASE_URL' : '--db';
+if (!db.trim()) fail(`${dbFlag} must be memory, a data directory or a postgres:// URL, got ""`);
+// `mysql://x` or `sqlite:x` is not a directory to create: a URL of another database is refused.
+// (One-letter schemes stay paths: `C:\data` on Windows.)
+if (/^[a-z][a-z0-9+.-]+:/i.test(db) && !/^postgres(ql)?:\/\//.test(db))
+  fail(`${dbFlag} must be memory, a data directory or a postgres:// URL, got ${redactDb(db)}`);
 
 const running = await startEmulator({
   port,
@@ -97,13 +114,19 @@ if (!/^postgres/.test(db)) {
 }
 
 const { url, demo } = running;
+// Everyone who will receive events: these --webhook URLs and the subscriptions made through the
+// API, which persist with the data. URLs without their query (it may carry the receiver's secret).
+const subscribed = await receivers(running.emu);
 if (values.json) {
   process.stdout.write(
     JSON.stringify({ url, clientId: demo.clientId, apiKey: demo.apiKey, siteId: demo.siteId }) + '\n',
   );
-  process.stderr.write(`webhooks: ${hooks.length} receiver(s); public key at ${url}${PUBLIC_KEY_PATH}\n`);
+  process.stderr.write(
+    `webhooks: ${subscribed.length} receiver(s); public key at ${url}${PUBLIC_KEY_PATH}\n`,
+  );
 } else {
-  const where = /^postgres/.test(db) ? db.replace(/\/\/[^@/]*@/, '//***@') : db;
+  const where = redactDb(db);
+  const listed = subscribed.map((r) => (r.source === 'API' ? `${r.url} (API)` : r.url));
   // The API key is a secret: it is shown to a person at a terminal, never written into a log file
   // or a CI transcript (stdout redirected). `--json` prints it for programs that ask.
   const key = process.stdout.isTTY ? demo.apiKey : 'not printed (output is not a terminal; --json prints it)';
@@ -114,7 +137,7 @@ if (values.json) {
       `  client id: ${demo.clientId}   (visitor/member OAuth)`,
       `  site id:   ${demo.siteId}`,
       `  API key:   ${key}   (merchant calls; keep it on a server)`,
-      `  webhooks:  ${hooks.length ? hooks.join(', ') : 'none'}; state at ${url}/webhooks`,
+      `  webhooks:  ${listed.length ? listed.join(', ') : 'none'}; state at ${url}/webhooks`,
       `             signed RS256; public key (PEM and JWK) at ${url}${PUBLIC_KEY_PATH}`,
       '',
     ].join('\n'),
@@ -134,3 +157,9 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const)
       },
     );
   });
+
+/** A storage spec as the banner shows it: a URL's user, password and query left out. */
+function redactDb(spec: string) {
+  if (!/^[a-z][a-z0-9+.-]+:\/\//i.test(spec)) return spec;
+  return spec.replace(/\/\/[^@/]*@/, '//***@').replace(/\?.*$/s, '?…');
+}

@@ -49,6 +49,8 @@ export interface Domain {
   name: string;
   migrations: Migration[];
   routes(router: Router, emu: Emulator): void;
+  /** The lifecycle event types it records (`recordEvent` refuses any other; webhooks subscribe to these). */
+  events?: readonly string[];
   /** Seeds demo data; runs once per database, after every domain's migrations. */
   seed?(emu: Emulator, sql: Sql): Promise<void>;
 }
@@ -64,7 +66,9 @@ export interface Emulator {
   secret: Buffer;
   /** Resolves the caller from the Authorization header (and `wix-site-id`). */
   identify(authorization: string | undefined, siteId?: string): Promise<Identity>;
-  /** Writes a lifecycle event in the caller's transaction. */
+  /** Every lifecycle event type the domains record, sorted. */
+  eventTypes: readonly string[];
+  /** Writes a lifecycle event in the caller's transaction; `type` must be one of `eventTypes`. */
   recordEvent(sql: Sql, type: string, entityId: string, entity: unknown): Promise<void>;
   /** An absolute URL on this emulator for a path such as `/media/x.svg` (kept relative in storage). */
   absoluteUrl(path: string): string;

@@ -10,6 +10,19 @@ import { startWebhooks } from './domains/webhooks/index.ts';
 export interface RunningEmulator extends EmulatorInstance {
   /** `http://host:port`, with the port actually bound. */
   url: string;
+  /**
+   * Delivers now what the webhook worker would deliver over its next polls (every
+   * `webhookPollMs`, default 250 ms): events written before the call are queued and sent, one
+   * after another per entity, and it resolves when each delivery due has been answered or has
+   * failed. A failed delivery's retry, scheduled for later, is not waited for; storage that fails
+   * rejects it. For tests:
+   *
+   * @example
+   * await cart.addToCurrentCart({ lineItems });
+   * await emulator.deliverWebhooks();
+   * expect(received).toHaveLength(1);
+   */
+  deliverWebhooks(): Promise<void>;
   /** Stops accepting requests, lets in-flight ones finish, closes storage. */
   stop(): Promise<void>;
 }
@@ -36,6 +49,7 @@ export async function startEmulator(
   return {
     ...instance,
     url,
+    deliverWebhooks: () => webhookWorker.flush(),
     stop() {
       stopping ??= (async () => {
         await new Promise<void>((resolve) => {

@@ -20,11 +20,28 @@ export interface TestEmulator extends RunningEmulator {
   schema?: string;
 }
 
-/** Starts an emulator for tests (cheap password hashing, demo seed unless told otherwise). */
+/**
+ * Starts an emulator for tests on port 0 (cheap password hashing, demo seed unless told
+ * otherwise): the backend first, then the options of `startEmulator` (`db` and `schema` are the
+ * backend's unless given). Stop it with `stop()`.
+ *
+ * @example
+ * const emu = await startTestEmulator('pglite', { config: { webhookPollMs: 25 } });
+ */
 export async function startTestEmulator(
   backend: Backend = 'pglite',
   options: EmulatorOptions = {},
 ): Promise<TestEmulator> {
+  if (backend !== 'pglite' && backend !== 'postgres')
+    throw new TypeError(
+      `startTestEmulator(backend, options): backend must be 'pglite' or 'postgres', got ${
+        typeof backend === 'string'
+          ? JSON.stringify(backend)
+          : backend !== null && typeof backend === 'object'
+            ? 'an object (the options go second)'
+            : String(backend)
+      }`,
+    );
   const pgUrl = process.env.SHOPKIT_TEST_DATABASE_URL;
   if (backend === 'postgres' && !pgUrl) throw new Error('SHOPKIT_TEST_DATABASE_URL is not set');
   const schema = backend === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,37 @@ describe('CORS for allowed origins only', () => {
     expect(res.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
     const real = await fetch(`${emu.url}/health`, { headers: { origin: 'http://shop.test:5173' } });
     expect(real.headers.get('access-control-expose-headers')).toMatch(/X-Wix-Request-Id/);
+  });
+
+  it('puts the request id and CORS headers on every response, a Response of the route’s own included', async () => {
+    const SHOP = 'http://shop.test:5173';
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const calls = [
+      ...emu.routes.map((r) => ({ method: r.method, path: r.path.replace(/:[A-Za-z_]+/g, 'x') })),
+      { method: 'GET', path: '/health' },
+      { method: 'GET', path: '/media/x.svg' },
+      { method: 'GET', path: '/no/such/route' },
+    ];
+    // GET /graphql/alpha answers the SDL as a plain `Response`: the case that had no request id.
+    expect(calls).toContainEqual({ method: 'GET', path: '/graphql/alpha' });
+    for (const { method, path } of calls) {
+      const body = method === 'GET' || method === 'DELETE' ? undefined : '{}';
+      const res = await fetch(`${emu.url}${path}`, {
+        method,
+        headers: {
+          authorization: emu.demo.apiKey,
+          origin: SHOP,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body,
+        redirect: 'manual',
+      });
+      await res.body?.cancel();
+      expect(res.headers.get('x-wix-request-id'), `${method} ${path}`).toMatch(uuid);
+      // The authorize page is the one place that never answers cross-origin calls.
+      if (!path.startsWith('/oauth2/authorize'))
+        expect(res.headers.get('access-control-allow-origin'), `${method} ${path}`).toBe(SHOP);
+    }
   });
 
   it('gives no CORS headers to any other origin, however close', async () => {
@@ -95,5 +127,44 @@ describe('the shopkit-emulator command', () => {
     await expect(bad.printed('\n')).rejects.toThrow('exited early with 2');
     expect(bad.child.exitCode).toBe(2);
     expect(bad.stderr()).toMatch(/--port must be 0 to 65535, got abc\nUsage: shopkit-emulator/);
+  });
+
+  it('refuses an empty or non-decimal number, a URL of another database, and a retry delay past the cap', async () => {
+    // In a directory of their own, to see that nothing is created there.
+    const cwd = mkdtempSync(join(tmpdir(), 'shopkit-cli-flags-'));
+    const env = { ...process.env, DATABASE_URL: undefined };
+    const cases: Array<[args: string[], message: string, env?: NodeJS.ProcessEnv]> = [
+      [['--port', ''], '--port must be 0 to 65535, got ""'],
+      [['--port', '1e3'], '--port must be 0 to 65535, got 1e3'],
+      [['--port', '0x10'], '--port must be 0 to 65535, got 0x10'],
+      [['--db', ''], '--db must be memory, a data directory or a postgres:// URL, got ""'],
+      [['--db', 'mysql://x'], '--db must be memory, a data directory or a postgres:// URL, got mysql://x'],
+      [
+        [],
+        'DATABASE_URL must be memory, a data directory or a postgres:// URL, got mysql://***@db/app',
+        { ...env, DATABASE_URL: 'mysql://app:secret@db/app' },
+      ],
+      [['--webhook-retry-ms', '300001'], '--webhook-retry-ms must be 1 to 300000, got 300001'],
+      [['--webhook-retry-ms', '1e3'], '--webhook-retry-ms must be 1 to 300000, got 1e3'],
+      [['--webhook-attempts', ' 8'], '--webhook-attempts must be 1 to 100, got  8'],
+    ];
+    const children: ChildProcess[] = [];
+    try {
+      await Promise.all(
+        cases.map(async ([args, message, withEnv]) => {
+          const bad = runCli(['--port', '0', ...args], { cwd, env: withEnv ?? env });
+          children.push(bad.child);
+          await expect(bad.printed('\n'), args.join(' ')).rejects.toThrow('exited early with 2');
+          expect(bad.stderr(), args.join(' ')).toMatch(/^shopkit-emulator: .*\nUsage: shopkit-emulator/);
+          expect(bad.stderr().split('\n')[0], args.join(' ')).toBe(`shopkit-emulator: ${message}`);
+        }),
+      );
+      expect(readdirSync(cwd)).toEqual([]);
+      expect(existsSync(join(cwd, 'mysql:'))).toBe(false);
+    } finally {
+      // One that started after all must not outlive the test.
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });

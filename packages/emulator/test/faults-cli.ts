@@ -17,11 +17,11 @@ export interface CliInfo {
 }
 
 /**
- * Runs `shopkit-emulator <args>`. `printed(text)` resolves with the standard output once it holds
+ * Runs `shopkit-emulator <args>` (in `cwd`, with `env`, when given). `printed(text)` resolves with the standard output once it holds
  * `text`, and rejects (with the end of the standard error) if the command exits first.
  */
-export function runCli(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => {

@@ -2,19 +2,23 @@
  * Webhook delivery across failures of the emulator itself: SIGKILL between a change and its
  * delivery (delivered after restart, nothing lost), a clean restart (nothing delivered twice), and
  * the outbox being transactional (a rolled-back change leaves no event, so nothing is sent).
+ * Command-line subscriptions across restarts, the banner, `deliverWebhooks`, and the event types.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { ApiKeyStrategy, createClient, products, webhooks } from '@shopkit/sdk';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { retryDelay, splitType, webhookSettings } from '../src/domains/webhooks/index.ts';
-import { startTestEmulator } from '../src/testing.ts';
-import { exited, startCli } from './faults-cli.ts';
+import { DOMAINS } from '../src/domains/index.ts';
+import { receivers, retryDelay, splitType, webhookSettings } from '../src/domains/webhooks/index.ts';
+import { type Backend, startTestEmulator, testBackends } from '../src/testing.ts';
+import { exited, runCli, startCli } from './faults-cli.ts';
 
 async function receiver() {
   const bodies: string[] = [];
@@ -206,4 +210,176 @@ describe('delivery settings', () => {
     });
     expect(splitType('wix.ecom.v1.cart_deleted')).toEqual({ fqdn: 'wix.ecom.v1.cart', slug: 'deleted' });
   });
+});
+
+/** Storage that outlives one emulator: a data directory, or a PostgreSQL schema of the test's own. */
+async function lastingStore(backend: Backend) {
+  if (backend === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'shopkit-subs-'));
+    return {
+      options: { db: join(dir, 'data') },
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const schema = `w_${randomBytes(5).toString('hex')}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: process.env.SHOPKIT_TEST_DATABASE_URL });
+    await c.connect();
+    await c.query(sql);
+    await c.end();
+  };
+  return { options: { schema }, cleanup: () => admin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`) };
+}
+
+const subscribeByApi = (url: string, apiKey: string, receiverUrl: string) =>
+  fetch(`${url}/_api/emulator/v1/webhooks/subscriptions`, {
+    method: 'POST',
+    headers: { authorization: apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: receiverUrl }),
+  }).then((r) => r.json());
+
+describe.each(testBackends())('command-line subscriptions (%s)', (backend) => {
+  it('belong to the option: a URL not given again is removed, with its deliveries; API ones stay', async () => {
+    const [gone, kept, api] = await Promise.all([receiver(), receiver(), receiver()]);
+    const store = await lastingStore(backend);
+    // No polling during the test: `deliverWebhooks` sends what is due.
+    const start = (urls: string[]) =>
+      startTestEmulator(backend, { ...store.options, webhooks: urls, config: { webhookPollMs: 600_000 } });
+    const cartEvent = (emu: Awaited<ReturnType<typeof start>>, id: string) =>
+      emu.emu.db.tx((sql) => emu.emu.recordEvent(sql, 'wix.ecom.v1.cart_created', id, { id }));
+    try {
+      const first = await start([gone.url]);
+      await subscribeByApi(first.url, first.demo.apiKey, api.url);
+      await first.stop();
+
+      const second = await start([kept.url]);
+      expect(await receivers(second.emu)).toEqual([
+        { url: kept.url, source: 'COMMAND_LINE' },
+        { url: api.url, source: 'API' },
+      ]);
+      await cartEvent(second, 'after-first-restart');
+      await second.deliverWebhooks();
+      expect([gone.bodies.length, kept.bodies.length, api.bodies.length]).toEqual([0, 1, 1]);
+      await second.stop();
+
+      const third = await start([]);
+      expect(await receivers(third.emu)).toEqual([{ url: api.url, source: 'API' }]);
+      await cartEvent(third, 'after-second-restart');
+      await third.deliverWebhooks();
+      expect([gone.bodies.length, kept.bodies.length, api.bodies.length]).toEqual([0, 1, 2]);
+      // The removed subscriptions' deliveries went with them.
+      const left = await third.emu.db.query<{ url: string }>(
+        'SELECT DISTINCT s.url FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id',
+      );
+      expect(left).toEqual([{ url: api.url }]);
+      await third.stop();
+    } finally {
+      await Promise.all([gone.close(), kept.close(), api.close()]);
+      await store.cleanup();
+    }
+  }, 90_000);
+});
+
+describe.each(testBackends())('deliverWebhooks (%s)', (backend) => {
+  it('sends what is due now, in order per entity, without waiting for a poll; not retries', async () => {
+    const hook = await receiver();
+    const emu = await startTestEmulator(backend, {
+      webhooks: [hook.url],
+      config: { webhookPollMs: 600_000, webhookRetryBaseMs: 60_000 },
+    });
+    try {
+      const key = await fetch(`${emu.url}/_api/emulator/v1/webhooks/public-key`).then((r) => r.json());
+      const record = (type: string, id: string) =>
+        emu.emu.db.tx((sql) => emu.emu.recordEvent(sql, type, id, { id }));
+      await record('wix.ecom.v1.cart_created', 'a');
+      await record('wix.ecom.v1.cart_updated', 'a');
+      await record('wix.ecom.v1.cart_created', 'b');
+      await record('wix.ecom.v1.cart_deleted', 'a');
+      await emu.deliverWebhooks();
+      const got = await Promise.all(hook.bodies.map((b) => webhooks.process(b, { publicKey: key.pem })));
+      expect(got.filter((e) => e.entityId === 'a').map((e) => e.type)).toEqual([
+        'wix.ecom.v1.cart_created',
+        'wix.ecom.v1.cart_updated',
+        'wix.ecom.v1.cart_deleted',
+      ]);
+      expect(got.map((e) => e.entityId).sort()).toEqual(['a', 'a', 'a', 'b']);
+
+      // A refused delivery is tried once; its retry, half a minute or more later, is not waited for.
+      hook.status = 503;
+      await record('wix.ecom.v1.cart_updated', 'b');
+      await emu.deliverWebhooks();
+      const [latest] = await deliveries(emu.url, emu.demo.apiKey);
+      expect(latest).toMatchObject({ entityId: 'b', state: 'PENDING', attempts: 1, lastStatus: 503 });
+    } finally {
+      await emu.stop();
+      await hook.close();
+    }
+  });
+});
+
+describe('event types', () => {
+  const emitted = DOMAINS.flatMap((d) => d.events ?? []).sort();
+
+  it('docs/webhooks.md lists every type the emulator sends, and no other', () => {
+    const docs = readFileSync(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
+    const listed = [...docs.matchAll(/^\| [^|]+\| `(wix\.[a-z0-9_.]+)` +\|/gm)].map((m) => m[1]).sort();
+    expect(listed).toEqual(emitted);
+    expect(emitted).toContain('wix.iam.v1.identity_created');
+  });
+
+  it('refuses to record a type no domain declares', async () => {
+    const emu = await startTestEmulator('pglite', { seed: 'none' });
+    try {
+      expect(emu.emu.eventTypes).toEqual(emitted);
+      await expect(
+        emu.emu.db.tx((sql) => emu.emu.recordEvent(sql, 'wix.ecom.v1.cart_updatd', 'x', { id: 'x' })),
+      ).rejects.toThrow('Event type wix.ecom.v1.cart_updatd is not declared by any domain');
+    } finally {
+      await emu.stop();
+    }
+  });
+});
+
+describe('the --webhook flag', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shopkit-webhook-flag-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('names the receivers in the banner without their secrets, and a restart keeps only the URLs given again', async () => {
+    const data = join(dir, 'data');
+    const first = startCli(data, ['--webhook', 'http://127.0.0.1:9/first?token=s3cret']);
+    const info = await first.ready;
+    await until(() => first.stderr().includes('webhooks: 1 receiver(s)'));
+    await subscribeByApi(info.url, info.apiKey, 'http://api:hunter2@127.0.0.1:9/api?key=k3y#frag');
+    first.child.kill('SIGTERM');
+    await exited(first.child);
+
+    // The banner (output piped): the flag's URL and the API subscription, query strings left out.
+    const second = runCli([
+      '--port',
+      '0',
+      '--db',
+      data,
+      '--webhook',
+      'http://127.0.0.1:9/second?token=s3cret',
+    ]);
+    const banner = await second.printed('public key');
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+    expect(banner).toMatch(
+      /webhooks: +http:\/\/127\.0\.0\.1:9\/second\?…, http:\/\/127\.0\.0\.1:9\/api\?… \(API\); state at /,
+    );
+    for (const secret of ['s3cret', 'k3y', 'hunter2', 'frag', '/first']) expect(banner).not.toContain(secret);
+
+    // Without the flag, only the API subscription receives events; the count says so.
+    const third = startCli(data);
+    const again = await third.ready;
+    await until(() => /webhooks: \d+ receiver\(s\)/.test(third.stderr()));
+    expect(third.stderr()).toContain('webhooks: 1 receiver(s)');
+    const { subscriptions } = await fetch(`${again.url}/_api/emulator/v1/webhooks/subscriptions`, {
+      headers: { authorization: again.apiKey },
+    }).then((r) => r.json());
+    expect(subscriptions.map((s: { source: string }) => s.source)).toEqual(['API']);
+    third.child.kill('SIGTERM');
+    await exited(third.child);
+  }, 120_000);
 });

@@ -145,8 +145,13 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
   };
 }
 
-/** Applies the migrations not yet applied, in order, each in its own transaction. */
+/**
+ * Applies the migrations not yet applied, in order, each in its own transaction. On PostgreSQL,
+ * a schema holding tables the emulator did not create (an application's own database, reached
+ * through `DATABASE_URL`) is refused before anything is written to it.
+ */
 export async function migrate(db: Db, migrations: Migration[]) {
+  if (db.kind === 'postgres') await refuseForeignTables(db);
   await db.query(
     'CREATE TABLE IF NOT EXISTS _migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );
@@ -162,4 +167,21 @@ export async function migrate(db: Db, migrations: Migration[]) {
       await sql.query('INSERT INTO _migrations (id) VALUES ($1)', [m.id]);
     });
   }
+}
+
+/**
+ * Throws unless the current schema is empty or the emulator's: it has `emulator_meta` (made by the
+ * first migration), or nothing but `_migrations` (a first start cut short).
+ */
+async function refuseForeignTables(db: Db) {
+  const names = (
+    await db.query<{ name: string }>(
+      'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1',
+    )
+  ).map((r) => r.name);
+  if (names.includes('emulator_meta') || names.every((n) => n === '_migrations')) return;
+  const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? ', …' : '');
+  throw new Error(
+    `the database already has tables the emulator did not create (${shown}); give the emulator a database of its own`,
+  );
 }

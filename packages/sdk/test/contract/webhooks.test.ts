@@ -276,6 +276,15 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
       modifiedFields: expect.arrayContaining(['description']),
     });
     expect(mug[1]!.time).toBeInstanceOf(Date);
+    // The product_changed that follows product_variants_changed names what the variant update
+    // changed on the product, against its state before the update (not the event just before).
+    const shirtEvents = await eventsOf(main, shirt.id);
+    const afterVariants = shirtEvents[shirtEvents.findIndex((e) => e.type.endsWith('variants_changed')) + 1];
+    expect(afterVariants?.type).toBe('wix.stores.catalog.v1.product_changed');
+    expect(afterVariants!.modifiedFields).toEqual(
+      expect.arrayContaining(['variants', 'priceRange', 'lastUpdated', 'manageVariants']),
+    );
+    expect(afterVariants!.modifiedFields).not.toContain('name');
     // The JWK verifies too, and every body is a compact RS256 JWS.
     expect((await webhooks.process(main.hits[0]!.body, { publicKey: jwk })).id).toBeTruthy();
     expect(JSON.parse(Buffer.from(main.hits[0]!.body.split('.')[0]!, 'base64url').toString())).toMatchObject({
@@ -350,6 +359,21 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
       const typo = await fail(subscribe(admin(), only.url, ['cart created']));
       expect(typo.message).toContain(
         '"eventTypes[0]" must be an event type such as wix.ecom.v1.cart_created',
+      );
+      // A well-formed type the emulator never sends would never fire: refused, naming the known ones.
+      const unsent = await fail(
+        subscribe(admin(), only.url, ['wix.ecom.v1.cart_created', 'wix.ecom.v1.cart_updatd']),
+      );
+      expect(unsent).toBeInstanceOf(ValidationError);
+      const [violation, ...more] = (unsent as ValidationError).violations;
+      expect(more).toEqual([]);
+      expect(violation).toMatchObject({
+        field: 'eventTypes[1]',
+        violatedRule: 'INVALID_ENUM_VALUE',
+        data: { values: expect.arrayContaining(['wix.ecom.v1.cart_updated', 'wix.iam.v1.identity_created']) },
+      });
+      expect(violation!.description).toMatch(
+        /^is not an event type the emulator sends \(it sends .*wix\.ecom\.v1\.cart_updated/,
       );
       const asVisitor = await fail(
         subscribe(

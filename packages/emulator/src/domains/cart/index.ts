@@ -28,6 +28,7 @@ import { CURRENCY, isAmount } from './money.ts';
 import { cartPages } from './pages.ts';
 import { DEMO_COUPONS } from './pricing.ts';
 import {
+  CART_EVENTS,
   type CartRow,
   cartMigrations,
   cartNotFound,
@@ -250,7 +251,7 @@ const needsElevation = (what: string) =>
 
 /** Records the end of a visitor's cart that was merged into their member cart. */
 const visitorCartDeleted = (emu: Emulator, sql: Sql) => (visitor: CartRow, into: CartRow) =>
-  emu.recordEvent(sql, 'wix.ecom.v1.cart_deleted', visitor.id, { id: visitor.id, mergedIntoCartId: into.id });
+  emu.recordEvent(sql, CART_EVENTS.cartDeleted, visitor.id, { id: visitor.id, mergedIntoCartId: into.id });
 
 type Change = (sql: Sql, row: CartRow) => Promise<void>;
 
@@ -290,8 +291,8 @@ async function withCart(
     if (write) await saveCart(emu, sql, row);
     const state = await cartState(emu, sql, row);
     const cart = renderCart(state, emu.now());
-    if (created) await emu.recordEvent(sql, 'wix.ecom.v1.cart_created', row.id, cart);
-    else if (write) await emu.recordEvent(sql, 'wix.ecom.v1.cart_updated', row.id, cart);
+    if (created) await emu.recordEvent(sql, CART_EVENTS.cartCreated, row.id, cart);
+    else if (write) await emu.recordEvent(sql, CART_EVENTS.cartUpdated, row.id, cart);
     return { cart, state };
   });
 }
@@ -407,6 +408,7 @@ const cartOnly = ({ cart }: { cart: unknown }) => ({ cart });
 export const cart: Domain = {
   name: 'cart',
   migrations: cartMigrations,
+  events: Object.values(CART_EVENTS),
   routes(router, emu) {
     const path = '/v1/carts/current';
     const base = { family: FAMILY.cart, access: 'anyone' as const };
@@ -466,7 +468,7 @@ export const cart: Domain = {
             onVisitorCartDeleted: visitorCartDeleted(emu, sql),
           });
           await sql.query('DELETE FROM carts WHERE id = $1', [row.id]);
-          await emu.recordEvent(sql, 'wix.ecom.v1.cart_deleted', row.id, { id: row.id });
+          await emu.recordEvent(sql, CART_EVENTS.cartDeleted, row.id, { id: row.id });
           return {};
         }),
     });
@@ -614,8 +616,8 @@ export const cart: Domain = {
           row.doc.checkoutId = checkoutId;
           await saveCart(emu, sql, row);
           const cartNow = renderCart(await cartState(emu, sql, row), now);
-          await emu.recordEvent(sql, 'wix.ecom.v1.cart_updated', row.id, cartNow);
-          await emu.recordEvent(sql, 'wix.ecom.v1.checkout_created', checkoutId, { id: checkoutId, ...doc });
+          await emu.recordEvent(sql, CART_EVENTS.cartUpdated, row.id, cartNow);
+          await emu.recordEvent(sql, CART_EVENTS.checkoutCreated, checkoutId, { id: checkoutId, ...doc });
           return { checkoutId };
         }),
     });

@@ -29,7 +29,7 @@ import {
 import { type CartState, estimate, findCoupon, resolveLines } from './model.ts';
 import { CURRENCY, price, toCents } from './money.ts';
 import type { RestAddress } from './pricing.ts';
-import type { CartDoc, CartRow, StoredLine } from './store.ts';
+import { CART_EVENTS, type CartDoc, type CartRow, type StoredLine } from './store.ts';
 
 /** What a checkout stores (table `checkouts`, column `doc`). */
 export interface CheckoutDoc {
@@ -396,7 +396,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
         "UPDATE checkouts SET status = 'COMPLETED', order_id = $2, completed_at = $3 WHERE id = $1",
         [co.id, orderId, now],
       );
-      await emu.recordEvent(sql, 'wix.ecom.v1.order_created', orderId, { ...order, number: String(number) });
+      await emu.recordEvent(sql, CART_EVENTS.orderCreated, orderId, { ...order, number: String(number) });
       // Then the stock it takes (product_changed per tracked product); a shortfall the per-line
       // check could not see undoes the whole order.
       const short = await adjustInventory(emu, sql, taken);
@@ -406,7 +406,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
         "DELETE FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 RETURNING id",
         [co.cart_id, co.id],
       );
-      for (const g of gone) await emu.recordEvent(sql, 'wix.ecom.v1.cart_deleted', g.id, { id: g.id });
+      for (const g of gone) await emu.recordEvent(sql, CART_EVENTS.cartDeleted, g.id, { id: g.id });
       return { kind: 'placed' as const, co };
     })
     .catch((e: unknown) => {

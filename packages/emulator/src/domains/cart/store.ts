@@ -11,6 +11,15 @@ import type { Sql } from '../../db/index.ts';
 import { appError, notFound } from '../../http/errors.ts';
 import type { MerchantDiscount, RestAddress } from './pricing.ts';
 
+/** Event types of carts, checkouts and orders (wire entities `wix.ecom.v1.*`). */
+export const CART_EVENTS = {
+  cartCreated: 'wix.ecom.v1.cart_created',
+  cartUpdated: 'wix.ecom.v1.cart_updated',
+  cartDeleted: 'wix.ecom.v1.cart_deleted',
+  checkoutCreated: 'wix.ecom.v1.checkout_created',
+  orderCreated: 'wix.ecom.v1.order_created',
+} as const;
+
 export const cartMigrations = [
   {
     id: '0300_carts',

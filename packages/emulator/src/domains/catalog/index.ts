@@ -5,14 +5,15 @@
  */
 import type { Domain } from '../../context.ts';
 import { collectionMigrations, collectionRoutes, seedCollections } from './collections.ts';
-import { productRoutes } from './products.ts';
+import { PRODUCT_EVENTS, productRoutes } from './products.ts';
 import { seedProducts } from './seed.ts';
 import { productMigrations } from './store.ts';
-import { writeRoutes } from './writes.ts';
+import { COLLECTION_EVENTS, writeRoutes } from './writes.ts';
 
 export const catalog: Domain = {
   name: 'catalog',
   migrations: [...collectionMigrations, ...productMigrations],
+  events: [...Object.values(PRODUCT_EVENTS), ...Object.values(COLLECTION_EVENTS)],
   routes(router, emu) {
     collectionRoutes(router, emu);
     productRoutes(router, emu);

@@ -25,6 +25,7 @@ import {
   forgetLoginFailures,
   getSettings,
   hashPassword,
+  IDENTITY_EVENTS,
   identityOf,
   issueSessionToken,
   MAX_PASSWORD,
@@ -150,7 +151,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
           ],
         );
         const m = rows[0]!;
-        await emu.recordEvent(sql, 'wix.iam.v1.identity_created', m.id, identityOf(m));
+        await emu.recordEvent(sql, IDENTITY_EVENTS.created, m.id, identityOf(m));
         return stateResponse(emu, sql, m, identity, hostedPageClient(c));
       });
     },
@@ -252,7 +253,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
             ],
           );
           m = rows[0]!;
-          await emu.recordEvent(sql, 'wix.iam.v1.identity_created', m.id, identityOf(m));
+          await emu.recordEvent(sql, IDENTITY_EVENTS.created, m.id, identityOf(m));
         } else if (msg.verifyEmail && !m.email_verified) {
           const rows = await sql.query<MemberRow>(
             'UPDATE members SET email_verified = true, updated_at = $2 WHERE id = $1 RETURNING *',

@@ -10,11 +10,12 @@ import { authenticationRoutes, recoveryRoutes, verificationRoutes } from './auth
 import { devRoutes } from './dev.ts';
 import { oauthRoutes } from './oauth.ts';
 import { ssoRoutes } from './sso.ts';
-import { identityMigrations } from './store.ts';
+import { IDENTITY_EVENTS, identityMigrations } from './store.ts';
 
 export const identity: Domain = {
   name: 'identity',
   migrations: identityMigrations,
+  events: Object.values(IDENTITY_EVENTS),
   routes(router, emu) {
     authenticationRoutes(router, emu);
     recoveryRoutes(router, emu);

@@ -26,6 +26,7 @@ import { allowFormTarget, authSession, deliver, mintCode, type StoredAuth, targe
 import {
   emailKey,
   getSettings,
+  IDENTITY_EVENTS,
   type IdpConnectionRow,
   identityOf,
   idpConnections,
@@ -181,7 +182,7 @@ async function signOnFromIdp(
       ],
     );
     if (rows[0]) {
-      await emu.recordEvent(sql, 'wix.iam.v1.identity_created', rows[0].id, identityOf(rows[0]));
+      await emu.recordEvent(sql, IDENTITY_EVENTS.created, rows[0].id, identityOf(rows[0]));
       return { member: rows[0] };
     }
     // Registered meanwhile under the same e-mail: link that member.

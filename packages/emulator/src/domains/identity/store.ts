@@ -11,6 +11,9 @@ import { hashToken, newId, newToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError } from '../../http/errors.ts';
 
+/** Event types of identities (wire entity `wix.iam.v1.identity`). */
+export const IDENTITY_EVENTS = { created: 'wix.iam.v1.identity_created' } as const;
+
 export const identityMigrations = [
   {
     id: '0201_identity',

@@ -221,7 +221,7 @@ export async function createRedirectSession(
       sessionToken,
       shortUrl: `${base}/r/${id}`,
     };
-    await emu.recordEvent(sql, 'wix.headless.v1.redirect_session_created', id, {
+    await emu.recordEvent(sql, REDIRECT_SESSION_CREATED, id, {
       id,
       intent,
       fullUrl: entity.fullUrl,
@@ -278,9 +278,13 @@ async function servePage(c: Context, emu: Emulator, id: string) {
   return page({ session, emu, c });
 }
 
+/** The event type of a new redirect session (wire entity `wix.headless.v1.redirect_session`). */
+export const REDIRECT_SESSION_CREATED = 'wix.headless.v1.redirect_session_created';
+
 export const redirects: Domain = {
   name: 'redirects',
   migrations: redirectMigrations,
+  events: [REDIRECT_SESSION_CREATED],
   routes(router, emu) {
     router.route({
       method: 'POST',

@@ -1,7 +1,7 @@
 /**
  * Webhooks: subscriptions (from `--webhook <url>` or the elevated endpoint, optionally limited to
- * some event types), the signing key's public half, delivery state as JSON and as a page, and the
- * delivery worker (`worker.ts`) that the server starts and stops.
+ * some of the event types the emulator records), the signing key's public half, delivery state as
+ * JSON and as a page, and the delivery worker (`worker.ts`) that the server starts and stops.
  *
  *   GET    /_api/emulator/v1/webhooks/public-key            public: `{alg, kid, pem, jwk}`
  *   POST   /_api/emulator/v1/webhooks/subscriptions         elevated: `{url, eventTypes?}`
@@ -75,17 +75,24 @@ const urlSchema = z
   .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
     message: 'must be an absolute http:// or https:// URL',
   });
-const eventTypes = z
-  .array(
-    z
-      .string()
-      .max(200)
-      .refine((t) => /^[a-z][a-z0-9]*(\.[a-z0-9_]+)+$/.test(t), {
-        message: 'must be an event type such as wix.ecom.v1.cart_created',
-      }),
-  )
-  .min(1)
-  .max(50);
+/** Event types to subscribe to: exact types the emulator records (a typo would never fire). */
+const eventTypes = (known: readonly string[]) =>
+  z
+    .array(
+      z
+        .string()
+        .max(200)
+        .refine((t) => /^[a-z][a-z0-9]*(\.[a-z0-9_]+)+$/.test(t), {
+          message: 'must be an event type such as wix.ecom.v1.cart_created',
+        })
+        .pipe(
+          z.enum(known as [string, ...string[]], {
+            error: `is not an event type the emulator sends (it sends ${known.join(', ')})`,
+          }),
+        ),
+    )
+    .min(1)
+    .max(50);
 
 interface SubscriptionRow {
   id: string;
@@ -103,7 +110,7 @@ const renderSubscription = (r: SubscriptionRow) => ({
   createdDate: new Date(r.created_at).toISOString(),
 });
 
-/** Adds a subscription that starts with the next event. `cli` ones are unique by URL and kept. */
+/** Adds a subscription that starts with the next event. `cli` ones are unique by URL. */
 async function subscribe(
   emu: Emulator,
   sql: Sql,
@@ -132,13 +139,30 @@ async function subscribe(
   return rows[0];
 }
 
-/** Registers the `--webhook` URLs (once per data directory; a restart keeps their progress). */
+/**
+ * Makes the command-line subscriptions (`--webhook`, the `webhooks` option) exactly `urls`: a URL
+ * given again keeps its subscription and its progress; one not given again is removed, with its
+ * deliveries. Subscriptions made through the API are left alone.
+ */
 export async function subscribeCommandLine(emu: Emulator, urls: string[]) {
-  for (const url of urls) {
-    const ok = urlSchema.safeParse(url);
-    if (!ok.success) throw new Error(`--webhook must be an absolute http(s) URL, got ${url}`);
-    await emu.db.tx((sql) => subscribe(emu, sql, url, null, 'cli'));
-  }
+  for (const url of urls)
+    if (!urlSchema.safeParse(url).success)
+      throw new Error(`--webhook must be an absolute http(s) URL, got ${url}`);
+  await emu.db.tx(async (sql) => {
+    await sql.query(
+      "DELETE FROM webhook_subscriptions WHERE source = 'cli' AND NOT (url = ANY($1::text[]))",
+      [urls],
+    );
+    for (const url of urls) await subscribe(emu, sql, url, null, 'cli');
+  });
+}
+
+/** Who receives events now: every subscription, command-line ones first, URLs redacted. */
+export async function receivers(emu: Emulator): Promise<{ url: string; source: 'COMMAND_LINE' | 'API' }[]> {
+  const rows = await emu.db.query<SubscriptionRow>(
+    "SELECT * FROM webhook_subscriptions ORDER BY source = 'cli' DESC, created_at, id",
+  );
+  return rows.map((r) => ({ url: redactUrl(r.url), source: r.source === 'cli' ? 'COMMAND_LINE' : 'API' }));
 }
 
 /** Registers the command-line subscriptions and starts the delivery worker. */
@@ -217,8 +241,11 @@ const renderDelivery = (d: DeliveryRow) => ({
   ...(d.delivered_at ? { deliveredDate: iso(d.delivered_at) } : {}),
 });
 
-/** A URL without its query and fragment, for the public page (they may carry a receiver's secret). */
-function shortUrl(u: string) {
+/**
+ * A receiver URL as the `/webhooks` page and the banner show it: without user info, query and
+ * fragment (they may carry a receiver's secret), `?…` marking a query that was left out.
+ */
+export function redactUrl(u: string) {
   const url = new URL(u);
   return url.origin + url.pathname + (url.search ? '?…' : '');
 }
@@ -246,7 +273,7 @@ export const webhooks: Domain = {
       family: E,
       path: `${BASE}/subscriptions`,
       access: 'elevated',
-      schema: z.object({ url: urlSchema, eventTypes: eventTypes.optional() }).strict(),
+      schema: z.object({ url: urlSchema, eventTypes: eventTypes(emu.eventTypes).optional() }).strict(),
       async handler({ msg }) {
         const types = msg.eventTypes ? [...new Set(msg.eventTypes)].sort() : null;
         const sub = await emu.db.tx(async (sql) => {
@@ -350,14 +377,14 @@ export const webhooks: Domain = {
         const subRows = subs
           .map(
             (s) =>
-              `<tr>${cell(shortUrl(s.url))}${cell(s.eventTypes?.join(', ') ?? 'every event')}${cell(s.source)}` +
+              `<tr>${cell(redactUrl(s.url))}${cell(s.eventTypes?.join(', ') ?? 'every event')}${cell(s.source)}` +
               `${cell(s.deliveries.pending)}${cell(s.deliveries.delivered)}${cell(s.deliveries.dead)}</tr>`,
           )
           .join('');
         const deliveryRows = recent
           .map(
             (d) =>
-              `<tr class="${d.state.toLowerCase()}">${cell(d.seq)}${cell(d.type)}${cell(d.entity_id)}${cell(shortUrl(d.url))}` +
+              `<tr class="${d.state.toLowerCase()}">${cell(d.seq)}${cell(d.type)}${cell(d.entity_id)}${cell(redactUrl(d.url))}` +
               `${cell(d.state)}${cell(d.attempts)}${cell(d.last_error ?? (d.last_status ? `HTTP ${d.last_status}` : ''))}` +
               `${cell(d.state === 'PENDING' ? iso(d.next_attempt_at) : iso(d.delivered_at))}</tr>`,
           )

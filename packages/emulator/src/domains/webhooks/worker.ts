@@ -179,13 +179,21 @@ async function loadEvent(sql: Sql, seq: number) {
   );
   if (!e) return undefined;
   const { fqdn } = splitType(e.type);
-  // The entity as the previous event of the same entity left it, for `modifiedFields`.
-  const prev = await sql.query<{ entity: unknown; type: string }>(
-    'SELECT entity, type FROM events WHERE entity_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT 5',
-    [e.entity_id, seq],
+  // The entity's state before this event, for `modifiedFields`: the last earlier event of the same
+  // entity that carries all of it. Action events (`product_variants_changed`, recorded with the
+  // `product_changed` of the same write) and partial entities (`{productId}`) are not a state.
+  const [prev] = await sql.query<{ entity: unknown }>(
+    `SELECT entity FROM events
+      WHERE entity_id = $1 AND seq < $2 AND type = ANY($3::text[])
+        AND jsonb_typeof(entity) = 'object' AND entity ? 'id'
+      ORDER BY seq DESC LIMIT 1`,
+    [e.entity_id, seq, STATE_SLUGS.map((slug) => `${fqdn}_${slug}`)],
   );
-  return { e, previous: prev.find((p) => splitType(p.type).fqdn === fqdn)?.entity };
+  return { e, previous: prev?.entity };
 }
+
+/** Slugs of events whose entity is the whole entity as the change left it. */
+const STATE_SLUGS = ['created', 'changed', 'updated'];
 
 /** POSTs one claimed delivery and records the outcome. */
 async function deliver(
@@ -246,8 +254,13 @@ function originOf(url: string) {
 }
 
 export interface WebhookWorker {
-  /** Runs one pass now (queue, claim, deliver); resolves when it is done. */
-  tick(): Promise<void>;
+  /**
+   * Runs passes (queue, claim, deliver) now until one finds nothing to send: every event written
+   * before the call has been queued, and every delivery that could go has been answered or has
+   * failed (an entity's next event goes in the pass after its previous one). Retries scheduled for
+   * later are not waited for. Rejects if a pass fails (storage down).
+   */
+  flush(): Promise<void>;
   /** Stops polling, abandons in-flight posts (they stay pending) and waits for the pass to end. */
   stop(): Promise<void>;
 }
@@ -259,51 +272,53 @@ export function startWorker(emu: Emulator): WebhookWorker {
   const s = webhookSettings(emu);
   const halt = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<boolean> | undefined;
+  let running: Promise<number> | undefined;
 
-  async function pass(): Promise<boolean> {
+  /** One pass; resolves with how many deliveries it claimed. */
+  async function pass(): Promise<number> {
     // Most emulators have no subscriber: one cheap query per poll then.
     const [any] = await emu.db.query('SELECT 1 FROM webhook_subscriptions LIMIT 1');
-    if (!any) return false;
+    if (!any) return 0;
     await enqueue(emu);
     const due = await claim(emu, s, BATCH);
-    if (!due.length) return false;
+    if (!due.length) return 0;
     const key = await signingKey(emu);
     await Promise.all(due.map((d) => deliver(emu, s, key, d, halt.signal)));
-    return due.length === BATCH;
+    return due.length;
   }
 
-  function run(): Promise<boolean> {
-    running ??= pass()
-      .catch((e: Error) => {
-        if (!halt.signal.aborted) emu.log(`[webhooks] delivery pass failed: ${e.message}`);
-        return false;
-      })
-      .finally(() => {
-        running = undefined;
-      });
+  /** The pass running now, or a new one: never two at once. */
+  function run(): Promise<number> {
+    running ??= pass().finally(() => {
+      running = undefined;
+    });
     return running;
   }
+  const settled = () => running?.catch(() => 0);
 
   function schedule(delay: number) {
     if (halt.signal.aborted) return;
     timer = setTimeout(async () => {
-      const more = await run();
-      schedule(more ? 0 : s.pollMs);
+      const claimed = await run().catch((e: Error) => {
+        if (!halt.signal.aborted) emu.log(`[webhooks] delivery pass failed: ${e.message}`);
+        return 0;
+      });
+      schedule(claimed === BATCH ? 0 : s.pollMs);
     }, delay);
     timer.unref?.();
   }
   schedule(0);
 
   return {
-    async tick() {
-      await running;
-      await run();
+    async flush() {
+      // A pass already running may have queued before the caller's events were written.
+      await settled();
+      while (!halt.signal.aborted && (await run()) > 0);
     },
     async stop() {
       halt.abort();
       clearTimeout(timer);
-      await running;
+      await settled();
     },
   };
 }
