@@ -13,6 +13,9 @@
  * @module
  */
 
+/** The call that takes a flow's callback URLs (`postFlowUrl`, logout's return URL), checked here first. */
+export const REDIRECT_SESSION_PATH = '/_api/redirects-api/v1/redirect-session';
+
 /** An http(s) URL written with `//`, whose authority holds no credentials and no backslash. */
 const ABSOLUTE = /^https?:\/\/[^/\\?#@]+(?:[/?#]|$)/i;
 

@@ -6,7 +6,7 @@
  */
 import type { OAuthStrategyApi } from '../auth/oauth.ts';
 import { generateChallenge, generateState, generateVerifier } from '../auth/pkce.ts';
-import { allowedReturnOrigins, returnUrlProblem } from '../auth/return-url.ts';
+import { allowedReturnOrigins, REDIRECT_SESSION_PATH, returnUrlProblem } from '../auth/return-url.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
 import type { AnyClient } from '../client.ts';
 import {
@@ -679,7 +679,7 @@ export async function logout(client: AnyClient, originalUrl?: string): Promise<{
     client.fail(
       new ValidationError([{ field: 'originalUrl', description: problem }]),
       'POST',
-      '/_api/redirects-api/v1/redirect-session',
+      REDIRECT_SESSION_PATH,
     );
   if (refused) throw refused;
   return { logoutUrl };

@@ -3,12 +3,10 @@
  * a URL of a hosted page. The redirect enumerations of spec point 3 are typed constants.
  * @module
  */
-import { returnUrlProblem } from '../auth/return-url.ts';
+import { REDIRECT_SESSION_PATH, returnUrlProblem } from '../auth/return-url.ts';
 import type { AnyClient } from '../client.ts';
 import { ValidationError } from '../http/errors.ts';
 import { type CallOptions, op } from '../http/op.ts';
-
-const SESSION_PATH = '/_api/redirects-api/v1/redirect-session';
 
 type Enum<T extends string> = { readonly [K in T]: K };
 const e = <T extends string>(...keys: T[]): Enum<T> =>
@@ -120,7 +118,7 @@ const sessionOp = /* @__PURE__ */ op<[options: RedirectSessionOptions], { redire
   {
     name: 'redirects.createRedirectSession',
     method: 'POST',
-    path: SESSION_PATH,
+    path: REDIRECT_SESSION_PATH,
     args: ['options:'],
   },
 );
@@ -144,6 +142,6 @@ export async function createRedirectSession(
     const description = url === undefined ? undefined : returnUrlProblem(url);
     return description ? [{ field: `options.callbacks.${key}`, description }] : [];
   });
-  if (violations.length) client.fail(new ValidationError(violations), 'POST', SESSION_PATH);
+  if (violations.length) client.fail(new ValidationError(violations), 'POST', REDIRECT_SESSION_PATH);
   return sessionOp(client, options, call);
 }
