@@ -9,7 +9,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { Emulator } from '../../context.ts';
-import { hashToken, newToken, safeEqual } from '../../crypto.ts';
+import { hashToken, safeEqual } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
@@ -25,26 +25,23 @@ import {
   isCrossSitePost,
   refusalPage,
 } from '../redirects/intents.ts';
+import {
+  type AppRow,
+  appById,
+  appTokenOwner,
+  issueAppToken,
+  newInstallCode,
+  redeemInstallCode,
+  refreshAppToken,
+} from './app-store.ts';
 
 /** The instance id of an app installed on this emulator's site: the site id. */
 export const appInstanceId = (emu: Emulator) => emu.siteId;
 
-/** Install codes live 10 minutes and work once. */
-const APP_CODE_TTL_MS = 10 * 60 * 1000;
 /** The installer page's path (the platform serves it on `www.wix.com`; the emulator on its own origin). */
 export const INSTALLER_PATH = '/installer/install';
 
 const invalidClient = () => appError(401, 'invalid_client', 'The app id or secret is wrong');
-
-interface AppRow {
-  app_id: string;
-  name: string;
-  secret_hash: string;
-  redirect_urls: string[];
-}
-
-const appById = async (sql: Sql, appId: string) =>
-  (await sql.query<AppRow>('SELECT * FROM apps WHERE app_id = $1', [appId]))[0];
 
 /** The app whose id and secret these are; anything else is `invalid_client` (401). */
 async function authenticateApp(sql: Sql, appId: unknown, secret: unknown): Promise<AppRow> {
@@ -53,18 +50,6 @@ async function authenticateApp(sql: Sql, appId: unknown, secret: unknown): Promi
   const app = await appById(sql, appId);
   if (!app || !safeEqual(app.secret_hash, hashToken(secret))) throw invalidClient();
   return app;
-}
-
-/** A new access token for an app on an instance (`instanceId` null: the app itself, no instance). */
-async function issueAppToken(emu: Emulator, sql: Sql, appId: string, instanceId: string | null) {
-  const access = newToken('OauthNG.');
-  const ttl = emu.config.accessTokenTtl;
-  await sql.query(
-    `INSERT INTO access_tokens (token_hash, client_id, subject_type, app_id, instance_id, expires_at, created_at)
-     VALUES ($1,$2,'APP',$2,$3,$4,$5)`,
-    [hashToken(access), appId, instanceId, new Date(emu.now().getTime() + ttl * 1000), emu.now()],
-  );
-  return { access_token: access, expires_in: ttl, token_type: 'Bearer' };
 }
 
 /** Grants of `/oauth2/token` for apps. */
@@ -88,10 +73,7 @@ function appGrants() {
     const { accessToken, clientSecret } = body;
     if (typeof accessToken !== 'string' || !accessToken)
       throw appError(400, 'invalid_request', 'access_token is required');
-    const [token] = await emu.db.query<{ app_id: string | null; instance_id: string | null }>(
-      "SELECT app_id, instance_id FROM access_tokens WHERE token_hash = $1 AND expires_at > $2 AND subject_type = 'APP'",
-      [hashToken(accessToken), emu.now()],
-    );
+    const token = await appTokenOwner(emu, accessToken);
     if (!token?.app_id) throw invalidGrant("The access token is not a valid app's token");
     const app = await authenticateApp(emu.db, token.app_id, clientSecret);
     return issueAppToken(emu, emu.db, app.app_id, token.instance_id);
@@ -172,12 +154,8 @@ export function appRoutes(router: Router, emu: Emulator) {
     const form = (await c.req.parseBody()) as Record<string, unknown>;
     const t = await installTarget(emu, form);
     if ('refused' in t) return refusalPage(c, 'Cannot add this app', t.refused);
-    const code = newToken('OAC.');
     const instanceId = appInstanceId(emu);
-    await emu.db.query(
-      'INSERT INTO app_codes (code_hash, app_id, instance_id, expires_at) VALUES ($1, $2, $3, $4)',
-      [hashToken(code), t.app.app_id, instanceId, new Date(emu.now().getTime() + APP_CODE_TTL_MS)],
-    );
+    const code = await newInstallCode(emu, t.app.app_id, instanceId);
     const back = new URL(t.install.redirectUrl);
     back.searchParams.set('code', code);
     back.searchParams.set('instanceId', instanceId);
@@ -197,45 +175,12 @@ export function appRoutes(router: Router, emu: Emulator) {
     async handler({ msg, c }) {
       noStore(c);
       const out = await emu.db.tx(async (sql) => {
-        const app = await authenticateApp(sql, msg.client_id, msg.client_secret);
-        if (msg.grant_type === 'refresh_token') {
-          const [rt] = await sql.query<{ app_id: string; instance_id: string; revoked_at: Date | null }>(
-            'SELECT app_id, instance_id, revoked_at FROM app_refresh_tokens WHERE token_hash = $1',
-            [hashToken(msg.refresh_token)],
-          );
-          if (!rt || rt.revoked_at || rt.app_id !== app.app_id)
-            return { error: 'The refresh token is invalid or revoked' };
-          // The legacy endpoint's refresh tokens last until revoked, and come back unchanged.
-          const token = await issueAppToken(emu, sql, app.app_id, rt.instance_id);
-          return { tokens: { ...token, refresh_token: msg.refresh_token } };
-        }
-        const codeHash = hashToken(msg.code);
-        const [row] = await sql.query<{
-          app_id: string;
-          instance_id: string;
-          expires_at: Date;
-          used_at: Date | null;
-        }>('SELECT * FROM app_codes WHERE code_hash = $1 FOR UPDATE', [codeHash]);
-        if (!row || row.app_id !== app.app_id) return { error: 'The authorization code is invalid' };
-        if (row.used_at) {
-          // Replay: the refresh token the code gave is revoked too (as for member codes, checklist 36).
-          await sql.query('UPDATE app_refresh_tokens SET revoked_at = $2 WHERE code_hash = $1', [
-            codeHash,
-            emu.now(),
-          ]);
-          return { error: 'The authorization code was already used' };
-        }
-        if (new Date(row.expires_at) <= emu.now()) return { error: 'The authorization code has expired' };
-        await sql.query('UPDATE app_codes SET used_at = $2 WHERE code_hash = $1', [codeHash, emu.now()]);
-        const refresh = newToken('OauthNG.');
-        await sql.query(
-          'INSERT INTO app_refresh_tokens (token_hash, app_id, instance_id, code_hash, created_at) VALUES ($1, $2, $3, $4, $5)',
-          [hashToken(refresh), app.app_id, row.instance_id, codeHash, emu.now()],
-        );
-        const token = await issueAppToken(emu, sql, app.app_id, row.instance_id);
-        return { tokens: { ...token, refresh_token: refresh } };
+        const { app_id } = await authenticateApp(sql, msg.client_id, msg.client_secret);
+        return msg.grant_type === 'refresh_token'
+          ? refreshAppToken(emu, sql, app_id, msg.refresh_token)
+          : redeemInstallCode(emu, sql, app_id, msg.code);
       });
-      if ('error' in out) throw invalidGrant(out.error!);
+      if ('error' in out) throw invalidGrant(out.error);
       return out.tokens;
     },
   });
