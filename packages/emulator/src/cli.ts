@@ -19,15 +19,12 @@
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PUBLIC_KEY_PATH, receivers } from './domains/webhooks/index.ts';
+import { DEFAULT_RETRY_MAX_MS, PUBLIC_KEY_PATH, receivers } from './domains/webhooks/index.ts';
 import { startEmulator } from './server.ts';
 
 const USAGE = `Usage: shopkit-emulator [--port 4000] [--host 127.0.0.1] [--db memory|<dir>|postgres://…]
                         [--seed demo|none] [--allowed-origin <url>]… [--json]
                         [--webhook <url>]… [--webhook-retry-ms 1000] [--webhook-attempts 8]`;
-
-/** The longest retry delay of a webhook delivery (`retryMaxMs` of worker.ts): 5 minutes. */
-const MAX_RETRY_MS = 300_000;
 
 function fail(message: string): never {
   process.stderr.write(`shopkit-emulator: ${message}\n${USAGE}\n`);
@@ -81,7 +78,7 @@ for (const h of hooks)
   if (!URL.canParse(h) || !/^https?:$/.test(new URL(h).protocol))
     fail(`--webhook must be an absolute http:// or https:// URL, got ${h}`);
 // Delays are capped at 5 minutes: a first delay beyond it would be the cap anyway.
-const retryMs = int('webhook-retry-ms', 1, MAX_RETRY_MS);
+const retryMs = int('webhook-retry-ms', 1, DEFAULT_RETRY_MAX_MS);
 const attempts = int('webhook-attempts', 1, 100);
 // An empty DATABASE_URL is unset; an empty --db is a mistake.
 const fromEnv = values.db === undefined && !!process.env.DATABASE_URL;

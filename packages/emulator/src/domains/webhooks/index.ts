@@ -22,7 +22,7 @@ import { signingKey } from '../../signing.ts';
 import { escapeHtml, htmlPage } from '../redirects/intents.ts';
 import { startWorker, type WebhookWorker } from './worker.ts';
 
-export { eventClaims, retryDelay, splitType, webhookSettings } from './worker.ts';
+export { DEFAULT_RETRY_MAX_MS, eventClaims, retryDelay, splitType, webhookSettings } from './worker.ts';
 
 export const webhookMigrations = [
   {

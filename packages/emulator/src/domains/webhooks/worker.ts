@@ -33,13 +33,16 @@ export interface WebhookSettings {
 
 const num = (v: unknown, fallback: number) => (typeof v === 'number' && v >= 0 ? v : fallback);
 
+/** The longest wait before a retry unless `webhookRetryMaxMs` says otherwise: 5 minutes. */
+export const DEFAULT_RETRY_MAX_MS = 5 * 60_000;
+
 /** Settings from the emulator config (`webhookPollMs`, `webhookRetryBaseMs`, …), with defaults. */
 export function webhookSettings(emu: Emulator): WebhookSettings {
   const c = emu.config;
   return {
     pollMs: num(c.webhookPollMs, 250),
     retryBaseMs: num(c.webhookRetryBaseMs, 1000),
-    retryMaxMs: num(c.webhookRetryMaxMs, 5 * 60_000),
+    retryMaxMs: num(c.webhookRetryMaxMs, DEFAULT_RETRY_MAX_MS),
     maxAttempts: Math.max(1, num(c.webhookMaxAttempts, 8)),
     timeoutMs: num(c.webhookTimeoutMs, 10_000),
     tokenTtl: num(c.webhookTokenTtl, 3600),
