@@ -87,6 +87,29 @@ const lineItem = z.object({
   quantity: z.number().int().min(1).max(MAX_QUANTITY).default(1),
 });
 
+/** Why a line's catalog reference selects nothing visible, as a field violation. */
+async function unresolved(sql: Sql, at: string, productId: string, chosen: boolean) {
+  if (chosen)
+    return {
+      field: `${at}.catalogReference.options`,
+      description: 'does not select a variant of a product in the store',
+    };
+  // A product that exists but has options needs a choice: say that, not "no such product".
+  const product = await loadProduct(sql, productId);
+  if (product?.visible && product.productOptions.length)
+    return {
+      field: `${at}.catalogReference.options`,
+      description: `must choose a variant of ${product.name} (options ${product.productOptions
+        .map((o) => o.name)
+        .join(', ')}): options.variantId, or options.options with a choice of each`,
+      violatedRule: 'REQUIRED_FIELD',
+    };
+  return {
+    field: `${at}.catalogReference.catalogItemId`,
+    description: 'does not match a product in the store',
+  };
+}
+
 const translatable = z.object({ original: z.string().min(1).max(200), translated: text().optional() });
 const ITEM_TYPES = ['UNRECOGNISED', 'PHYSICAL', 'DIGITAL', 'GIFT_CARD', 'SERVICE'] as const;
 
@@ -322,29 +345,7 @@ async function addLines(
       variantId: ref.options?.variantId,
       choices: ref.options?.options,
     });
-    if (!found?.visible) {
-      // Without a choice, a product that exists but has options needs one: say that, not "no such product".
-      const product = chosen ? null : await loadProduct(sql, ref.catalogItemId);
-      throw invalid([
-        chosen
-          ? {
-              field: `${at}.catalogReference.options`,
-              description: 'does not select a variant of a product in the store',
-            }
-          : product?.visible && product.productOptions.length
-            ? {
-                field: `${at}.catalogReference.options`,
-                description: `must choose a variant of ${product.name} (options ${product.productOptions
-                  .map((o) => o.name)
-                  .join(', ')}): options.variantId, or options.options with a choice of each`,
-                violatedRule: 'REQUIRED_FIELD',
-              }
-            : {
-                field: `${at}.catalogReference.catalogItemId`,
-                description: 'does not match a product in the store',
-              },
-      ]);
-    }
+    if (!found?.visible) throw invalid([await unresolved(sql, at, ref.catalogItemId, chosen)]);
     const line: StoredLine = {
       id: newId(),
       quantity: item.quantity,
