@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator } from '@shopkit/emulator';
 import { ApiKeyStrategy, cart, createClient, OAuthStrategy, products } from '@shopkit/sdk';
-import { mayBeNonFinite } from '../packages/sdk/src/client.ts';
+import { mayBeNonFinite } from '../packages/sdk/src/http/engine.ts';
 import { lean, type TransformSpec, walk } from '../packages/sdk/src/transforms.ts';
 import { AUTH, browserBundle, MODULES, TYPICAL } from '../packages/sdk/test/entries.ts';
 

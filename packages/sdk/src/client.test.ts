@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { type AuthStrategy, createClient } from './client.ts';
+import { graphql } from './http/engine.ts';
 import { ApplicationError, ShopkitError, SystemError, ValidationError } from './http/errors.ts';
 import { call, op } from './http/op.ts';
 import { date, float } from './transforms.ts';
@@ -125,9 +126,9 @@ describe('request building', () => {
   it('sends GraphQL to /graphql/{version} with alpha by default', async () => {
     const f = fakeFetch(() => Response.json({ data: null, errors: [{ message: 'e' }] }));
     const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
-    const out = await client.graphql('query { a }', { x: 1 });
+    const out = await graphql(client, 'query { a }', { x: 1 });
     expect(out).toEqual({ data: {}, errors: [{ message: 'e' }] });
-    await client.graphql('query { a }', undefined, { apiVersion: 'v1' });
+    await graphql(client, 'query { a }', undefined, { apiVersion: 'v1' });
     expect(f.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
       'POST /graphql/alpha',
       'POST /graphql/v1',
@@ -321,7 +322,8 @@ describe('responses and failures', () => {
     const script = `
       const { createClient } = await import(${JSON.stringify(new URL('./client.ts', import.meta.url).href)});
       const client = createClient({ baseUrl: 'http://h', timeoutMs: 600000, fetch: async () => Response.json({ ok: 1 }) });
-      console.log(JSON.stringify(await client.request('GET', '/x')));`;
+      const { request } = await import(${JSON.stringify(new URL('./http/engine.ts', import.meta.url).href)});
+      console.log(JSON.stringify(await request(client, 'GET', '/x')));`;
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       encoding: 'utf8',
       timeout: 15_000,

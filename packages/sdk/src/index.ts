@@ -39,9 +39,11 @@ export type {
   BaseClient,
   Client,
   ClientOptions,
+  ClientState,
   Modules,
   RequestOptions,
   RetryOptions,
+  SharedState,
   Transport,
 } from './client.ts';
 export { createClient } from './client.ts';
@@ -79,6 +81,7 @@ export {
   VatType,
   WeightUnit,
 } from './enums/commerce.ts';
+export { graphql, request } from './http/engine.ts';
 export type { ErrorDetails, FieldViolation } from './http/errors.ts';
 export {
   ApplicationError,

@@ -104,9 +104,10 @@ export interface ProcessOptions extends WebhookHandlers {
  * A webhook body that cannot be trusted. `code` is `MALFORMED_TOKEN`, `UNSUPPORTED_ALGORITHM`,
  * `INVALID_KEY`, `INVALID_SIGNATURE`, `TOKEN_EXPIRED`, `TOKEN_NOT_YET_VALID` or `MALFORMED_EVENT`.
  */
-export class WebhookError extends ShopkitError {}
-// Minifiers rename classes; `name` must stay the class name (see http/errors.ts).
-Object.defineProperty(WebhookError, 'name', { value: 'WebhookError' });
+export class WebhookError extends ShopkitError {
+  // A field, as in http/errors.ts: minifiers rename classes.
+  override name = 'WebhookError';
+}
 
 const fail = (code: string, description: string) => new WebhookError(description, { code, description });
 const ALG = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };

@@ -25,6 +25,7 @@ import {
   generateChallenge,
   generateState,
   generateVerifier,
+  graphql,
   identity,
   OAuthStrategy,
   type PlatformQuery,
@@ -336,7 +337,8 @@ describe('the SDK against a scripted fetch', () => {
     'GraphQL with a password in its variables': [
       [S.access, S.password],
       (f, signal) =>
-        client(f, oauth(tokens())).graphql(
+        graphql(
+          client(f, oauth(tokens())),
           'mutation ($p: String!) { changePassword(p: $p) }',
           { p: S.password },
           { signal },

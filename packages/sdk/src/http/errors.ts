@@ -34,8 +34,11 @@ interface ErrorInit {
   cause?: unknown;
 }
 
+// Each class names itself with a field: minifiers rename classes, so `new.target.name` would not do.
+
 /** Base class of every error the SDK throws for a call. */
 export class ShopkitError extends Error {
+  override name = 'ShopkitError';
   /** HTTP status, when a response was received. */
   declare readonly status?: number;
   /** Machine-readable code: the platform's application code, `INVALID_ARGUMENT`, or a status name. */
@@ -54,7 +57,6 @@ export class ShopkitError extends Error {
     super(message, init.cause === undefined ? undefined : init);
     const requestId = init.requestId ?? null;
     Object.assign(this, {
-      name: new.target.name,
       status: init.status,
       code: init.code,
       description: init.description,
@@ -67,6 +69,7 @@ export class ShopkitError extends Error {
 
 /** The server rejected one or more fields (`details.validationError`), or the SDK did before sending. */
 export class ValidationError extends ShopkitError {
+  override name = 'ValidationError';
   /** The violations, sorted by field, with fields named as the caller's arguments. */
   declare readonly violations: FieldViolation[];
   constructor(violations: FieldViolation[], init: Omit<ErrorInit, 'code' | 'description'> = {}) {
@@ -82,20 +85,19 @@ export class ValidationError extends ShopkitError {
 }
 
 /** The server answered with an application error (`details.applicationError`). */
-export class ApplicationError extends ShopkitError {}
+export class ApplicationError extends ShopkitError {
+  override name = 'ApplicationError';
+}
 
 /** Any other 4xx answer without a platform envelope. */
-export class HttpError extends ShopkitError {}
+export class HttpError extends ShopkitError {
+  override name = 'HttpError';
+}
 
 /** Network failure, timeout, abort, an unreadable response or a 5xx without an envelope. */
-export class SystemError extends ShopkitError {}
-
-// Minifiers rename classes, and `name` (from `new.target.name`) must stay the class name.
-[ShopkitError, ValidationError, ApplicationError, HttpError, SystemError].map((C, i) =>
-  Object.defineProperty(C, 'name', {
-    value: 'ShopkitError ValidationError ApplicationError HttpError SystemError'.split(' ')[i],
-  }),
-);
+export class SystemError extends ShopkitError {
+  override name = 'SystemError';
+}
 
 /** Reason phrases of the 4xx statuses the platform answers, from 400 on, `|`-separated (HTTP/2 sends none). */
 const STATUS_TEXT =

@@ -2,13 +2,13 @@
  * Call declarations. A domain module is a list of `op(...)` declarations: method, path, how the
  * positional arguments form the request message, and the fields to transform. This layer builds
  * the message, fills the path, encodes the query (or falls back to POST) and applies the
- * transforms; auth, retries and errors are the engine's (`client.request`).
+ * transforms; auth, retries and errors are the engine's (`request`, in `engine.ts`).
  * @module
  */
 import type { AnyClient } from '../client.ts';
-import { finite } from '../client.ts';
 import { lean, type TransformSpec, walk } from '../transforms.ts';
 import { encodeQuery, fillPath, getPath, isObj, setPath } from './encode.ts';
+import { fail, finite, request } from './engine.ts';
 import { ShopkitError, ValidationError } from './errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -169,9 +169,9 @@ export async function call<R = unknown>(
       }
     } else body = msg;
   } catch (err) {
-    return client.fail(err, spec.method, spec.path);
+    return fail(client, err, spec.method, spec.path);
   }
-  const raw = await client.request<any>(method, filled.path, {
+  const raw = await request<any>(client, method, filled.path, {
     ...opts,
     query,
     body,
@@ -182,7 +182,7 @@ export async function call<R = unknown>(
     const out = spec.res ? walk(raw, finite.has(raw) ? lean(spec.res) : spec.res, 1) : raw;
     return spec.unwrap ? out[spec.unwrap] : out;
   } catch (err) {
-    return client.fail(err, spec.method, spec.path);
+    return fail(client, err, spec.method, spec.path);
   }
 }
 

@@ -349,7 +349,8 @@ const CART_FIELDS = {
   appliedDiscounts: DISCOUNTS,
 };
 const RES = { cart: CART_FIELDS };
-const INPUTS = { lineItems: ITEM, customLineItems: { ...ITEM, media: image } };
+const CUSTOM_ITEM = { ...ITEM, media: image };
+const INPUTS = { lineItems: ITEM, customLineItems: CUSTOM_ITEM };
 const LOGISTICS = {
   logistics: { pickupDetails: { address: ADDRESS }, deliveryTimeSlot: { from: date, to: date } },
 };
@@ -374,8 +375,11 @@ const updateOp = /* @__PURE__ */ op<
   method: 'PATCH',
   path: '/ecom/v1/carts/current',
   args: ['options:'],
+  // Names only, no spread or member access: either may run a getter, so a bundler would keep this
+  // declaration in bundles that never update the cart.
   req: {
-    ...INPUTS,
+    lineItems: ITEM,
+    customLineItems: CUSTOM_ITEM,
     cartInfo: { lineItems: ITEM, contactInfo: { address: ADDRESS } },
     merchantDiscounts: { percentage: float },
   },

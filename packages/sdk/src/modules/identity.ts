@@ -9,6 +9,7 @@ import { generateChallenge, generateState, generateVerifier } from '../auth/pkce
 import { allowedReturnOrigins, REDIRECT_SESSION_PATH, returnUrlProblem } from '../auth/return-url.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
 import type { AnyClient } from '../client.ts';
+import { fail } from '../http/engine.ts';
 import {
   ApplicationError,
   type FieldViolation,
@@ -676,7 +677,8 @@ export async function logout(client: AnyClient, originalUrl?: string): Promise<{
   await s.setTokens(emptyTokens());
   if (problem)
     // Reported as the call it stops, as createRedirectSession reports its own refusals.
-    client.fail(
+    fail(
+      client,
       new ValidationError([{ field: 'originalUrl', description: problem }]),
       'POST',
       REDIRECT_SESSION_PATH,

@@ -5,6 +5,7 @@
  */
 import { REDIRECT_SESSION_PATH, returnUrlProblem } from '../auth/return-url.ts';
 import type { AnyClient } from '../client.ts';
+import { fail } from '../http/engine.ts';
 import { ValidationError } from '../http/errors.ts';
 import { type CallOptions, op } from '../http/op.ts';
 
@@ -142,6 +143,6 @@ export async function createRedirectSession(
     const description = url === undefined ? undefined : returnUrlProblem(url);
     return description ? [{ field: `options.callbacks.${key}`, description }] : [];
   });
-  if (violations.length) client.fail(new ValidationError(violations), 'POST', REDIRECT_SESSION_PATH);
+  if (violations.length) fail(client, new ValidationError(violations), 'POST', REDIRECT_SESSION_PATH);
   return sessionOp(client, options, call);
 }

@@ -1,5 +1,5 @@
 /**
- * GraphQL through the SDK's `client.graphql` against the emulator over HTTP: the same answers as
+ * GraphQL through the SDK's `graphql(client, …)` against the emulator over HTTP: the same answers as
  * the REST calls (products, a product, collections, the current cart), the cart mutations, the
  * platform's error codes in `extensions.code`, the REST routes' refusals, GraphQL-over-HTTP
  * errors (200 with `errors` for syntax, validation and resolver errors; the 400 envelope for a body
@@ -14,8 +14,10 @@ import {
   cart,
   collections,
   createClient,
+  graphql,
   type Product,
   products,
+  request,
   ValidationError,
 } from '../../src/index.ts';
 import type { Collection } from '../../src/modules/collections.ts';
@@ -68,13 +70,13 @@ interface GraphqlError {
   extensions: Record<string, any>;
 }
 
-/** `client.graphql`, with the errors typed as the emulator sends them. */
+/** `graphql(client, …)`, with the errors typed as the emulator sends them. */
 const gql = async <D = any>(
   client: AnyClient,
   query: string,
   variables?: Record<string, unknown>,
   options?: { apiVersion?: string },
-) => (await client.graphql<D>(query, variables, options)) as { data: D; errors?: GraphqlError[] };
+) => (await graphql<D>(client, query, variables, options)) as { data: D; errors?: GraphqlError[] };
 const codes = (r: { errors?: GraphqlError[] }) => r.errors?.map((e) => e.extensions.code);
 
 describe.each(testBackends())('GraphQL (%s)', (backend) => {
@@ -415,7 +417,7 @@ describe.each(testBackends())('GraphQL (%s)', (backend) => {
         expect.objectContaining({ field: 'query' }),
       ]);
       const extra = await failure(
-        c.request('POST', '/graphql/alpha', {
+        request(c, 'POST', '/graphql/alpha', {
           body: { query: '{ __typename }', variables: [1], mutation: 1 },
         }),
       );

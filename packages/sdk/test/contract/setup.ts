@@ -13,6 +13,7 @@ import {
   type Modules,
   OAuthStrategy,
   op,
+  request,
   type ShopkitError,
   STORES_APP_ID,
   type Tokens,
@@ -153,6 +154,6 @@ export const postForm = (url: string, body: string, headers: Record<string, stri
  * `//host`, `javascript:` …): the emulator must stay safe whatever any client sends.
  */
 export const rawRedirectSession = (client: AnyClient, options: object) =>
-  client.request<{ redirectSession: RedirectSession }>('POST', '/_api/redirects-api/v1/redirect-session', {
+  request<{ redirectSession: RedirectSession }>(client, 'POST', '/_api/redirects-api/v1/redirect-session', {
     body: options,
   });

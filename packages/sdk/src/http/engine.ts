@@ -1,0 +1,243 @@
+/**
+ * The one request engine every call goes through: auth headers from the client's strategy,
+ * timeouts, retries, the one forced refresh after a 401, shared reads, `X-Wix-Consistent` and error
+ * mapping. Declared calls (`op`, in `op.ts`) build their message, path, query and transforms, then
+ * send through {@link request}. It lives apart from `createClient` so that a bundle without calls
+ * (a login page that only holds tokens) does not carry it.
+ * @module
+ */
+import type { AnyClient, RequestOptions } from '../client.ts';
+import { errorFromResponse, ShopkitError, systemError } from './errors.ts';
+import type { CallOptions } from './op.ts';
+
+const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
+
+/**
+ * Large parsed bodies whose text was scanned and holds no non-finite number string (`"NaN"`,
+ * `"Infinity"`): their float fields need no walk. A small body is not scanned: walking its float
+ * fields costs less than the scan and the bookkeeping.
+ */
+export const finite = new WeakSet<object>();
+/**
+ * Whether a text may hold a non-finite number string. Two plain searches whose first letters are
+ * rare in JSON (V8 skips to them with `memchr`), several times faster than a regular expression
+ * (the bench's products-page table has the figure). Any other `NaN"` or `Infin` (a product called
+ * "Infinity scarf") only costs the full walk.
+ */
+export const mayBeNonFinite = (text: string) => text.includes('NaN"') || text.includes('Infin');
+
+/**
+ * Deadlines of the calls in flight. One ticker checks them every 10 ms while any call is in flight
+ * and stops once none is: a timer of its own for every call costs more than the rest of the
+ * engine's work on a call. It holds a Node process open only while a call is in flight.
+ */
+const deadlines = new Map<AbortController, number>();
+let ticker: any;
+function watch(ctl: AbortController, ms: number) {
+  deadlines.set(ctl, Date.now() + ms);
+  ticker ??= setInterval(() => {
+    for (const [c, at] of deadlines)
+      if (at <= Date.now()) {
+        deadlines.delete(c);
+        c.abort(new DOMException('timeout', 'TimeoutError'));
+      }
+    if (!deadlines.size) {
+      clearInterval(ticker);
+      ticker = undefined;
+    }
+  }, 10);
+  ticker.ref?.();
+}
+function unwatch(ctl: AbortController) {
+  deadlines.delete(ctl);
+  if (!deadlines.size) ticker?.unref?.();
+}
+
+/** Waits `ms`, or rejects when `signal` aborts first; leaves no listener on `signal` either way. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', stop);
+  });
+
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds. */
+function retryAfterMs(res: Response): number | undefined {
+  const h = res.headers.get('retry-after');
+  const ms = h ? (Number(h) >= 0 ? Number(h) * 1000 : Date.parse(h) - Date.now()) : Number.NaN;
+  return ms >= 0 ? ms : ms < 0 ? 0 : undefined;
+}
+
+/** One request, with its retries and its one replay after a refresh; resolves with a 200's JSON object. */
+async function send(client: AnyClient, method: string, url: string, init: RequestOptions): Promise<object> {
+  const { auth, transport } = client;
+  const { o: options, s: shared } = client._;
+  const retry = { attempts: 3, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retry };
+  const outer = init.signal;
+  let refreshed = false;
+  for (let attempt = 1; ; attempt++) {
+    const headers: Record<string, string> = { ...options.headers, ...init.headers };
+    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (shared.consistent) headers['X-Wix-Consistent'] = shared.consistent;
+    if (auth) Object.assign(headers, await auth.getAuthHeaders(transport));
+    if (init.apiKey)
+      headers.Authorization = headers.Authorization ? `${headers.Authorization},${init.apiKey}` : init.apiKey;
+    // One controller per attempt: the caller's abort and this attempt's deadline.
+    const ctl = new AbortController();
+    const onAbort = () => ctl.abort(outer!.reason);
+    if (outer) {
+      if (outer.aborted) onAbort();
+      outer.addEventListener('abort', onAbort);
+    }
+    watch(ctl, init.timeoutMs ?? options.timeoutMs ?? 30_000);
+    let res: Response | undefined;
+    let text: string | undefined;
+    let cause: unknown;
+    try {
+      res = await transport.fetch(url, {
+        method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: ctl.signal,
+      });
+      text = await res.text();
+    } catch (e) {
+      cause = e;
+    }
+    unwatch(ctl);
+    outer?.removeEventListener('abort', onAbort);
+    const backoff = () => Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+    if (text === undefined) {
+      // Only a request that never got an answer is retried (never a caller's abort).
+      if (!res && !outer?.aborted && init.retrySafe && attempt < retry.attempts) {
+        await sleep(backoff(), outer);
+        continue;
+      }
+      const [code, reason] = outer?.aborted
+        ? ['ABORTED', 'the call was aborted']
+        : res
+          ? ['NETWORK_ERROR', 'the response was cut off']
+          : ctl.signal.aborted
+            ? ['TIMEOUT', 'the call timed out']
+            : ['NETWORK_ERROR', 'the network request failed'];
+      throw systemError(res && !outer?.aborted ? res.headers.get('x-wix-request-id') : null, {
+        status: outer?.aborted ? undefined : res?.status,
+        code,
+        reason,
+        cause,
+      });
+    }
+    res = res!;
+    const consistent = res.headers.get('x-wix-consistent');
+    if (consistent) shared.consistent = consistent;
+    let parsed: any;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    const status = res.status;
+    if (status === 200 && parsed && typeof parsed === 'object') {
+      if (text.length > 16384 && !mayBeNonFinite(text)) finite.add(parsed);
+      return parsed;
+    }
+    const requestId = res.headers.get('x-wix-request-id');
+    if (status === 200)
+      throw systemError(requestId, {
+        status,
+        code: 'INVALID_RESPONSE',
+        reason: 'the response body is not a JSON object',
+      });
+    if (status === 401 && auth?.onUnauthorized && !refreshed) {
+      refreshed = true;
+      if (await auth.onUnauthorized(transport)) continue;
+    }
+    if (init.retrySafe && attempt < retry.attempts && (status === 429 || status === 503)) {
+      await sleep(Math.min(retryAfterMs(res) ?? backoff(), retry.maxDelayMs), outer);
+      continue;
+    }
+    throw errorFromResponse({ status, statusText: res.statusText, body: parsed, requestId }, init.rename);
+  }
+}
+
+/** A copy of a shared read's answer, still known to hold no non-finite number when the original was. */
+const copy = (raw: object) => {
+  const c = structuredClone(raw);
+  if (finite.has(raw)) finite.add(c);
+  return c;
+};
+
+/** Reports a failure of a call to the client's `onError`, then throws it (as a `ShopkitError`). */
+export function fail(client: AnyClient, err: unknown, method: string, path: string): never {
+  const error =
+    err instanceof ShopkitError ? err : systemError(null, { reason: 'an unexpected failure', cause: err });
+  client._.o.onError?.(error, { method, path });
+  throw error;
+}
+
+/**
+ * Sends one request through the engine (auth, retries, timeouts, errors) and resolves with the
+ * parsed JSON object of a 200 answer. Declared calls use this; applications rarely need to.
+ *
+ * Identical reads already in flight share one request. Every caller gets its own copy, since
+ * response transforms work in place: followers clone, and the first caller clones too when anyone
+ * joined (the entry is gone before any caller resumes, so the count is final).
+ * @example const out = await request(client, 'GET', '/ecom/v1/carts/current');
+ */
+export async function request<R = any>(
+  client: AnyClient,
+  method: string,
+  path: string,
+  init: RequestOptions = {},
+): Promise<R> {
+  if (!METHODS.includes(method)) throw new TypeError(`Unknown HTTP method: ${method}`);
+  const url = client.baseUrl + path + (init.query ? '?' + init.query : '');
+  const reads = client._.r;
+  // Reads without a signal or an API key of their own may share; calls with their own headers or
+  // timeout share only with identical ones.
+  const key =
+    method === 'GET' && !init.signal && !init.apiKey
+      ? init.headers || init.timeoutMs
+        ? url + JSON.stringify([init.headers, init.timeoutMs])
+        : url
+      : '';
+  try {
+    if (!key) return (await send(client, method, url, init)) as R;
+    const joined = reads.get(key);
+    if (joined) {
+      joined.n++;
+      return copy(await joined.p) as R;
+    }
+    const entry = { p: send(client, method, url, init), n: 0 };
+    reads.set(key, entry);
+    try {
+      const raw = await entry.p;
+      return (entry.n ? copy(raw) : raw) as R;
+    } finally {
+      reads.delete(key);
+    }
+  } catch (err) {
+    return fail(client, err, method, path);
+  }
+}
+
+/**
+ * `POST /graphql/{apiVersion}` (default `alpha`) with `{query, variables}`.
+ * @example const { data } = await graphql(client, 'query { products { id } }');
+ */
+export async function graphql<D = Record<string, unknown>>(
+  client: AnyClient,
+  query: string,
+  variables?: Record<string, unknown>,
+  opts: CallOptions & { apiVersion?: string } = {},
+): Promise<{ data: D; errors?: unknown[] }> {
+  const out = await request(client, 'POST', `/graphql/${encodeURIComponent(opts.apiVersion ?? 'alpha')}`, {
+    ...opts,
+    body: { query, variables },
+  });
+  return { data: out.data ?? {}, errors: out.errors };
+}
