@@ -9,7 +9,7 @@
  * as it does in a deployed storefront.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEmulator } from '@shopkit/emulator';
@@ -17,20 +17,11 @@ import { ApiKeyStrategy, cart, createClient, OAuthStrategy, products } from '@sh
 import { mayBeNonFinite } from '../packages/sdk/src/http/engine.ts';
 import { lean, type TransformSpec, walk } from '../packages/sdk/src/transforms.ts';
 import { AUTH, browserBundle, MODULES, TYPICAL } from '../packages/sdk/test/entries.ts';
+import { BASELINE_DIR, ensurePlatformSdk, importPlatformSdk } from './platform-sdk.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const baseline = join(root, 'bench/baseline');
+const baseline = BASELINE_DIR;
 const tmp = mkdtempSync(join(tmpdir(), 'shopkit-bench-'));
-
-function ensureBaseline() {
-  if (existsSync(join(baseline, 'node_modules/@wix/sdk'))) return;
-  console.error('[bench] installing the platform SDK into bench/baseline (benchmark only)…');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--workspaces=false'], {
-    cwd: baseline,
-    // npm's own report goes to stderr: this process's stdout is the Markdown of docs/performance.md.
-    stdio: ['ignore', process.stderr, 'inherit'],
-  });
-}
 
 /** min+gzip of an entry bundled for browsers, and the bytes each SDK source file puts in it. */
 async function bundleSize(name: string, source: string, resolveDir: string) {
@@ -392,7 +383,7 @@ function installPublished() {
 const published = installPublished();
 
 async function main() {
-  ensureBaseline();
+  ensurePlatformSdk();
   // Throughput and token counts run the published build too (plain JavaScript, as installed),
   // not the TypeScript source through this script's loader, which adds helpers of its own.
   const sk: typeof import('@shopkit/sdk') = await import(published);
@@ -467,9 +458,10 @@ async function main() {
   const realFetch = globalThis.fetch;
   globalThis.fetch = mem.fetch; // the platform SDK makes token calls through the global fetch
   try {
-    const { createClient: wixClient, OAuthStrategy: WixOAuth } = await import(require_(baseline, '@wix/sdk'));
-    const wixCart = await import(require_(baseline, '@wix/auto_sdk_ecom_current-cart'));
-    const wixProducts = await import(require_(baseline, '@wix/auto_sdk_stores_products'));
+    const platform = await importPlatformSdk();
+    const { createClient: wixClient, OAuthStrategy: WixOAuth } = platform.sdk;
+    const wixCart = platform.currentCart;
+    const wixProducts = platform.products;
     const newShopkit = () =>
       sk.createClient({ fetch: mem.fetch, auth: sk.OAuthStrategy({ clientId: 'bench' }) });
     const newPlatform = () =>
@@ -605,19 +597,6 @@ async function main() {
     '',
   );
   console.log(lines.join('\n'));
-}
-
-function require_(base: string, id: string) {
-  return spawnSync(
-    process.execPath,
-    [
-      '-e',
-      `process.stdout.write(require.resolve(${JSON.stringify(id)}, { paths: [${JSON.stringify(base)}] }))`,
-    ],
-    {
-      encoding: 'utf8',
-    },
-  ).stdout;
 }
 
 await main();
