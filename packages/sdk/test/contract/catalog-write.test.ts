@@ -359,6 +359,12 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     expect(r.results[1]!.itemMetadata.error!.code).toBe('PRODUCT_NOT_FOUND');
     const { product } = await merchant().getProduct(a.id);
     expect(product.priceRange).toEqual({ minValue: 12.34, maxValue: 12.34 });
+    // A product created without a cost or a weight gets them: setting needs no earlier value.
+    await merchant().bulkUpdateProductsProperty([b.id], { weight: 1.5 });
+    await merchant().bulkUpdateProductsProperty([b.id], { cost: 4.2 });
+    const set = (await merchant().getProduct(b.id, { includeMerchantSpecificData: true })).product;
+    expect(set.weight).toBe(1.5);
+    expect(set.costAndProfitData!.itemCost).toBe(4.2);
     await merchant().bulkUpdateProductsProperty([b.id], { ribbon: 'Hot' });
     expect((await merchant().getProduct(b.id)).product.ribbon).toBe('Hot');
     const two = await fail(merchant().bulkUpdateProductsProperty([a.id], { price: 1, cost: 2 } as never));

@@ -440,12 +440,13 @@ export function writeRoutes(router: Router, emu: Emulator) {
             violatedRule: 'DECIMAL_MAX_SCALE',
           },
         ]);
-      // Setting a value makes it the product's value: variant overrides of that field are cleared.
-      return runBulk(emu, msg.ids, (p) => {
-        const next = changeNumber(p, key, () => value);
-        for (const v of next.variants) delete v[key];
-        return next;
-      });
+      // Setting a value makes it the product's value, whether it had one or not (a cost or weight
+      // may be missing): variant overrides of that field are cleared.
+      return runBulk(emu, msg.ids, (p) => ({
+        ...p,
+        [key]: value,
+        variants: p.variants.map(({ [key]: _, ...v }) => v),
+      }));
     },
   });
   router.route({
