@@ -293,6 +293,16 @@ it('previews in bulk edits what the platform stores, and says what failed and wh
   await row('Linen Midi Dress')
     .getByText(/replaces.*Navy/)
     .waitFor();
+  await page.getByLabel('Select Linen Midi Dress').uncheck();
+
+  // Setting needs no earlier value: the Gift Card, skipped by the adjustment above, gets a cost.
+  await page.getByLabel('Property').selectOption('cost');
+  await page.getByLabel('Value').fill('5');
+  await page.getByLabel('Select Gift Card').check();
+  await row('Gift Card').getByText('$5.00').waitFor();
+  await page.getByRole('button', { name: 'Apply to 1 product' }).click();
+  await page.getByText('Updated 1 product.').waitFor();
+  await expect.poll(() => row('Gift Card').getByRole('cell').nth(1).textContent()).toBe('$5.00');
   expect(errors).toEqual([]);
 });
 

@@ -54,7 +54,7 @@ export function Bulk() {
   const toggle = (pid: string, on: boolean) =>
     setSelected((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
   const start = () => {
-    const { ids, skipped } = sendOrSkip(chosen, prop);
+    const { ids, skipped } = sendOrSkip(chosen, change);
     apply.run({ c: change, ids, skipped });
   };
   const done = apply.data;
@@ -113,7 +113,9 @@ export function Bulk() {
       <p className="muted">
         {prop === 'price'
           ? 'Variants with their own prices change too; setting a price replaces them.'
-          : `Products without a ${prop} are skipped: the platform leaves them as they are.`}
+          : mode === 'set'
+            ? `Setting gives every chosen product this ${prop}, those without one too.`
+            : `Products without a ${prop} are skipped: the platform leaves them as they are.`}
       </p>
       <div className="table-wrap">
         <table className="table" aria-label="Preview">

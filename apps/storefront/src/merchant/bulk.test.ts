@@ -17,6 +17,7 @@ import {
   checkValue,
   chunks,
   failures,
+  type Property,
   preview,
   sendOrSkip,
 } from './bulk.ts';
@@ -44,8 +45,11 @@ describe('changed', () => {
     expect(changed(25, c({ mode: 'percentage', value: -10, round: true }))).toBe(23); // 22.5 → 23
   });
 
-  it('leaves a missing value missing, even when setting', () => {
-    expect(changed(undefined, c({ prop: 'cost', mode: 'set', value: 5 }))).toBeUndefined();
+  it('leaves a missing value missing when adjusting, and sets it when setting', () => {
+    expect(changed(undefined, c({ prop: 'cost', mode: 'amount', value: 5 }))).toBeUndefined();
+    expect(changed(undefined, c({ prop: 'weight', mode: 'percentage', value: 5 }))).toBeUndefined();
+    expect(changed(undefined, c({ prop: 'cost', mode: 'set', value: 5 }))).toBe(5);
+    expect(changed(undefined, c({ prop: 'weight', mode: 'set', value: 1.2345 }))).toBe(1.235);
   });
 
   it('adds an amount exactly for any cents', () => {
@@ -85,6 +89,10 @@ describe('preview', () => {
       kind: 'skip',
       text: '— no cost, skipped',
     });
+    // Setting gives the product a value it did not have.
+    expect(
+      preview({ ...dress, costAndProfitData: undefined }, c({ prop: 'cost', mode: 'set', value: 5 })),
+    ).toEqual({ kind: 'ok', value: 5, text: '$5.00' });
     expect(preview(dress, c({ value: -121 })).kind).toBe('refuse');
     // A variant's own price going below zero refuses the product too.
     expect(preview(dress, c({ value: -122 })).kind).toBe('refuse');
@@ -105,6 +113,7 @@ describe('preview', () => {
 });
 
 describe('sendOrSkip', () => {
+  const adjust = (prop: Property) => ({ prop, mode: 'amount' as const });
   const product = (id: string, over: Partial<Product> = {}) =>
     ({ id, name: `Product ${id}`, slug: id, priceData: { price: 10 }, ...over }) as Product;
   const mug = product('mug', { costAndProfitData: { itemCost: 8 }, weight: 0.38 });
@@ -113,18 +122,18 @@ describe('sendOrSkip', () => {
 
   it('sends the products with the value and skips, by name, those without it, each in the order chosen', () => {
     const shirt = product('shirt', { costAndProfitData: { itemCost: 12 } });
-    expect(sendOrSkip([card, mug, product('hat'), shirt], 'cost')).toEqual({
+    expect(sendOrSkip([card, mug, product('hat'), shirt], adjust('cost'))).toEqual({
       ids: ['mug', 'shirt'],
       skipped: ['Product card', 'Product hat'],
     });
   });
 
   it('skips for want of the property changed only: a cost or a weight, not what else is missing', () => {
-    expect(sendOrSkip([mug, card], 'price')).toEqual({ ids: ['mug', 'card'], skipped: [] });
-    expect(sendOrSkip([mug, card], 'cost')).toEqual({ ids: ['mug'], skipped: ['Product card'] });
-    expect(sendOrSkip([mug, card], 'weight')).toEqual({ ids: ['mug'], skipped: ['Product card'] });
+    expect(sendOrSkip([mug, card], adjust('price'))).toEqual({ ids: ['mug', 'card'], skipped: [] });
+    expect(sendOrSkip([mug, card], adjust('cost'))).toEqual({ ids: ['mug'], skipped: ['Product card'] });
+    expect(sendOrSkip([mug, card], adjust('weight'))).toEqual({ ids: ['mug'], skipped: ['Product card'] });
     // A product without a price has no value to change either.
-    expect(sendOrSkip([product('odd', { priceData: undefined })], 'price')).toEqual({
+    expect(sendOrSkip([product('odd', { priceData: undefined })], adjust('price'))).toEqual({
       ids: [],
       skipped: ['Product odd'],
     });
@@ -132,23 +141,35 @@ describe('sendOrSkip', () => {
 
   it('sends a value of 0: it is a value, not a missing one', () => {
     for (const prop of ['price', 'cost', 'weight'] as const)
-      expect(sendOrSkip([free], prop), prop).toEqual({ ids: ['free'], skipped: [] });
+      expect(sendOrSkip([free], adjust(prop)), prop).toEqual({ ids: ['free'], skipped: [] });
   });
 
   it('sends nothing when nothing is chosen or every product is skipped', () => {
-    expect(sendOrSkip([], 'price')).toEqual({ ids: [], skipped: [] });
-    expect(sendOrSkip([card, product('hat')], 'weight')).toEqual({
+    expect(sendOrSkip([], adjust('price'))).toEqual({ ids: [], skipped: [] });
+    expect(sendOrSkip([card, product('hat')], adjust('weight'))).toEqual({
       ids: [],
       skipped: ['Product card', 'Product hat'],
     });
   });
 
+  it('sends every product when setting: a missing cost or weight is set too', () => {
+    for (const prop of ['price', 'cost', 'weight'] as const)
+      expect(sendOrSkip([card, mug], { prop, mode: 'set' }), prop).toEqual({
+        ids: ['card', 'mug'],
+        skipped: [],
+      });
+  });
+
   it('skips exactly the products whose preview says skipped', () => {
     const chosen = [mug, card, free, product('hat', { weight: 1 })];
-    for (const prop of ['price', 'cost', 'weight'] as const) {
-      const skippedInPreview = chosen.filter((p) => preview(p, c({ prop, value: 1 })).kind === 'skip');
-      expect(sendOrSkip(chosen, prop).skipped, prop).toEqual(skippedInPreview.map((p) => p.name));
-    }
+    for (const mode of ['set', 'amount', 'percentage'] as const)
+      for (const prop of ['price', 'cost', 'weight'] as const) {
+        const change = c({ prop, mode, value: 1 });
+        const skippedInPreview = chosen.filter((p) => preview(p, change).kind === 'skip');
+        expect(sendOrSkip(chosen, change).skipped, `${mode} ${prop}`).toEqual(
+          skippedInPreview.map((p) => p.name),
+        );
+      }
   });
 });
 

@@ -41,16 +41,17 @@ function mulDivRound(a: bigint, num: bigint, den: bigint) {
 
 /**
  * The value the platform stores after the change (negative when it will refuse it), or `undefined`
- * when there is no value: the platform leaves a missing cost or weight as it is, even when setting.
+ * when an adjustment has no value to start from: the platform leaves a missing cost or weight as it
+ * is when adjusting. Setting needs no earlier value.
  * @example changed(0.32, { prop: 'weight', mode: 'percentage', value: 10, round: false }) // 0.352
  */
 export function changed(value: number | undefined, c: Change): number | undefined {
-  if (value === undefined) return undefined;
   const places = PLACES[c.prop];
+  if (c.mode === 'set') return units(c.value, places) / 10 ** places;
+  if (value === undefined) return undefined;
   const v = units(value, places);
   let out: number;
-  if (c.mode === 'set') out = units(c.value, places);
-  else if (c.mode === 'amount') out = v + units(c.value, places);
+  if (c.mode === 'amount') out = v + units(c.value, places);
   else {
     const step = c.round ? BigInt(10 ** places) : 1n;
     const rate = HUNDRED + BigInt(units(c.value, RATE_PLACES));
@@ -77,15 +78,18 @@ export const current = (p: Product, prop: Property) =>
 
 /**
  * The chosen products split into those the change is sent to (ids) and those it skips (names),
- * each in the order chosen. A product without the value is skipped: the platform would report it
- * updated and leave it as it is. A value of 0 is a value, and is sent.
- * @example sendOrSkip([mug, giftCard], 'weight') // { ids: ['mug'], skipped: ['Gift Card'] }
+ * each in the order chosen. An adjustment skips a product without the value: the platform would
+ * report it updated and leave it as it is. Setting skips none. A value of 0 is a value, and is sent.
+ * @example sendOrSkip([mug, giftCard], { prop: 'weight', mode: 'amount' }) // { ids: ['mug'], skipped: ['Gift Card'] }
  */
-export function sendOrSkip(chosen: readonly Product[], prop: Property): { ids: string[]; skipped: string[] } {
+export function sendOrSkip(
+  chosen: readonly Product[],
+  { prop, mode }: Pick<Change, 'prop' | 'mode'>,
+): { ids: string[]; skipped: string[] } {
   const ids: string[] = [];
   const skipped: string[] = [];
   for (const p of chosen)
-    if (current(p, prop) === undefined) skipped.push(p.name);
+    if (mode !== 'set' && current(p, prop) === undefined) skipped.push(p.name);
     else ids.push(p.id);
   return { ids, skipped };
 }
@@ -112,8 +116,8 @@ export type Preview =
  */
 export function preview(p: Product, c: Change): Preview {
   const now = current(p, c.prop);
-  if (now === undefined) return { kind: 'skip', text: `— no ${c.prop}, skipped` };
-  const after = changed(now, c)!;
+  const after = changed(now, c);
+  if (after === undefined) return { kind: 'skip', text: `— no ${c.prop}, skipped` };
   // Variants whose value differs from the product's have their own.
   const own = (p.variants ?? []).flatMap((v) => {
     const x = variantValue(v, c.prop);
