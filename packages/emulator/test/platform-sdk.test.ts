@@ -5,95 +5,29 @@
  * the reference: it builds its requests from the platform's own generated code (the `.r` queries,
  * the `?id=` a GET repeats, the `_id` names), not from our reading of the wire document.
  *
- * The platform SDK always addresses `www.wixapis.com` (and `edge.wixapis.com` for cached reads), so a
- * fetch installed for this file sends those origins to the emulator; nothing else is touched. The
- * first run installs the pinned SDK into `bench/baseline` (npm registry needed, as for `npm install`).
+ * `platform-sdk.ts` sends the platform SDK's requests to the emulator. The first run installs the
+ * pinned SDK into `bench/baseline` (npm registry needed, as for `npm install`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importPlatformSdk } from '../../../bench/platform-sdk.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
+import {
+  expireAccessToken,
+  hostedLogin,
+  merchant as merchantOf,
+  PASSWORD,
+  realFetch,
+  rejection,
+  SHOP,
+  STORES_APP_ID,
+  shopper as shopperOf,
+  usePlatformSdk,
+} from './platform-sdk.ts';
 
-const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
-const SHOP = 'http://shop.test';
-const PASSWORD = 'long enough pw';
-
-let wix: Awaited<ReturnType<typeof importPlatformSdk>>;
 /** Where the platform's origins go: the emulator of the suite that is running. */
 let target = '';
-const realFetch = globalThis.fetch;
-
-beforeAll(async () => {
-  wix = await importPlatformSdk();
-  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
-    const url = input instanceof Request ? input.url : String(input);
-    const to = url.replace(/^https:\/\/(www|edge)\.wixapis\.com(?=\/)/, target);
-    if (to === url) return realFetch(input, init);
-    return realFetch(input instanceof Request ? new Request(to, input) : to, init);
-  }) as typeof fetch;
-}, 180_000);
-afterAll(() => {
-  globalThis.fetch = realFetch;
-});
-
-/** The platform SDK's visitor/member client with the modules a storefront uses. */
-const shopper = (emu: TestEmulator) =>
-  wix.sdk.createClient({
-    auth: wix.sdk.OAuthStrategy({ clientId: emu.demo.clientId }),
-    modules: {
-      currentCart: wix.currentCart,
-      products: wix.products,
-      collections: wix.collections,
-      redirects: wix.redirects,
-    },
-  });
-
-/** The platform SDK's merchant client: the demo API key and site. */
-const merchant = (emu: TestEmulator) =>
-  wix.sdk.createClient({
-    auth: wix.sdk.ApiKeyStrategy({ apiKey: emu.demo.apiKey, siteId: emu.demo.siteId }),
-    modules: { products: wix.products },
-  });
-
-/** The rejection of a platform SDK call; the test fails if it resolves. */
-async function rejection(p: Promise<unknown>): Promise<any> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected the call to fail');
-}
-
-/**
- * A member through the hosted login page, as a browser would go: the platform SDK's authorize URL,
- * the page's form, the redirect back with a code, and the SDK's code exchange. Returns the tokens.
- */
-async function hostedLogin(client: any, emu: TestEmulator, email: string) {
-  const data = client.auth.generateOAuthData(`${SHOP}/callback`, `${SHOP}/account`);
-  const { authUrl } = await client.auth.getAuthUrl(data, { responseMode: 'query' });
-  const html = await (await realFetch(authUrl)).text();
-  const sessionId = /name="redirect_session_id" value="([^"]+)"/.exec(html)?.[1];
-  expect(sessionId, 'the hosted login page carries its redirect session').toBeTruthy();
-  const res = await realFetch(`${emu.url}/oauth2/authorize/submit`, {
-    method: 'POST',
-    redirect: 'manual',
-    body: new URLSearchParams({
-      redirect_session_id: sessionId!,
-      action: 'login',
-      email,
-      password: PASSWORD,
-    }),
-  });
-  expect(res.status).toBe(302);
-  const { code, state } = client.auth.parseFromUrl(res.headers.get('location'), 'query');
-  return client.auth.getMemberTokens(code, state, data);
-}
-
-/** Makes the stored access token look expired, so that the next call renews it. */
-function expireAccessToken(client: any) {
-  const t = client.auth.getTokens();
-  client.auth.setTokens({ ...t, accessToken: { ...t.accessToken, expiresAt: 0 } });
-}
+const wix = usePlatformSdk(() => target);
+const shopper = (emu: TestEmulator) => shopperOf(wix(), emu);
+const merchant = (emu: TestEmulator) => merchantOf(wix(), emu);
 
 describe.each(testBackends())('the platform SDK against the emulator (%s)', (backend) => {
   let emu: TestEmulator;

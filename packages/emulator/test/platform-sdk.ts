@@ -1,0 +1,105 @@
+/**
+ * Driving the platform's own published SDK (`@wix/sdk` and its generated modules, pinned in
+ * `bench/baseline`) against the emulator, for the conformance tests (`platform-sdk*.test.ts`).
+ * The platform SDK always addresses `www.wixapis.com` (and `edge.wixapis.com` for cached reads):
+ * {@link usePlatformSdk} installs, for the calling test file, a fetch that sends those origins to the
+ * emulator the file points it at, and touches nothing else.
+ */
+import { afterAll, beforeAll, expect } from 'vitest';
+import { importPlatformSdk } from '../../../bench/platform-sdk.ts';
+import type { TestEmulator } from '../src/testing.ts';
+
+export const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
+/** An origin the test emulators allow (`allowedOrigins`) for redirects. */
+export const SHOP = 'http://shop.test';
+export const PASSWORD = 'long enough pw';
+/** The fetch of this process before {@link usePlatformSdk} replaced it: goes where it is told. */
+export const realFetch = globalThis.fetch;
+
+type PlatformSdk = Awaited<ReturnType<typeof importPlatformSdk>>;
+
+/**
+ * Loads the platform SDK (installing it on first use) before the file's tests, and sends its
+ * requests to the emulator `target()` names at the time of each request. Returns a getter for the
+ * loaded SDK.
+ * @example const wix = usePlatformSdk(() => emu.url); … wix().sdk.createClient(…)
+ */
+export function usePlatformSdk(target: () => string): () => PlatformSdk {
+  let wix: PlatformSdk | undefined;
+  beforeAll(async () => {
+    wix = await importPlatformSdk();
+    globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      const to = url.replace(/^https:\/\/(www|edge)\.wixapis\.com(?=\/)/, target());
+      if (to === url) return realFetch(input, init);
+      return realFetch(input instanceof Request ? new Request(to, input) : to, init);
+    }) as typeof fetch;
+  }, 180_000);
+  afterAll(() => {
+    globalThis.fetch = realFetch;
+  });
+  return () => {
+    if (!wix) throw new Error('the platform SDK is loaded in beforeAll: use it inside a test');
+    return wix;
+  };
+}
+
+/** The platform SDK's visitor/member client with the modules a storefront uses. */
+export const shopper = (wix: PlatformSdk, emu: TestEmulator) =>
+  wix.sdk.createClient({
+    auth: wix.sdk.OAuthStrategy({ clientId: emu.demo.clientId }),
+    modules: {
+      currentCart: wix.currentCart,
+      products: wix.products,
+      collections: wix.collections,
+      redirects: wix.redirects,
+    },
+  });
+
+/** The platform SDK's merchant client: the demo API key and site. */
+export const merchant = (wix: PlatformSdk, emu: TestEmulator) =>
+  wix.sdk.createClient({
+    auth: wix.sdk.ApiKeyStrategy({ apiKey: emu.demo.apiKey, siteId: emu.demo.siteId }),
+    modules: { products: wix.products, collections: wix.collections },
+  });
+
+/** The rejection of a platform SDK call; the test fails if it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<any> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/**
+ * A member through the hosted login page, as a browser would go: the platform SDK's authorize URL,
+ * the page's form, the redirect back with a code, and the SDK's code exchange. Returns the tokens.
+ */
+export async function hostedLogin(client: any, emu: TestEmulator, email: string) {
+  const data = client.auth.generateOAuthData(`${SHOP}/callback`, `${SHOP}/account`);
+  const { authUrl } = await client.auth.getAuthUrl(data, { responseMode: 'query' });
+  const html = await (await realFetch(authUrl)).text();
+  const sessionId = /name="redirect_session_id" value="([^"]+)"/.exec(html)?.[1];
+  expect(sessionId, 'the hosted login page carries its redirect session').toBeTruthy();
+  const res = await realFetch(`${emu.url}/oauth2/authorize/submit`, {
+    method: 'POST',
+    redirect: 'manual',
+    body: new URLSearchParams({
+      redirect_session_id: sessionId!,
+      action: 'login',
+      email,
+      password: PASSWORD,
+    }),
+  });
+  expect(res.status).toBe(302);
+  const { code, state } = client.auth.parseFromUrl(res.headers.get('location'), 'query');
+  return client.auth.getMemberTokens(code, state, data);
+}
+
+/** Makes the stored access token look expired, so that the next call renews it. */
+export function expireAccessToken(client: any) {
+  const t = client.auth.getTokens();
+  client.auth.setTokens({ ...t, accessToken: { ...t.accessToken, expiresAt: 0 } });
+}
