@@ -326,4 +326,66 @@ describe.each(testBackends())('wire input (%s)', (backend) => {
       expect(violations(body).map((v) => [v.field, v.violatedRule])).toEqual([['query.fields', 'FORMAT']]);
     });
   });
+
+  // proto3's JSON mapping: `null` on a field is the field not set. The platform SDK's typings allow
+  // `null` on most optional fields and send it.
+  describe('null fields', () => {
+    it('reads a null on a typed field as not set', async () => {
+      const products = (await call('POST', '/stores-reader/v1/products/query-platformized', {})).body
+        .products as { id: string; productOptions?: unknown[] }[];
+      const plain = products.find((p) => !p.productOptions?.length)!;
+      const lineItems = [
+        {
+          catalogReference: { appId: '215238eb-22a5-4c36-9e7b-e7c08025e04e', catalogItemId: plain.id },
+          quantity: 1,
+        },
+      ];
+      const added = await call('POST', '/ecom/v1/carts/current/add-to-cart', {
+        lineItems,
+        customLineItems: null,
+        businessLocationId: null,
+      });
+      expect(added.res.status).toBe(200);
+      const patched = await call('PATCH', '/ecom/v1/carts/current', {
+        couponCode: null,
+        cartInfo: {
+          buyerNote: null,
+          contactInfo: { address: { country: 'US', city: null, streetAddress: null } },
+        },
+      });
+      expect(patched.res.status).toBe(200);
+      expect(patched.body.cart.buyerNote).toBeUndefined();
+      expect(patched.body.cart.appliedDiscounts ?? []).toEqual([]);
+      expect(patched.body.cart.contactInfo.address).toEqual({ country: 'US' });
+    });
+
+    it('refuses a null on a required field as missing, and writes nothing', async () => {
+      const { body } = await refused(
+        'POST',
+        '/stores/v1/products',
+        { product: { name: null, productType: 'physical', priceData: { price: 5 } } },
+        true,
+      );
+      expect(violations(body).map((v) => [v.field, v.violatedRule])).toEqual([
+        ['product.name', 'REQUIRED_FIELD'],
+      ]);
+    });
+
+    it('keeps a null in a list, which is no unset field, as a violation', async () => {
+      const { body } = await refused('POST', '/ecom/v1/carts/current/remove-line-items', {
+        lineItemIds: [null],
+      });
+      expect(violations(body).map((v) => v.field)).toEqual(['lineItemIds[0]']);
+    });
+
+    it('keeps a null in a filter, where it is a value: products without a SKU', async () => {
+      const query = async (filter: unknown) =>
+        (await call('POST', '/stores-reader/v1/products/query-platformized', { query: { filter } })).body
+          .products as { sku?: string }[];
+      const all = await query({});
+      // Dropped, the null would leave an empty filter, which matches every product.
+      expect(all.length).toBeGreaterThan(0);
+      expect(await query({ sku: null })).toEqual(all.filter((p) => p.sku === undefined));
+    });
+  });
 });

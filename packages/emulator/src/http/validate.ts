@@ -119,12 +119,46 @@ export function toViolations(error: z.ZodError, input: unknown): Violation[] {
   return out;
 }
 
-/** Parses a message with a schema or throws the platform's 400 with every violation. */
-export function parseMessage<T>(schema: z.ZodType<T>, msg: unknown): T {
-  const r = schema.safeParse(msg, { error: () => NO_MESSAGE });
-  if (!r.success) throw invalid(toViolations(r.error, msg));
-  return r.data;
+/** The issues a `null` where the schema takes no null gives, whatever the field's type. */
+const NULL_REFUSALS = new Set(['invalid_type', 'invalid_value', 'invalid_union']);
+
+/**
+ * `msg` without the object members that are `null` where the schema refused a null, or `msg` itself
+ * when there are none. Array items stay: a null in a list is not an unset field.
+ */
+function withoutRefusedNulls(msg: unknown, error: z.ZodError): unknown {
+  const unset = error.issues.filter(
+    (i) => NULL_REFUSALS.has(i.code) && typeof i.path.at(-1) === 'string' && valueAt(msg, i.path) === null,
+  );
+  if (!unset.length) return msg;
+  const copy = structuredClone(msg);
+  for (const { path } of unset)
+    delete (valueAt(copy, path.slice(0, -1)) as Record<string, unknown>)[path.at(-1) as string];
+  return copy;
 }
+
+/**
+ * Parses a message with a schema or throws the platform's 400 with every violation.
+ *
+ * A `null` on a field whose schema takes none means the field is not set, as in proto3's JSON
+ * mapping, which the platform's servers read with: the platform SDK's typings allow `null` on most
+ * optional fields (`couponCode`, `ribbon`, `weight`, address parts …) and send it. Such nulls are
+ * dropped and the message is parsed again; a field that is required is then `is required`. Where a
+ * schema takes any value (a query filter, where `{ribbon: null}` asks for products without one), a
+ * null is a value and stays. Zod reports every refused null in one pass; further rounds only serve
+ * schemas that stop early (a refinement that runs once the fields beneath it parse).
+ */
+export function parseMessage<T>(schema: z.ZodType<T>, msg: unknown): T {
+  for (let round = 0; ; round++) {
+    const r = schema.safeParse(msg, { error: () => NO_MESSAGE });
+    if (r.success) return r.data;
+    const next = round < MAX_NULL_ROUNDS ? withoutRefusedNulls(msg, r.error) : msg;
+    if (next === msg) throw invalid(toViolations(r.error, msg));
+    msg = next;
+  }
+}
+/** Rounds of dropping nulls before the violations stand (see `parseMessage`). */
+const MAX_NULL_ROUNDS = 8;
 
 /** Query-string helpers: GET messages arrive as strings. */
 export const qs = {
