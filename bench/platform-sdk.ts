@@ -40,12 +40,13 @@ export function resolvePlatformSdk(id: string): string {
 export async function importPlatformSdk() {
   ensurePlatformSdk();
   const load = (id: string): Promise<any> => import(resolvePlatformSdk(id));
-  const [sdk, currentCart, products, collections, redirects] = await Promise.all([
+  const [sdk, currentCart, products, collections, redirects, identity] = await Promise.all([
     load('@wix/sdk'),
     load('@wix/auto_sdk_ecom_current-cart'),
     load('@wix/auto_sdk_stores_products'),
     load('@wix/auto_sdk_stores_collections'),
     load('@wix/auto_sdk_redirects_redirects'),
+    load('@wix/identity'),
   ]);
-  return { sdk, currentCart, products, collections, redirects };
+  return { sdk, currentCart, products, collections, redirects, identity };
 }

@@ -175,6 +175,37 @@ describe.each(testBackends())('the platform SDK against the emulator (%s)', (bac
     expect(client.auth.loggedIn()).toBe(false);
   });
 
+  it("serves the identity module's own calls: token info answers plainly, a too-long e-mail is invalidEmail", async () => {
+    const client = wix().sdk.createClient({
+      auth: wix().sdk.OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules: { oauth: wix().identity.oauth },
+    });
+    const { accessToken } = await client.auth.generateVisitorTokens();
+    // The module posts its raw-HTTP envelope and reads the info itself (no bytes in the answer).
+    const info = await client.oauth.tokenInfo({
+      body: new TextEncoder().encode(JSON.stringify({ token: accessToken.value })),
+    });
+    expect(info).toMatchObject({ active: true, subjectType: 'VISITOR', clientId: emu.demo.clientId });
+
+    const long = await client.auth.register({ email: `${'x'.repeat(250)}@b.co`, password: PASSWORD });
+    expect(long).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidEmail' });
+  });
+
+  it("goes straight to the identity provider getAuthUrl's idp names", async () => {
+    const connection = await realFetch(`${emu.url}/_api/emulator/v1/idp-connections`, {
+      method: 'POST',
+      headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Conformance ID' }),
+    });
+    const { id } = (await connection.json()).idpConnection;
+    const client = shopper(emu);
+    const data = client.auth.generateOAuthData(`${SHOP}/callback`);
+    const { authUrl } = await client.auth.getAuthUrl(data, { idp: { connectionId: id } });
+    const res = await realFetch(authUrl, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toContain(`/sso/login/${emu.demo.siteId}/${id}?`);
+  });
+
   it('lets a merchant create, change, bulk-price and delete a product', async () => {
     const admin = merchant(emu);
     const created = await admin.products.createProduct({

@@ -1,12 +1,12 @@
 /**
  * The raw-HTTP envelope of the generated `@wix/identity` oauth module (wire §5.6): its `token()`
  * and `tokenInfo()` POST `{body: <base64 of the raw body>, pathParams?, queryParams?, headers?,
- * method?, rawPath?, rawQuery?}` and read `{body: <base64>, statusCode, headers: [{key, value}]}`.
- * The emulator answers such a request in kind: the inner body is handled as the plain JSON the
- * auth strategies send, and its answer, or its error envelope with the error's status as
- * `statusCode`, travels base64-encoded in an HTTP 200 (as the logout envelope does). How the live
- * server treats the envelope is unconfirmed (wire, open questions); this is the reading that serves
- * both clients.
+ * method?, rawPath?, rawQuery?}`; `token()` reads `{body: <base64>, statusCode, headers: [{key,
+ * value}]}` back, while `tokenInfo()` reads the plain token info (its generated code transforms no
+ * bytes in the answer). The inner body is handled as the plain JSON the auth strategies send; for
+ * `token()`, its answer, or its error envelope with the error's status as `statusCode`, travels
+ * base64-encoded in an HTTP 200 (as the logout envelope does). How the live server treats the
+ * envelope is unconfirmed (wire, open questions); this is the reading that serves both clients.
  * @module
  */
 import { ApiError, invalid } from './errors.ts';

@@ -548,7 +548,19 @@ export interface AuthUrlOptions {
   prompt?: 'login' | 'none' | 'consent' | 'select_account';
   responseMode?: 'query' | 'fragment' | 'web_message';
   sessionToken?: string;
+  /**
+   * Social login: go straight to an identity provider instead of the login page, by the platform's
+   * name (`'google'`, `'facebook'`) or the site's connection id (`{ connectionId }`), as the
+   * platform SDK takes it (wire §5.2).
+   */
+  idp?: 'google' | 'facebook' | { connectionId: string };
 }
+
+/** The platform's connection ids of its social login providers (wire §5.2). */
+const IDP_CONNECTION_IDS = {
+  google: '0e6a50f5-b523-4e29-990d-f37fa2ffdd69',
+  facebook: '3ecad13f-52c3-483d-911f-31dbcf2a6d23',
+};
 
 /** The authorize URL for OAuth data, through a redirect session (default prompt `login`, mode `fragment`). */
 export async function getAuthUrl(client: AnyClient, data: OAuthData, options: AuthUrlOptions = {}) {
@@ -564,6 +576,7 @@ export async function getAuthUrl(client: AnyClient, data: OAuthData, options: Au
         scope: 'offline_access',
         state: data.state,
         sessionToken: options.sessionToken,
+        idp: typeof options.idp === 'string' ? IDP_CONNECTION_IDS[options.idp] : options.idp?.connectionId,
       },
       prompt: options.prompt ?? 'login',
     },

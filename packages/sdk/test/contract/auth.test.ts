@@ -97,6 +97,13 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     const bad = await client.identity.register({ email: 'not-an-email', password: 'long enough pw' });
     expect(bad).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidEmail' });
     expect(bad.error).toMatch(/email/i);
+    // Too long for an address (RFC 5321: 254) is an e-mail violation too, not a bare length one.
+    const long = await client.identity.register({
+      email: `${'x'.repeat(250)}@b.co`,
+      password: 'long enough pw',
+    });
+    expect(long).toMatchObject({ loginState: 'FAILURE', errorCode: 'invalidEmail' });
+    expect(long.error).toBe('must have at most 254 characters');
     const e = email();
     await client.identity.register({ email: e, password: 'long enough pw' });
     const dup = await client.identity.register({ email: e.toUpperCase(), password: 'long enough pw' });

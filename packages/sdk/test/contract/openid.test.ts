@@ -216,13 +216,11 @@ describe.each(testBackends())('OpenID and PKCE methods (%s)', (backend) => {
     const tokens = open(granted.out);
     expect(tokens.access_token).toBeTruthy();
 
+    // Token info takes the envelope too, but answers plainly: the generated module's `tokenInfo()`
+    // reads the info itself (no bytes transform on its answer, unlike `token()`).
     const info = await raw('/oauth2/token-info', { token: tokens.access_token });
-    expect(info.out.statusCode).toBe(200);
-    expect(open(info.out)).toMatchObject({
-      active: true,
-      subjectType: 'VISITOR',
-      clientId: emu.demo.clientId,
-    });
+    expect(info.status).toBe(200);
+    expect(info.out).toMatchObject({ active: true, subjectType: 'VISITOR', clientId: emu.demo.clientId });
 
     // A refusal travels inside: its status as statusCode, the platform's error envelope as body.
     const refused = await raw('/oauth2/token', {
@@ -233,8 +231,8 @@ describe.each(testBackends())('OpenID and PKCE methods (%s)', (backend) => {
     expect(refused.out.statusCode).toBe(400);
     expect(open(refused.out).details.applicationError.code).toBe('invalid_grant');
     const noToken = await raw('/oauth2/token-info', {});
-    expect(noToken.out.statusCode).toBe(400);
-    expect(open(noToken.out).details.validationError.fieldViolations[0].field).toBe('token');
+    expect(noToken.status).toBe(400);
+    expect(noToken.out.details.validationError.fieldViolations[0].field).toBe('token');
 
     // An envelope whose body is not the base64 of a JSON object is itself refused.
     const garbage = await raw('/oauth2/token', '!!not base64 json');

@@ -320,6 +320,43 @@ describe.each(testBackends())('SSO (%s)', (backend) => {
     expect((await client.identity.getMemberTokens(p.code, p.state, data)).refreshToken.role).toBe('member');
   });
 
+  it('getAuthUrl with an idp goes straight to that provider; an idp the site lacks gets the login page', async () => {
+    const idp = await newConnection('Direct ID');
+    const client = member();
+    const data = await identity.generateOAuthData(client, CALLBACK);
+    const { authUrl } = await client.identity.getAuthUrl(data, {
+      responseMode: 'query',
+      idp: { connectionId: idp },
+    });
+    const toSso = await fetch(authUrl, { redirect: 'manual' });
+    expect(toSso.status).toBe(302);
+    const start = await fetch(new URL(toSso.headers.get('location')!, emu.url), {
+      headers: NAVIGATE,
+      redirect: 'manual',
+    });
+    expect(start.headers.get('location')!.startsWith(`${emu.url}/idp/${idp}/authorize?state=`)).toBe(true);
+    const answer = await atProvider(start.headers.get('location')!, email());
+    const done = await fetch(
+      `${emu.url}/_api/iam/authentication/v1/callback?${new URLSearchParams(answer)}`,
+      {
+        headers: NAVIGATE,
+        redirect: 'manual',
+      },
+    );
+    const p = identity.parseFromUrl(client, done.headers.get('location')!, 'query');
+    expect((await client.identity.getMemberTokens(p.code, p.state, data)).refreshToken.role).toBe('member');
+
+    // The platform's Google connection is not one of this site's: the login page, with a note.
+    const other = await identity.generateOAuthData(client, CALLBACK);
+    const { authUrl: google } = await client.identity.getAuthUrl(other, {
+      responseMode: 'query',
+      idp: 'google',
+    });
+    const page = await fetch(google, { redirect: 'manual' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('This site has no such identity provider; log in here.');
+  });
+
   it('no open redirect: an SSO for a login session whose redirect URI is not allowed gets an error page', async () => {
     const idp = await newConnection('Evil ID');
     const client = member();

@@ -14,7 +14,7 @@ import type { Emulator, Identity } from '../../context.ts';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
 import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
-import { rawAnswer, rawRequest } from '../../http/raw.ts';
+import { rawRequest } from '../../http/raw.ts';
 import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.ts';
 import { parseMessage, z } from '../../http/validate.ts';
 import { signingKey, signJwt } from '../../signing.ts';
@@ -38,6 +38,7 @@ import {
 import { trustedCaller } from './auth.ts';
 import {
   getSettings,
+  idpConnection,
   idpConnections,
   type MemberRow,
   memberById,
@@ -377,6 +378,13 @@ export function oauthRoutes(router: Router, emu: Emulator) {
           error: 'interaction_required',
           error_description: 'web_message answers need prompt=none',
         });
+      // A social login (`authRequest.idp`, wire §5.2) goes straight to that provider, which
+      // finishes this request; an id the site has no connection for gets the page, saying so.
+      if (a.idp) {
+        const conn = await idpConnection(emu.db, a.idp);
+        if (conn) return c.redirect(ssoLoginPath(emu, conn.id, session.id), 302);
+        return loginPage(c, emu, session, { error: 'This site has no such identity provider; log in here.' });
+      }
       return loginPage(c, emu, session);
     },
   });
@@ -597,9 +605,9 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     schema: z.record(z.string(), z.unknown()),
     async handler({ msg, c }) {
       noStore(c);
-      // The generated oauth module's raw-HTTP envelope (wire §5.6), or plain JSON.
-      const inner = rawRequest(msg);
-      return inner ? rawAnswer(() => tokenInfo(inner)) : tokenInfo(msg);
+      // The generated oauth module sends a raw-HTTP envelope (wire §5.6) but reads a plain answer:
+      // its `tokenInfo()` has no bytes transform on the response, unlike `token()`.
+      return tokenInfo(rawRequest(msg) ?? msg);
     },
   });
 

@@ -29,6 +29,7 @@ import {
   IDENTITY_EVENTS,
   type IdpConnectionRow,
   identityOf,
+  idpConnection,
   idpConnections,
   type MemberRow,
   memberByEmail,
@@ -135,11 +136,6 @@ async function spend(emu: Emulator, sql: Sql, claims: IdTokenClaims) {
     [hashToken(claims.jti), new Date(claims.exp * 1000)],
   );
   return rows.length === 1;
-}
-
-async function connection(sql: Sql, id: string) {
-  const rows = await sql.query<IdpConnectionRow>('SELECT * FROM idp_connections WHERE id = $1', [id]);
-  return rows[0];
 }
 
 const connectionNotFound = () =>
@@ -267,7 +263,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     async handler({ msg, identity, c }) {
       if ((msg.tenantType ?? 'SITE') !== 'SITE' || msg.tenantId !== emu.siteId)
         throw notFound('TENANT_NOT_FOUND', 'No site has this tenant id');
-      const conn = await connection(emu.db, msg.idpConnectionId);
+      const conn = await idpConnection(emu.db, msg.idpConnectionId);
       if (!conn) throw connectionNotFound();
       // The visitor comes from the caller's token or the login session, never from the query.
       let clientId = identity.clientId ?? null;
@@ -394,7 +390,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     }),
     async handler({ msg, identity, c }) {
       noStore(c);
-      const conn = await connection(emu.db, msg.idpConnectionId);
+      const conn = await idpConnection(emu.db, msg.idpConnectionId);
       if (!conn) throw connectionNotFound();
       const token = msg.tokenParams.id_token ?? msg.tokenParams.idToken;
       const claims = token ? readIdToken(emu, conn.id, token, undefined) : undefined;
@@ -447,7 +443,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
       name: z.string().max(200).optional(),
     }),
     async handler({ msg }) {
-      const conn = await connection(emu.db, msg.id);
+      const conn = await idpConnection(emu.db, msg.id);
       if (!conn) throw connectionNotFound();
       return { idToken: signIdToken(emu, conn.id, msg), expiresIn: ID_TOKEN_TTL_SECONDS };
     },
@@ -487,7 +483,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     );
 
   app.get('/idp/:id/authorize', async (c) => {
-    const conn = await connection(emu.db, c.req.param('id'));
+    const conn = await idpConnection(emu.db, c.req.param('id'));
     const state = c.req.query('state') ?? '';
     const tx = conn && state.length <= 512 ? await openTransaction(emu, emu.db, state) : undefined;
     if (!conn || tx?.connection_id !== conn.id) return expired(c);
@@ -498,7 +494,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, string>;
     const state = String(form.state ?? '');
-    const conn = await connection(emu.db, c.req.param('id'));
+    const conn = await idpConnection(emu.db, c.req.param('id'));
     const tx = conn && state.length <= 512 ? await openTransaction(emu, emu.db, state) : undefined;
     if (!conn || tx?.connection_id !== conn.id) return expired(c);
     const email = String(form.email ?? '').trim();

@@ -389,6 +389,12 @@ export interface IdpConnectionRow {
 export const idpConnections = (emu: Emulator) =>
   emu.db.query<IdpConnectionRow>('SELECT * FROM idp_connections ORDER BY created_at, id');
 
+/** One identity provider connection of the site, or `undefined`. */
+export async function idpConnection(sql: Sql, id: string): Promise<IdpConnectionRow | undefined> {
+  const rows = await sql.query<IdpConnectionRow>('SELECT * FROM idp_connections WHERE id = $1', [id]);
+  return rows[0];
+}
+
 /** The SSO login path of a connection that finishes the `auth` redirect session `sessionId`. */
 export const ssoLoginPath = (emu: Emulator, connectionId: string, sessionId: string) =>
   `/_api/iam/authentication/v1/sso/login/${encodeURIComponent(emu.siteId)}/${encodeURIComponent(connectionId)}?` +

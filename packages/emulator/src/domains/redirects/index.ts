@@ -252,9 +252,10 @@ intentPages.set('logout', async ({ session, emu, c }) => {
 });
 
 /**
- * `login` (also the pre-warm of wire §7): the hosted login page of the client, through the
- * authorize endpoint, when the session has a client and an allowed `postFlowUrl`; otherwise a
- * page that says who is signed in.
+ * `login` (also the pre-warm of wire §7, which loads it in a hidden frame): a page that says whose
+ * session this browser has on the site, with a link on to `postFlowUrl` when it is allowed. The
+ * emulator's hosted pages keep no browser session, so there is nothing to sign in to here; a
+ * member logs in to a headless site through the `auth` intent (`getAuthUrl`), which hands tokens back.
  */
 intentPages.set('login', async ({ session, emu, c }) => {
   const back = await callbackUrl(emu, session, 'postFlowUrl');
