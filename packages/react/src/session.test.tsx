@@ -154,6 +154,30 @@ it('refetches the cart when the tokens change in this tab outside the hooks (a h
   await waitFor(() => expect(result.current.cart.data).toBeNull());
 });
 
+it('refetches when one member follows another straight away, and not when this tab renews', async () => {
+  const carts: string[] = [];
+  const counting = ((input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input).endsWith('/ecom/v1/carts/current')) carts.push(String(input));
+    return fetch(input, init);
+  }) as typeof fetch;
+  const { client, wrapper } = setup(memoryStorage(await memberTokens()), counting);
+  await addPlate(client);
+  const { result } = renderHook(() => ({ session: useMemberSession(), cart: useCart() }), { wrapper });
+  await waitFor(() => expect(result.current.cart.data?.lineItems).toHaveLength(1));
+  expect(result.current.session.role).toBe('member');
+
+  // This tab's own renewal keeps the session: nothing cached is someone else's.
+  const before = carts.length;
+  await act(() => client.auth.renewToken());
+  await new Promise((r) => setTimeout(r, 200));
+  expect(carts.length).toBe(before);
+
+  // Another member's tokens, with no logout between (the role stays `member`): their cart, not the first one's.
+  await act(async () => client.auth.setTokens(await memberTokens()));
+  await waitFor(() => expect(result.current.cart.data).toBeNull());
+  expect(result.current.session.role).toBe('member');
+});
+
 it('drops the cached cart when a logout clears the tokens and then rejects a relative return URL', async () => {
   const { client, wrapper } = setup(memoryStorage(await memberTokens()));
   await addPlate(client);

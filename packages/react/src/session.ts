@@ -15,7 +15,7 @@ export type RegisterParams = Parameters<typeof identity.register>[1];
 export interface MemberAuth {
   getTokens(): Promise<Tokens>;
   setTokens(tokens: Tokens): Promise<void>;
-  on(event: 'tokensChanged', listener: (tokens: Tokens) => void): () => void;
+  on(event: 'tokensChanged', listener: (tokens: Tokens, renewed: boolean) => void): () => void;
   on(event: 'sessionExpired', listener: () => void): () => void;
 }
 
@@ -44,6 +44,8 @@ interface Expiry {
   readonly listeners: Set<() => void>;
 }
 const expiries = new WeakMap<MemberAuth, Expiry>();
+/** The refresh token each strategy's session hooks last saw: a new one is a new session. */
+const sessions = new WeakMap<MemberAuth, string>();
 
 /**
  * The strategy's expiry flag, following its events from the first session hook on (and not only
@@ -74,9 +76,11 @@ function expiryOf(auth: MemberAuth): Expiry {
  * The session as stored by the strategy (restored from its token storage on reload), kept in
  * step with token changes: this tab's (`tokensChanged`, whoever set the tokens: these hooks, or
  * `client.auth.setTokens` after a hosted login), and other tabs' logins and logouts (a `storage`
- * event, or the tab becoming visible, re-reads the stored tokens). Whenever the role changes
- * (except the first visitor token, which comes with the first call), everything cached under
- * `'shopkit'` is refetched: the cart and the rest may have been someone else's.
+ * event, or the tab becoming visible, re-reads the stored tokens). Whenever the session changes
+ * (the role, or the refresh token other than by this tab's own renewal: one member straight after
+ * another, a new visitor), everything cached under `'shopkit'` is refetched, except for the first
+ * visitor token, which comes with the first call: the cart and the rest may have been someone
+ * else's. Another tab's renewal looks like a new session too, and costs one refetch.
  * @example const { member } = useMemberSession(); return member ? <AccountLink /> : <LoginLink />;
  */
 export function useMemberSession(): MemberSession {
@@ -84,7 +88,13 @@ export function useMemberSession(): MemberSession {
   const qc = useQueryClient();
   const { data } = useQuery({
     queryKey: shopkitKeys.session,
-    queryFn: async () => roleOf(await memberAuth(client).getTokens()),
+    queryFn: async () => {
+      const auth = memberAuth(client);
+      const t = await auth.getTokens();
+      // The session the cached data belongs to, for `follow` below to tell a new one.
+      if (!sessions.has(auth)) sessions.set(auth, t?.refreshToken.value ?? '');
+      return roleOf(t);
+    },
     staleTime: Number.POSITIVE_INFINITY,
   });
   const subscribe = useCallback(
@@ -103,10 +113,15 @@ export function useMemberSession(): MemberSession {
   useEffect(() => {
     const auth = memberAuth(client);
     const expiry = expiryOf(auth);
-    /** Every role change lands here, whichever way it came. */
-    const follow = (role: Role) => {
+    /** Every change of tokens lands here, whichever way it came. */
+    const follow = (t: Tokens | null | undefined, renewed = false) => {
+      const role = roleOf(t);
       const before = qc.getQueryData<Role>(shopkitKeys.session);
-      if (role === before) return;
+      const token = t?.refreshToken.value ?? '';
+      const seen = sessions.get(auth);
+      sessions.set(auth, token);
+      // Same role: a new session only when the refresh token changed, and not by this tab's renewal.
+      if (role === before && (renewed || seen === undefined || seen === token)) return;
       qc.setQueryData(shopkitKeys.session, role);
       if (role === 'member') expiry.set(false);
       // The first visitor token comes with the first call, which is on its way with it.
@@ -117,9 +132,9 @@ export function useMemberSession(): MemberSession {
         predicate: (q) => q.queryKey[1] !== 'session',
       });
     };
-    const offTokens = auth.on('tokensChanged', (t) => follow(roleOf(t)));
+    const offTokens = auth.on('tokensChanged', follow);
     // Another tab may have logged in or out: it wrote the shared storage, not this strategy's events.
-    const reread = async () => follow(roleOf(await auth.getTokens()));
+    const reread = async () => follow(await auth.getTokens());
     const onVisible = () => {
       if (document.visibilityState === 'visible') void reread();
     };

@@ -31,8 +31,12 @@ export interface OAuthOptions {
 export interface OAuthEvents {
   /** A member's session ended without a logout (refresh refused): the UI should show it. */
   sessionExpired: () => void;
-  /** Tokens changed (login, logout, renewal). */
-  tokensChanged: (tokens: Tokens) => void;
+  /**
+   * Tokens changed (login, logout, renewal). `renewed` is true when this strategy renewed the same
+   * session's access token with its refresh token; any other change (a login, a logout, new visitor
+   * tokens, `setTokens`) may be someone else's session, whose cached data must not be shown.
+   */
+  tokensChanged: (tokens: Tokens, renewed: boolean) => void;
 }
 
 export interface OAuthStrategyApi extends AuthStrategy {
@@ -76,9 +80,9 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     for (const l of listeners[event] ?? []) (l as (...a: unknown[]) => void)(...args);
   };
   const read = async (): Promise<Tokens> => (await storage.getTokens()) ?? emptyTokens();
-  const write = async (tokens: Tokens) => {
+  const write = async (tokens: Tokens, renewed = false) => {
     await storage.setTokens(tokens);
-    emit('tokensChanged', tokens);
+    emit('tokensChanged', tokens, renewed);
   };
   const usable = (t: Tokens) => !!t.accessToken.value && t.accessToken.expiresAt - leeway > nowSeconds();
 
@@ -128,8 +132,9 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
         }
       }
     }
-    next ??= await anonymous();
-    await write(next);
+    // A refresh that worked keeps the session; new visitor tokens start another one.
+    if (next) await write(next, true);
+    else await write((next = await anonymous()));
     return next;
   }
 
@@ -184,7 +189,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       return true;
     },
     getTokens: read,
-    setTokens: write,
+    setTokens: (tokens) => write(tokens),
     loggedIn: async () => (await read()).refreshToken.role === TokenRole.MEMBER,
     async generateVisitorTokens() {
       const tokens = await anonymous();
