@@ -8,10 +8,11 @@ import { startTestEmulator, type TestEmulator, testBackends } from '../src/testi
 
 /** Measurement units a unit price may use: the spec's list without `UNSPECIFIED`. */
 const UNITS = 'ML CL L CBM MG G KG MM CM M SQM OZ LB FLOZ PT QT GAL IN FT YD SQFT'.split(' ');
-/** Checkout channels: the product spec's list plus the two agentic channels of the wire protocol. */
+/** Checkout channels: every value of the platform's current-cart enum, in its order. */
 const CHANNELS = (
   'UNSPECIFIED WEB POS EBAY AMAZON OTHER_PLATFORM WIX_APP_STORE WIX_INVOICES BACKOFFICE_MERCHANT WISH ' +
-  'CLASS_PASS GLOBAL_E FACEBOOK ETSY TIKTOK FAIRE_COM PAYPAL_AGENTIC_CHECKOUT STRIPE_AGENTIC_CHECKOUT'
+  'CLASS_PASS GLOBAL_E FACEBOOK ETSY TIKTOK FAIRE_COM PAYPAL_AGENTIC_CHECKOUT STRIPE_AGENTIC_CHECKOUT ' +
+  'WIX_INVOICES_PLATFORM UCP_AGENTIC_CHECKOUT'
 ).split(' ');
 
 const enumViolation = (field: string, values: string[]) => ({

@@ -16,7 +16,13 @@ import { ApiKeyStrategy, createClient, products, webhooks } from '@shopkit/sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOMAINS } from '../src/domains/index.ts';
-import { receivers, retryDelay, splitType, webhookSettings } from '../src/domains/webhooks/index.ts';
+import {
+  eventClaims,
+  receivers,
+  retryDelay,
+  splitType,
+  webhookSettings,
+} from '../src/domains/webhooks/index.ts';
 import { type Backend, startTestEmulator, testBackends } from '../src/testing.ts';
 import { exited, runCli, startCli } from './faults-cli.ts';
 
@@ -209,6 +215,58 @@ describe('delivery settings', () => {
       slug: 'created',
     });
     expect(splitType('wix.ecom.v1.cart_deleted')).toEqual({ fqdn: 'wix.ecom.v1.cart', slug: 'deleted' });
+  });
+});
+
+describe('the event envelope', () => {
+  const at = new Date('2025-01-02T03:04:05.000Z');
+  const emu = { now: () => at, siteId: 'site-1' } as never;
+  /** The domain event inside the claims of one event row. */
+  const event = (type: string, entity: unknown, previous?: unknown) => {
+    const row = { seq: 7, event_id: 'evt-1', type, entity_id: 'c-1', entity, created_at: at };
+    return JSON.parse(JSON.parse(eventClaims(emu, row, previous, 60).data).data);
+  };
+
+  it('carries the entity both as the object the platform SDK reads and as JSON text', () => {
+    const cart = { id: 'c-1', lineItems: [] };
+    expect(event('wix.ecom.v1.cart_created', cart)).toMatchObject({
+      id: 'evt-1',
+      entityFqdn: 'wix.ecom.v1.cart',
+      slug: 'created',
+      entityId: 'c-1',
+      eventTime: at.toISOString(),
+      entityEventSequence: '7',
+      createdEvent: { entity: cart, entityAsJson: JSON.stringify(cart) },
+    });
+    expect(event('wix.ecom.v1.cart_deleted', { id: 'c-1' }).deletedEvent).toEqual({
+      deletedEntity: { id: 'c-1' },
+      deletedEntityAsJson: '{"id":"c-1"}',
+    });
+    expect(event('wix.stores.catalog.v1.product_variants_changed', { id: 'p' }).actionEvent).toEqual({
+      body: { id: 'p' },
+      bodyAsJson: '{"id":"p"}',
+    });
+  });
+
+  it('sends modifiedFields as the previous values of the top-level fields that changed', () => {
+    const before = { id: 'c-1', buyerNote: 'door', lineItems: [{ id: 'l', quantity: 1 }], revision: '1' };
+    const after = {
+      id: 'c-1',
+      buyerNote: 'door',
+      lineItems: [{ id: 'l', quantity: 2 }],
+      contactInfo: { address: { city: 'Oslo' } },
+      revision: '2',
+    };
+    expect(event('wix.ecom.v1.cart_updated', after, before).updatedEvent).toEqual({
+      currentEntity: after,
+      currentEntityAsJson: JSON.stringify(after),
+      // A field the cart did not have before is null: its name is still there.
+      modifiedFields: { contactInfo: null, lineItems: [{ id: 'l', quantity: 1 }], revision: '1' },
+    });
+    // Without a whole previous state (only ids, or none) there is nothing to compare.
+    expect(
+      event('wix.stores.catalog.v1.product_changed', { productId: 'p' }, { id: 'p' }).updatedEvent,
+    ).toEqual({ currentEntity: { productId: 'p' }, currentEntityAsJson: '{"productId":"p"}' });
   });
 });
 

@@ -82,6 +82,41 @@ describe('webhooks.process', () => {
     });
   });
 
+  it("reads the platform's object forms: entities as objects, modifiedFields as previous values by path", async () => {
+    const updated = await processWebhook(
+      await sign(
+        claims('wix.ecom.v1.cart_updated', {
+          id: 'e',
+          entityId: 'c',
+          updatedEvent: {
+            currentEntity: { id: 'c', buyerNote: 'hi', contactInfo: { address: { city: 'Oslo' } } },
+            // Top-level fields, and nested paths as the platform may flatten them.
+            modifiedFields: {
+              buyerNote: null,
+              'contactInfo.address.city': 'Bergen',
+              'lineItems[0].quantity': 1,
+            },
+          },
+        }),
+      ),
+      { publicKey: pem },
+    );
+    expect(updated.entity).toEqual({ id: 'c', buyerNote: 'hi', contactInfo: { address: { city: 'Oslo' } } });
+    expect(updated.modifiedFields).toEqual(['buyerNote', 'contactInfo', 'lineItems']);
+    // Both forms at once, as the emulator sends them: the JSON text is read.
+    const both = await processWebhook(
+      await sign(
+        claims('wix.ecom.v1.cart_deleted', {
+          id: 'e',
+          entityId: 'c',
+          deletedEvent: { deletedEntity: { id: 'c' }, deletedEntityAsJson: '{"id":"c"}' },
+        }),
+      ),
+      { publicKey: pem },
+    );
+    expect(both.entity).toEqual({ id: 'c' });
+  });
+
   it('takes the public key as PEM, JWK or CryptoKey', async () => {
     const token = await sign(productChanged);
     for (const publicKey of [pem, jwk, pair.publicKey])

@@ -39,7 +39,7 @@ export interface WebhookEvent<E = unknown, T extends string = string> {
   sequence?: number;
   /** The entity after the change, the deleted entity's ids, or an action's body. */
   entity: E;
-  /** Top-level fields the change touched, when known. */
+  /** Names of the top-level fields the change touched, when known. */
   modifiedFields?: string[];
 }
 
@@ -146,6 +146,19 @@ const pick = (part: Record<string, any> | undefined, name: string) =>
   part && (typeof part[`${name}AsJson`] === 'string' ? JSON.parse(part[`${name}AsJson`]) : part[name]);
 
 /**
+ * The top-level field names of `modifiedFields`: a list of names, or the platform's object of field
+ * paths (`contactInfo`, `contactInfo.address.city`, `lineItems[0]`) to their previous values.
+ */
+function fieldNames(modified: unknown): string[] | undefined {
+  const paths = Array.isArray(modified)
+    ? modified.filter((f) => typeof f === 'string')
+    : modified && typeof modified === 'object'
+      ? Object.keys(modified)
+      : undefined;
+  return paths && [...new Set(paths.map((f) => f.split(/[.[]/)[0]!))];
+}
+
+/**
  * Verifies a webhook body (the raw JWT text) and dispatches it to the handler for its type.
  * Resolves with the event once the handler has finished; rejects with a {@link WebhookError} for
  * a body that is not a valid, current RS256 token signed by `publicKey`, or with the handler's error.
@@ -216,8 +229,8 @@ export async function process(body: string, options: ProcessOptions): Promise<We
     entity,
   };
   if (data.entityEventSequence !== undefined) event.sequence = Number(data.entityEventSequence);
-  if (Array.isArray(data.updatedEvent?.modifiedFields))
-    event.modifiedFields = data.updatedEvent.modifiedFields;
+  const modified = fieldNames(data.updatedEvent?.modifiedFields);
+  if (modified) event.modifiedFields = modified;
 
   const name = (Object.keys(EVENT_TYPES) as Name[]).find((k) => EVENT_TYPES[k] === type);
   const handler = ((name && options[name]) || options.onOther) as ((e: WebhookEvent) => unknown) | undefined;

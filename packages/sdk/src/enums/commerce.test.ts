@@ -68,7 +68,29 @@ describe('commerce enumerations (spec 3)', () => {
     expect(values(commerce.RuleType)).toHaveLength(20);
     expect(values(commerce.Severity)).toEqual(['WARNING', 'ERROR']);
     expect(values(commerce.SuggestedFix)).toEqual(['UNKNOWN_SUGGESTED_FIX', 'REMOVE_LINE_ITEM']);
-    expect(values(commerce.ChannelType)).toHaveLength(16);
+    // The platform's current-cart enum, value by value: the emulator accepts exactly these.
+    expect(values(commerce.ChannelType)).toEqual([
+      'UNSPECIFIED',
+      'WEB',
+      'POS',
+      'EBAY',
+      'AMAZON',
+      'OTHER_PLATFORM',
+      'WIX_APP_STORE',
+      'WIX_INVOICES',
+      'BACKOFFICE_MERCHANT',
+      'WISH',
+      'CLASS_PASS',
+      'GLOBAL_E',
+      'FACEBOOK',
+      'ETSY',
+      'TIKTOK',
+      'FAIRE_COM',
+      'PAYPAL_AGENTIC_CHECKOUT',
+      'STRIPE_AGENTIC_CHECKOUT',
+      'WIX_INVOICES_PLATFORM',
+      'UCP_AGENTIC_CHECKOUT',
+    ]);
     expect(values(commerce.IdentityType)).toEqual([
       'UNKNOWN',
       'ANONYMOUS_VISITOR',

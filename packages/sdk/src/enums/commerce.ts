@@ -148,7 +148,10 @@ export type Severity = Of<typeof Severity>;
 export const SuggestedFix = /* @__PURE__ */ e('UNKNOWN_SUGGESTED_FIX', 'REMOVE_LINE_ITEM');
 export type SuggestedFix = Of<typeof SuggestedFix>;
 
-/** Where a checkout comes from. */
+/**
+ * Where a checkout comes from: the spec's channels, then those the platform's current-cart enum adds
+ * (the agentic checkouts and the invoices platform).
+ */
 export const ChannelType = /* @__PURE__ */ e(
   'UNSPECIFIED',
   'WEB',
@@ -166,6 +169,10 @@ export const ChannelType = /* @__PURE__ */ e(
   'ETSY',
   'TIKTOK',
   'FAIRE_COM',
+  'PAYPAL_AGENTIC_CHECKOUT',
+  'STRIPE_AGENTIC_CHECKOUT',
+  'WIX_INVOICES_PLATFORM',
+  'UCP_AGENTIC_CHECKOUT',
 );
 export type ChannelType = Of<typeof ChannelType>;
 

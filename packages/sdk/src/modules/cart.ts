@@ -12,6 +12,7 @@
 import type { AnyClient } from '../client.ts';
 import type {
   ChannelType,
+  ChargeType,
   DescriptionLineType,
   DiscountType,
   ItemAvailabilityStatus,
@@ -51,7 +52,7 @@ export interface Address {
   addressLine2?: string;
   formatted?: string;
   location?: { latitude?: number; longitude?: number };
-  streetAddress?: { name?: string; number?: string; apt?: string };
+  streetAddress?: { name?: string; number?: string; apt?: string; formattedAddressLine?: string };
   countryFullname?: string;
   subdivisionFullname?: string;
 }
@@ -260,7 +261,20 @@ export interface ShippingOption {
   code: string;
   title: string;
   logistics?: DeliveryLogistics;
-  cost?: { price: Price; otherCharges?: Array<{ type: 'HANDLING_FEE' | 'INSURANCE'; price: Price }> };
+  cost?: {
+    price: Price;
+    /** Handling, insurance: already in `price`. */
+    otherCharges?: Array<{ type: ChargeType; price: Price; details?: string }>;
+  };
+}
+
+/** What shipping, or one charge of it, costs: before and after discount and tax. */
+export interface ShippingCost {
+  totalPriceAfterTax: Price;
+  totalPriceBeforeTax: Price;
+  taxDetails?: TaxDetails;
+  totalDiscount: Price;
+  price: Price;
 }
 
 export interface SelectedShippingOption {
@@ -268,14 +282,12 @@ export interface SelectedShippingOption {
   code: string;
   title: string;
   logistics?: DeliveryLogistics;
-  cost: {
-    totalPriceAfterTax: Price;
-    totalPriceBeforeTax: Price;
-    taxDetails?: TaxDetails;
-    totalDiscount: Price;
-    price: Price;
-  };
-  otherCharges?: Array<{ type: 'HANDLING_FEE' | 'INSURANCE'; price: Price }>;
+  /** The whole shipping, its `otherCharges` included. */
+  cost: ShippingCost;
+  /** Whether this is the option asked for (else the first one was taken). */
+  requestedShippingOption?: boolean;
+  /** Handling, insurance: each with its share of `cost`. */
+  otherCharges?: Array<{ type: ChargeType; details?: string; cost: ShippingCost }>;
 }
 
 export interface Membership {
@@ -288,9 +300,10 @@ export interface Membership {
 
 export interface Violation {
   severity: Severity;
+  /** Where a page shows it: `name` is a place on the page, not the product's name. */
   target?: {
-    other?: { name: string };
-    lineItem?: { id: string; name?: string; suggestedFix?: SuggestedFix };
+    other?: { name?: 'OTHER_DEFAULT' };
+    lineItem?: { id: string; name?: 'LINE_ITEM_DEFAULT'; suggestedFix?: SuggestedFix };
   };
   description: string;
 }
@@ -322,7 +335,7 @@ export interface EstimateTotalsResponse {
   payLater: PriceSummary;
   membershipOptions: {
     eligibleMemberships: Membership[];
-    invalidMemberships: Array<{ membership: Membership; errorMessage: string }>;
+    invalidMemberships: Array<{ membership: Membership; reason: string }>;
     /** Memberships the buyer already holds, checked against the cart (wire §5.1). */
     validatedExistingMemberships?: { memberships: Array<{ membership: Membership }> };
   };

@@ -7,6 +7,7 @@ import { testBackends } from '@shopkit/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import {
   type cart as CartModule,
+  ChargeType,
   cart,
   DiscountType,
   JurisdictionType,
@@ -130,12 +131,81 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
       code: 'express',
       title: 'Express delivery',
       requestedShippingOption: true,
-      otherCharges: [{ type: 'HANDLING_FEE', price: expect.objectContaining({ amount: '2.00' }) }],
+      otherCharges: [{ type: ChargeType.HANDLING_FEE, details: 'Handling of an express parcel' }],
     });
     expect(amounts(sel.cost as any)).toMatchObject({
       price: '17.00',
       totalPriceBeforeTax: '17.00',
       totalPriceAfterTax: '17.00',
+    });
+    // Each charge has a cost of its own, as the platform's typings have it (California: no tax on shipping).
+    const fee = sel.otherCharges![0]!.cost;
+    expect(amounts(fee as any)).toMatchObject({
+      price: '2.00',
+      totalDiscount: '0.00',
+      totalPriceBeforeTax: '2.00',
+      totalPriceAfterTax: '2.00',
+    });
+    expect(fee.taxDetails).toMatchObject({
+      taxRate: '0',
+      totalTax: expect.objectContaining({ amount: '0.00' }),
+    });
+    // The options offered list their charges by price.
+    const express = est.shippingInfo!.carrierServiceOptions[0]!.shippingOptions.find(
+      (o) => o.code === 'express',
+    );
+    expect(express!.cost!.otherCharges).toEqual([
+      {
+        type: ChargeType.HANDLING_FEE,
+        price: expect.objectContaining({ amount: '2.00' }),
+        details: 'Handling of an express parcel',
+      },
+    ]);
+  });
+
+  it("gives a shipping charge its share of the shipping's tax and discount, to the cent", async () => {
+    const c = visitor();
+    await c.cart.addToCurrentCart({ lineItems: [item('linen-tea-towels')] });
+    const taxed = await c.cart.estimateCurrentCartTotals({
+      shippingAddress: NY,
+      selectedShippingOption: { code: 'express' },
+    });
+    // 15.00 + 2.00 handling; 8.875 % of 17.00 = 1.50875 → 1.51, shared 1500:200 → 1.33 and 0.18.
+    const sel = taxed.shippingInfo!.selectedCarrierServiceOption!;
+    expect(amounts(sel.cost as any)).toMatchObject({ price: '17.00', totalPriceAfterTax: '18.51' });
+    const fee = sel.otherCharges![0]!.cost;
+    expect(amounts(fee as any)).toMatchObject({
+      price: '2.00',
+      totalDiscount: '0.00',
+      totalPriceBeforeTax: '2.00',
+      totalPriceAfterTax: '2.18',
+    });
+    expect(fee.taxDetails).toEqual({
+      taxableAmount: expect.objectContaining({ amount: '2.00' }),
+      taxRate: '0.08875',
+      totalTax: expect.objectContaining({ amount: '0.18' }),
+      rateBreakdown: [
+        {
+          name: 'New York',
+          rate: '0.08875',
+          tax: expect.objectContaining({ amount: '0.18' }),
+          jurisdictionType: JurisdictionType.STATE,
+        },
+      ],
+    });
+    // Free shipping takes the charge too.
+    await c.cart.updateCurrentCart({ couponCode: 'FREESHIP' });
+    const free = await c.cart.estimateCurrentCartTotals({
+      shippingAddress: NY,
+      selectedShippingOption: { code: 'express' },
+    });
+    expect(
+      amounts(free.shippingInfo!.selectedCarrierServiceOption!.otherCharges![0]!.cost as any),
+    ).toMatchObject({
+      price: '2.00',
+      totalDiscount: '2.00',
+      totalPriceBeforeTax: '0.00',
+      totalPriceAfterTax: '0.00',
     });
   });
 
@@ -309,7 +379,7 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
       invalidMemberships: [
         {
           membership: { id: 'plan-1', appId: 'plans-app', lineItemIds: [got.lineItems[0]!.id] },
-          errorMessage: 'The buyer holds no such membership in the emulator',
+          reason: 'The buyer holds no such membership in the emulator',
         },
       ],
       validatedExistingMemberships: { memberships: [] },

@@ -154,18 +154,23 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       physicalProperties: { shippable: false },
     });
     const est = await c.cart.estimateCurrentCartTotals();
+    // `name` is where the page shows the violation (the platform's enum), not the product's name.
     expect(est.violations).toEqual([
       {
         severity: 'ERROR',
         target: {
-          lineItem: { id: got.lineItems[0]!.id, name: 'Linen Shirt', suggestedFix: 'UNKNOWN_SUGGESTED_FIX' },
+          lineItem: {
+            id: got.lineItems[0]!.id,
+            name: 'LINE_ITEM_DEFAULT',
+            suggestedFix: 'UNKNOWN_SUGGESTED_FIX',
+          },
         },
         description: 'Only 8 of Linen Shirt are in stock; the cart has 9',
       },
       {
         severity: 'ERROR',
         target: {
-          lineItem: { id: got.lineItems[1]!.id, name: 'Olive Wood Spoon', suggestedFix: 'REMOVE_LINE_ITEM' },
+          lineItem: { id: got.lineItems[1]!.id, name: 'LINE_ITEM_DEFAULT', suggestedFix: 'REMOVE_LINE_ITEM' },
         },
         description: 'Olive Wood Spoon is out of stock',
       },
@@ -285,6 +290,7 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
             postalCode: '12207',
             formatted: '1 Main St, Albany',
             location: { latitude: 42.65, longitude: -73.75 },
+            streetAddress: { number: '1', name: 'Main St', apt: '4B', formattedAddressLine: '1 Main St' },
           },
           contactDetails: { firstName: 'Ada', lastName: 'Lovelace' },
         },
@@ -300,6 +306,7 @@ describe.each(testBackends())('current cart (%s)', (backend) => {
       postalCode: '12207',
       formatted: '1 Main St, Albany',
       location: { latitude: 42.65, longitude: -73.75 },
+      streetAddress: { number: '1', name: 'Main St', apt: '4B', formattedAddressLine: '1 Main St' },
     });
     expect(updated.selectedShippingOption).toEqual({ code: 'express' });
     // The mask replaces only buyerNote (cleared: absent from cartInfo); contact info stays.

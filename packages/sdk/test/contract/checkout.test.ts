@@ -117,6 +117,35 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
     expect(empty).toMatchObject({ status: 400, code: 'CART_IS_EMPTY' });
   });
 
+  it("checks out on every channel of the platform's enum, keeping the street line of both addresses", async () => {
+    const c = visitor();
+    await c.cart.addToCurrentCart({ lineItems: [item('linen-tea-towels')] });
+    const channels: string[] = [];
+    for (const channelType of Object.values(ChannelType)) {
+      const { checkoutId } = await c.cart.createCheckoutFromCurrentCart({ channelType });
+      const [row] = await emu.emu.db.query<{ doc: { channelType: string } }>(
+        'SELECT doc FROM checkouts WHERE id = $1',
+        [checkoutId],
+      );
+      channels.push(row!.doc.channelType);
+    }
+    expect(channels).toEqual(Object.values(ChannelType));
+    expect(channels).toEqual(expect.arrayContaining(['WIX_INVOICES_PLATFORM', 'UCP_AGENTIC_CHECKOUT']));
+
+    const street = { number: '1', name: 'Main St', apt: '4B', formattedAddressLine: '1 Main St, Apt 4B' };
+    const { checkoutId } = await c.cart.createCheckoutFromCurrentCart({
+      shippingAddress: { country: 'US', city: 'Albany', streetAddress: street },
+      billingAddress: { country: 'US', city: 'Boston', streetAddress: street },
+    });
+    const [row] = await emu.emu.db.query('SELECT doc FROM checkouts WHERE id = $1', [checkoutId]);
+    expect(row).toMatchObject({
+      doc: {
+        shippingAddress: { city: 'Albany', streetAddress: street },
+        billingAddress: { city: 'Boston', streetAddress: street },
+      },
+    });
+  });
+
   it('serves the hosted checkout page, places the order, empties the cart and returns to postFlowUrl', async () => {
     const c = visitor();
     const { checkoutId, redirectSession } = await checkoutFor(c, `${SHOP}/thanks?from=checkout`);

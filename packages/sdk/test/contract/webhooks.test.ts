@@ -204,6 +204,9 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
       },
       onCartUpdated: (e) => {
         expect(e.entity.id).toBe(created.id);
+        // The same item again: its line changed, not the cart's contact info.
+        expect(e.modifiedFields).toEqual(expect.arrayContaining(['lineItems', 'updatedDate']));
+        expect(e.modifiedFields).not.toContain('contactInfo');
         note('onCartUpdated')(e);
       },
       onCartDeleted: note('onCartDeleted'),

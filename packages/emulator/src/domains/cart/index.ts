@@ -67,7 +67,12 @@ const address = z.object({
     })
     .optional(),
   streetAddress: z
-    .object({ name: text().optional(), number: text(40).optional(), apt: text(40).optional() })
+    .object({
+      name: text().optional(),
+      number: text(40).optional(),
+      apt: text(40).optional(),
+      formattedAddressLine: text().optional(),
+    })
     .optional(),
 });
 
@@ -224,14 +229,8 @@ const updateSchema = z.object({
     .optional(),
 });
 
-/**
- * Checkout channels: the spec's channel types (the SDK's `ChannelType`, spec point 3) and the two
- * agentic channels the wire protocol (§5.1, `channelType`) lists besides; a set, should the SDK
- * gain them too.
- */
-const CHANNELS = [
-  ...new Set([...Object.values(ChannelType), 'PAYPAL_AGENTIC_CHECKOUT', 'STRIPE_AGENTIC_CHECKOUT'] as const),
-];
+/** Checkout channels: the SDK's `ChannelType`, every value of the platform's own enum. */
+const CHANNELS = Object.values(ChannelType) as [ChannelType, ...ChannelType[]];
 
 const estimateSchema = z.object({
   selectedShippingOption: shippingOption.optional(),

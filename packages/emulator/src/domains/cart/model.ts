@@ -8,7 +8,7 @@ import type { Emulator } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { invalid } from '../../http/errors.ts';
 import { lookupCatalogItem } from '../catalog/lookup.ts';
-import { CURRENCY, price, toCents } from './money.ts';
+import { allocate, CURRENCY, price, toCents } from './money.ts';
 import {
   type Coupon,
   couponProblem,
@@ -380,18 +380,20 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
         ? [doc.contactInfo.address, 'SHIPPING']
         : [STORE_ADDRESS, 'BUSINESS'];
   const rule = input.calculateTax === false ? undefined : taxRule(taxAddress);
-  const taxDetails = (net: number, taxed: boolean) => {
+  /** Tax on `net`; `share`, when given, is its part of the tax of a larger amount (so parts add up). */
+  const taxDetails = (net: number, taxed: boolean, share?: number) => {
     const t = taxed ? taxOf(net, rule) : { tax: 0, rate: '0' };
+    const tax = taxed ? (share ?? t.tax) : 0;
     return {
-      cents: t.tax,
+      cents: tax,
       wire: {
         taxableAmount: p(taxed ? net : 0),
         taxRate: t.rate,
-        totalTax: p(t.tax),
+        totalTax: p(tax),
         ...(rule && taxed
           ? {
               rateBreakdown: [
-                { name: rule.name, rate: t.rate, tax: p(t.tax), jurisdictionType: rule.jurisdictionType },
+                { name: rule.name, rate: t.rate, tax: p(tax), jurisdictionType: rule.jurisdictionType },
               ],
             }
           : {}),
@@ -421,7 +423,27 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
       },
     };
   });
-  const shippingTax = taxDetails(shipping - shippingDiscount, !!rule?.shipping && shipping > 0);
+  const shippingTaxed = !!rule?.shipping && shipping > 0;
+  const shippingTax = taxDetails(shipping - shippingDiscount, shippingTaxed);
+  const shippingCost = (cents: number, discount: number, tax: ReturnType<typeof taxDetails>) => ({
+    totalPriceAfterTax: p(cents - discount + tax.cents),
+    totalPriceBeforeTax: p(cents - discount),
+    taxDetails: tax.wire,
+    totalDiscount: p(discount),
+    price: p(cents),
+  });
+  /** The chosen option's charges, each with its share of the shipping's discount and tax. */
+  const chargeCosts = (c: ShippingChoice) => {
+    const parts = [c.price, ...c.charges.map((x) => x.cents)];
+    const discounts = allocate(shippingDiscount, parts);
+    const nets = parts.map((x, i) => x - discounts[i]!);
+    const taxes = allocate(shippingTax.cents, nets);
+    return c.charges.map((x, i) => ({
+      type: x.type,
+      details: x.details,
+      cost: shippingCost(x.cents, discounts[i + 1]!, taxDetails(nets[i + 1]!, shippingTaxed, taxes[i + 1])),
+    }));
+  };
   const tax = sum(calculatedLineItems.map((c) => c.tax)) + shippingTax.cents;
   const discount = itemDiscount + shippingDiscount;
   const total = subtotal - discount + shipping + tax;
@@ -438,7 +460,10 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
     code: c.code,
     title: c.title,
     logistics: logistics(c, now),
-    cost: { price: p(c.price), otherCharges: c.charges.map((x) => ({ type: x.type, price: p(x.cents) })) },
+    cost: {
+      price: p(c.price),
+      otherCharges: c.charges.map((x) => ({ type: x.type, price: p(x.cents), details: x.details })),
+    },
   });
   const carriers = [...new Set(choices.map((c) => c.carrierId))].map((carrierId) => ({
     carrierId,
@@ -456,7 +481,8 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
       target: {
         lineItem: {
           id: l.id,
-          name: l.name,
+          // Where the page shows it (the platform's only place), not the product's name.
+          name: 'LINE_ITEM_DEFAULT' as const,
           suggestedFix:
             l.status === 'PARTIALLY_AVAILABLE' ? 'UNKNOWN_SUGGESTED_FIX' : ('REMOVE_LINE_ITEM' as const),
         },
@@ -493,14 +519,8 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
               code: chosen.code,
               title: chosen.title,
               logistics: logistics(chosen, now),
-              cost: {
-                totalPriceAfterTax: p(shipping - shippingDiscount + shippingTax.cents),
-                totalPriceBeforeTax: p(shipping - shippingDiscount),
-                taxDetails: shippingTax.wire,
-                totalDiscount: p(shippingDiscount),
-                price: p(shipping),
-              },
-              otherCharges: chosen.charges.map((x) => ({ type: x.type, price: p(x.cents) })),
+              cost: shippingCost(shipping, shippingDiscount, shippingTax),
+              otherCharges: chargeCosts(chosen),
               requestedShippingOption: matches(chosen),
             },
           }
@@ -524,7 +544,7 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
       eligibleMemberships: [],
       invalidMemberships: memberships.map((m) => ({
         membership: { id: m.id, appId: m.appId, lineItemIds: m.lineItemIds ?? [] },
-        errorMessage: 'The buyer holds no such membership in the emulator',
+        reason: 'The buyer holds no such membership in the emulator',
       })),
       validatedExistingMemberships: { memberships: [] },
     },

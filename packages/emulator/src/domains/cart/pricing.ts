@@ -157,7 +157,7 @@ export interface RestAddress {
   addressLine2?: string;
   formattedAddress?: string;
   geocode?: { latitude?: number; longitude?: number };
-  streetAddress?: { name?: string; number?: string; apt?: string };
+  streetAddress?: { name?: string; number?: string; apt?: string; formattedAddressLine?: string };
 }
 
 export interface ShippingChoice {
@@ -166,7 +166,7 @@ export interface ShippingChoice {
   title: string;
   /** The option's own price and extra charges, in cents. */
   price: number;
-  charges: Array<{ type: 'HANDLING_FEE' | 'INSURANCE'; cents: number }>;
+  charges: Array<{ type: 'HANDLING_FEE' | 'INSURANCE'; cents: number; details: string }>;
   deliveryTime: string;
   /** Days from now of the delivery window. */
   days: [number, number];
@@ -194,7 +194,7 @@ export function shippingChoices(address: RestAddress | undefined): ShippingChoic
       code: 'express',
       title: 'Express delivery',
       price: domestic ? 1500 : 4500,
-      charges: [{ type: 'HANDLING_FEE', cents: 200 }],
+      charges: [{ type: 'HANDLING_FEE', cents: 200, details: 'Handling of an express parcel' }],
       deliveryTime: domestic ? '1-2 business days' : '2-4 business days',
       days: domestic ? [1, 2] : [2, 4],
     },

@@ -74,32 +74,49 @@ interface EventRow {
   created_at: Date | string;
 }
 
-/** Top-level fields that differ between two versions of an entity. */
-function modifiedFields(before: unknown, after: unknown): string[] | undefined {
+/**
+ * The top-level fields that differ between two versions of an entity, each with its value before
+ * the change, as the platform's `modifiedFields` carries them (an object of field paths to "their
+ * values before the event occurred", which the platform SDK transforms like the entity). A field
+ * the entity did not have before is `null`, so that its name is still there.
+ */
+function modifiedFields(before: unknown, after: unknown): Record<string, unknown> | undefined {
   if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return undefined;
   const a = before as Record<string, unknown>;
   const b = after as Record<string, unknown>;
   if (!('id' in a) || !('id' in b)) return undefined;
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+  const changed = [...new Set([...Object.keys(a), ...Object.keys(b)])]
     .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
     .sort();
+  return Object.fromEntries(changed.map((k) => [k, a[k] ?? null]));
 }
 
 /**
  * The JWT claims of one event, in the platform's webhook envelope: `data` is a JSON string of
- * `{eventType, instanceId, data}`, whose `data` is a JSON string of the domain event.
+ * `{eventType, instanceId, data}`, whose `data` is a JSON string of the domain event. The event
+ * carries its entity twice: as the object the platform SDK reads (`createdEvent.entity`,
+ * `updatedEvent.currentEntity`, `deletedEvent.deletedEntity`, `actionEvent.body`) and as the JSON
+ * string of the same name with `AsJson` (`entityAsJson`, …) that other receivers read; which of the
+ * two the platform itself sends is not confirmed, so a receiver written for either works.
  */
 export function eventClaims(emu: Emulator, e: EventRow, previous: unknown, ttl: number) {
   const { fqdn, slug } = splitType(e.type);
-  const json = JSON.stringify(e.entity ?? {});
+  const entity = e.entity ?? {};
+  const json = JSON.stringify(entity);
   const body =
     slug === 'created'
-      ? { createdEvent: { entityAsJson: json } }
+      ? { createdEvent: { entity, entityAsJson: json } }
       : slug === 'changed' || slug === 'updated'
-        ? { updatedEvent: { currentEntityAsJson: json, modifiedFields: modifiedFields(previous, e.entity) } }
+        ? {
+            updatedEvent: {
+              currentEntity: entity,
+              currentEntityAsJson: json,
+              modifiedFields: modifiedFields(previous, e.entity),
+            },
+          }
         : slug === 'deleted'
-          ? { deletedEvent: { deletedEntityAsJson: json } }
-          : { actionEvent: { bodyAsJson: json } };
+          ? { deletedEvent: { deletedEntity: entity, deletedEntityAsJson: json } }
+          : { actionEvent: { body: entity, bodyAsJson: json } };
   const domainEvent = {
     id: e.event_id,
     entityFqdn: fqdn,
