@@ -318,7 +318,9 @@ it('sees every product when there are more than 100', { timeout: 120_000 }, asyn
         }),
       ),
     );
-  const { total } = (await products.queryProducts(admin, { paging: { limit: 1 } })).metadata;
+  const { total } = (
+    await products.queryProducts(admin, { paging: { limit: 1 } }, { includeHiddenProducts: true })
+  ).metadata;
   expect(total).toBeGreaterThan(110);
 
   await openConsole(page);

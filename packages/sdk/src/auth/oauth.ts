@@ -133,9 +133,13 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       }
     }
     // A refresh that worked keeps the session; new visitor tokens start another one.
-    if (next) await write(next, true);
-    else await write((next = await anonymous()));
-    return next;
+    if (next) {
+      await write(next, true);
+      return next;
+    }
+    const visitor = await anonymous();
+    await write(visitor);
+    return visitor;
   }
 
   /**

@@ -1,11 +1,12 @@
 /**
- * Collections v2 reader (wire §5.4): get, get by slug, query with offset paging.
+ * Collections v2 reader (wire §5.4): get, get by slug, query with offset or cursor paging.
  * @module
  */
 import type { AnyClient } from '../client.ts';
 import { type CallOptions, op } from '../http/op.ts';
-import { type PagingMetadata, type PlatformQuery, QueryBuilder } from '../query.ts';
+import { type PagingMetadata, QueryBuilder } from '../query.ts';
 import { date } from '../transforms.ts';
+import type { CursorQuery } from './products.ts';
 
 /** A media item of a collection. */
 export interface CollectionMedia {
@@ -49,7 +50,7 @@ export const getCollectionBySlug = /* @__PURE__ */ op<[slug: string], { collecti
   res,
 });
 
-const queryOp = /* @__PURE__ */ op<[query: PlatformQuery], QueryCollectionsResponse>({
+const queryOp = /* @__PURE__ */ op<[query: CursorQuery], QueryCollectionsResponse>({
   method: 'GET',
   path: '/v2/collections/query',
   args: ['query'],
@@ -59,17 +60,17 @@ const queryOp = /* @__PURE__ */ op<[query: PlatformQuery], QueryCollectionsRespo
 });
 
 /**
- * Queries collections. With a query, one call that returns `{collections, metadata}`; without,
- * a builder (fields `id`, `name`, `slug`).
+ * Queries collections. With a query (offset `paging` or `cursorPaging`), one call that returns
+ * `{collections, metadata}`; without, a builder (fields `id`, `name`, `slug`).
  * @example const page = await client.collections.queryCollections().startsWith('name', 'Sum').find();
  */
 export function queryCollections(client: AnyClient): QueryBuilder<Collection>;
 export function queryCollections(
   client: AnyClient,
-  query: PlatformQuery,
+  query: CursorQuery,
   options?: CallOptions,
 ): Promise<QueryCollectionsResponse>;
-export function queryCollections(client: AnyClient, query?: PlatformQuery, options?: CallOptions) {
+export function queryCollections(client: AnyClient, query?: CursorQuery, options?: CallOptions) {
   if (query) return queryOp(client, query, options);
   return new QueryBuilder<Collection>(async (q) => {
     const r = await queryOp(client, q);

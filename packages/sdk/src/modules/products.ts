@@ -40,7 +40,7 @@ export interface CostAndProfitData {
   formattedItemCost?: string;
   profit?: number;
   formattedProfit?: string;
-  /** Profit as a percentage of the discounted price. */
+  /** Profit ÷ the discounted price, a fraction rounded to 4 places (`0.5536` for 55.36 %). */
   profitMargin?: number;
 }
 export interface NumericRange {
@@ -59,11 +59,21 @@ export interface Stock {
   inStock?: boolean;
   inventoryStatus?: InventoryStatus;
 }
+/** The unit of product and package dimensions. */
+export type DimensionsUnit = 'UNKNOWN_DIMENSIONS_UNIT' | 'MM' | 'CM' | 'M' | 'IN' | 'FT' | 'YD';
+/** Product or package dimensions as the platform sends them: decimal strings such as `'10.5'`. */
 export interface Dimensions {
-  length?: number;
-  width?: number;
-  height?: number;
-  unit?: string;
+  length?: string;
+  width?: string;
+  height?: string;
+  unit?: DimensionsUnit;
+}
+/** Dimensions to write: numbers or decimal strings, from 0 to 999999999 with at most 6 decimals. */
+export interface DimensionsInput {
+  length?: number | string;
+  width?: number | string;
+  height?: number | string;
+  unit?: DimensionsUnit;
 }
 export interface MediaImage {
   url: string;
@@ -110,6 +120,9 @@ export interface VariantData {
   weight?: number;
   sku?: string;
   visible?: boolean;
+  /** The variant's own, else the product's. */
+  productDimensions?: Dimensions;
+  packageDimensions?: Dimensions;
 }
 export interface VariantStock {
   trackQuantity?: boolean;
@@ -180,8 +193,8 @@ export interface ProductInput {
   stock?: { trackInventory?: boolean; quantity?: number; inStock?: boolean };
   manageVariants?: boolean;
   pricePerUnitData?: Required<PricePerUnitData>;
-  productDimensions?: Dimensions;
-  packageDimensions?: Dimensions;
+  productDimensions?: DimensionsInput;
+  packageDimensions?: DimensionsInput;
   additionalInfoSections?: { title: string; description: string }[];
   customTextFields?: { title: string; maxLength?: number; mandatory?: boolean }[];
   productOptions?: {
@@ -202,6 +215,8 @@ export interface SelectedVariant {
   visible?: boolean;
   inStock?: boolean;
   quantity?: number;
+  productDimensions?: Dimensions;
+  packageDimensions?: Dimensions;
 }
 export interface ProductOptionsAvailability {
   /** The variant the options select, or null until every option is chosen. */
@@ -231,7 +246,10 @@ export interface StoreVariant {
 export interface QueryProductsOptions {
   /** Include each product's `variants`. */
   includeVariants?: boolean;
-  /** Elevated callers only (they always see hidden products); refused with 403 for others. */
+  /**
+   * Include hidden products. Without it the platform answers visible products only, to merchants
+   * too (it adds `visible = true` to the filter). Elevated callers only; 403 for others.
+   */
   includeHiddenProducts?: boolean;
   /** Cost and profit data; elevated callers only. */
   includeMerchantSpecificData?: boolean;
@@ -251,9 +269,19 @@ export interface QueryProductVariantsResponse {
   metadata: { items?: number; offset?: number };
   totalResults: number;
 }
-export interface StoreVariantsQuery extends PlatformQuery {
+/**
+ * A platform query paged by cursor instead of offset (wire §4): the first page sends `filter`,
+ * `sort` and `cursorPaging: {limit}`; a next one only `cursorPaging: {cursor, limit}`, with the
+ * cursor from `metadata.cursors.next` (or `prev`), which carries the filter and sort.
+ * @example
+ * const first = await client.products.queryProducts({ filter: { visible: true }, cursorPaging: { limit: 20 } });
+ * const cursor = first.metadata.cursors?.next;
+ * if (cursor) await client.products.queryProducts({ cursorPaging: { limit: 20, cursor } });
+ */
+export interface CursorQuery extends PlatformQuery {
   cursorPaging?: { limit?: number; cursor?: string };
 }
+export type StoreVariantsQuery = CursorQuery;
 export interface QueryStoreVariantsResponse {
   variants: StoreVariant[];
   metadata: PagingMetadata;
@@ -266,8 +294,8 @@ export interface VariantUpdate {
   weight?: number;
   sku?: string;
   visible?: boolean;
-  productDimensions?: Dimensions;
-  packageDimensions?: Dimensions;
+  productDimensions?: DimensionsInput;
+  packageDimensions?: DimensionsInput;
 }
 export interface MediaInput {
   mediaId?: string;
@@ -367,7 +395,7 @@ export const getProduct = /* @__PURE__ */ op<
 });
 
 const queryOp = /* @__PURE__ */ op<
-  [query: PlatformQuery, options?: QueryProductsOptions],
+  [query: CursorQuery, options?: QueryProductsOptions],
   QueryProductsResponse
 >({
   method: 'GET',
@@ -382,8 +410,9 @@ const queryOp = /* @__PURE__ */ op<
 const isQuery = (x: object) => ['filter', 'sort', 'paging', 'cursorPaging'].some((k) => k in x);
 
 /**
- * Queries products. With a query (an object with `filter`, `sort` or `paging`), one call that
- * returns `{products, metadata}`; otherwise a builder, optionally with options. Builder fields: `id`,
+ * Queries products. With a query (an object with `filter`, `sort`, `paging` or `cursorPaging`), one
+ * call that returns `{products, metadata}`; otherwise a builder, optionally with options. Hidden
+ * products only with `includeHiddenProducts`. Builder fields: `id`,
  * `createdDate`, `lastUpdated`, `name`, `description`, `sku`, `price`, `priceData.price`,
  * `numericId`, `productType`, `slug`, `visible`, `collectionIds` (`hasSome`/`hasAll`).
  * @example for await (const p of client.products.queryProducts().ge('price', 20)) console.log(p.name);
@@ -391,17 +420,17 @@ const isQuery = (x: object) => ['filter', 'sort', 'paging', 'cursorPaging'].some
 export function queryProducts(client: AnyClient, options?: QueryProductsOptions): QueryBuilder<Product>;
 export function queryProducts(
   client: AnyClient,
-  query: PlatformQuery,
+  query: CursorQuery,
   options?: QueryProductsOptions,
   callOptions?: CallOptions,
 ): Promise<QueryProductsResponse>;
 export function queryProducts(
   client: AnyClient,
-  query?: PlatformQuery | QueryProductsOptions,
+  query?: CursorQuery | QueryProductsOptions,
   options?: QueryProductsOptions,
   callOptions?: CallOptions,
 ) {
-  if (query && isQuery(query)) return queryOp(client, query as PlatformQuery, options, callOptions);
+  if (query && isQuery(query)) return queryOp(client, query as CursorQuery, options, callOptions);
   return new QueryBuilder<Product>(async (q) => {
     const r = await queryOp(client, q, query as QueryProductsOptions | undefined);
     return { items: r.products, metadata: r.metadata };
@@ -428,7 +457,7 @@ export const getProductOptionsAvailability = /* @__PURE__ */ op<
   res: { selectedVariant: { weight: float, price: PRICE, convertedPriceData: PRICE } },
 });
 
-/** A product's variants, by choices or ids, with offset paging. */
+/** A product's variants, by ids or else by choices (ignored when ids are given), offset-paged. */
 export const queryProductVariants = /* @__PURE__ */ op<
   [id: string, options?: QueryProductVariantsOptions],
   QueryProductVariantsResponse
@@ -440,7 +469,10 @@ export const queryProductVariants = /* @__PURE__ */ op<
   res: { variants: { variant: VARIANT } },
 });
 
-/** Variants across products (fields `productId`, `variantId`, `sku`, `productName`, `variantName`, `stock.inStock`, …). */
+/**
+ * Variants across products (fields `productId`, `variantId`, `sku`, `productName`, `variantName`,
+ * `stock.inStock`, …), offset- or cursor-paged.
+ */
 export const queryStoreVariants = /* @__PURE__ */ op<[query: StoreVariantsQuery], QueryStoreVariantsResponse>(
   {
     method: 'POST',
@@ -491,7 +523,10 @@ export const deleteProduct = /* @__PURE__ */ voidOp<[id: string]>({
   args: ['id'],
 });
 
-/** Overrides price, cost, weight, SKU or visibility of the variants each entry selects. */
+/**
+ * Overrides price, cost, weight, SKU, visibility or dimensions of the variants each entry selects
+ * (by `variantIds`, else by `choices`).
+ */
 export const updateProductVariants = /* @__PURE__ */ op<
   [id: string, variants: VariantUpdate[]],
   { variants: Variant[] }

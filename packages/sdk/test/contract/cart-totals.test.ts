@@ -32,6 +32,21 @@ const CA: Address = { country: 'US', subdivision: 'US-CA', city: 'Oakland', post
 const GB: Address = { country: 'GB', city: 'London', postalCode: 'N1 9GU' };
 const JP: Address = { country: 'JP', city: 'Tokyo' };
 
+/** New York's state tax (8.875 %) on `taxable`, as the estimate details it. */
+const newYorkTax = (taxable: string, tax: string) => ({
+  taxableAmount: expect.objectContaining({ amount: taxable }),
+  taxRate: '0.08875',
+  totalTax: expect.objectContaining({ amount: tax }),
+  rateBreakdown: [
+    {
+      name: 'New York',
+      rate: '0.08875',
+      tax: expect.objectContaining({ amount: tax }),
+      jurisdictionType: JurisdictionType.STATE,
+    },
+  ],
+});
+
 describe.each(testBackends())('estimate totals (%s)', (backend) => {
   const emu = setupEmulator(backend);
   const { item } = setupCatalog(emu);
@@ -70,19 +85,7 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
     ]);
     const line = est.calculatedLineItems[0]!;
     expect(line.taxableAddress).toEqual({ addressType: TaxableAddressType.SHIPPING });
-    expect(line.pricesBreakdown.taxDetails).toEqual({
-      taxableAmount: expect.objectContaining({ amount: '52.92' }),
-      taxRate: '0.08875',
-      totalTax: expect.objectContaining({ amount: '4.70' }),
-      rateBreakdown: [
-        {
-          name: 'New York',
-          rate: '0.08875',
-          tax: expect.objectContaining({ amount: '4.70' }),
-          jurisdictionType: JurisdictionType.STATE,
-        },
-      ],
-    });
+    expect(line.pricesBreakdown.taxDetails).toEqual(newYorkTax('52.92', '4.70'));
     expect(amounts(line.pricesBreakdown as any)).toMatchObject({
       totalPriceBeforeTax: '52.92',
       totalPriceAfterTax: '57.62',
@@ -180,19 +183,7 @@ describe.each(testBackends())('estimate totals (%s)', (backend) => {
       totalPriceBeforeTax: '2.00',
       totalPriceAfterTax: '2.18',
     });
-    expect(fee.taxDetails).toEqual({
-      taxableAmount: expect.objectContaining({ amount: '2.00' }),
-      taxRate: '0.08875',
-      totalTax: expect.objectContaining({ amount: '0.18' }),
-      rateBreakdown: [
-        {
-          name: 'New York',
-          rate: '0.08875',
-          tax: expect.objectContaining({ amount: '0.18' }),
-          jurisdictionType: JurisdictionType.STATE,
-        },
-      ],
-    });
+    expect(fee.taxDetails).toEqual(newYorkTax('2.00', '0.18'));
     // Free shipping takes the charge too.
     await c.cart.updateCurrentCart({ couponCode: 'FREESHIP' });
     const free = await c.cart.estimateCurrentCartTotals({

@@ -55,7 +55,7 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
       name: 'Field Jacket',
       slug: 'field-jacket',
       price: { price: 20, discountedPrice: 17.5 },
-      costAndProfitData: { itemCost: 8.5, profit: 9, profitMargin: 51.43 },
+      costAndProfitData: { itemCost: 8.5, profit: 9, profitMargin: 0.5143 },
       stock: { trackInventory: true, quantity: 6, inventoryStatus: 'IN_STOCK' },
       collectionIds: ['col-all-products'],
     });
@@ -223,6 +223,82 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     expect((await fail(merchant().resetAllProductVariantData('nope'))).code).toBe('PRODUCT_NOT_FOUND');
   });
 
+  it('stores product and variant dimensions as decimal strings, given as strings or numbers', async () => {
+    const m = merchant();
+    const { product } = await newProduct('Crate', {
+      productDimensions: { length: '10.5', width: 3, height: '0.000001', unit: 'CM' },
+      packageDimensions: { length: 12 },
+      productOptions: [{ name: 'Size', choices: [{ description: 'S' }, { description: 'L' }] }],
+    });
+    // Decimal strings, as the platform's typings give them (`@decimalValue`); a unit always.
+    const crate = { length: '10.5', width: '3', height: '0.000001', unit: 'CM' };
+    expect(product.productDimensions).toEqual(crate);
+    expect(product.packageDimensions).toEqual({ length: '12', unit: 'UNKNOWN_DIMENSIONS_UNIT' });
+    const [S, L] = product.variants!.map((v) => v.id);
+    const large = { length: '20', width: '8.25', unit: 'IN' };
+    const box = { height: '1', unit: 'FT' } as const;
+    const { variants } = await m.updateProductVariants(product.id, [
+      {
+        choices: { Size: 'L' },
+        productDimensions: { length: 20, width: '8.25', unit: 'IN' },
+        packageDimensions: box,
+      },
+    ]);
+    expect(variants[0]!.variant).toMatchObject({ productDimensions: large, packageDimensions: box });
+    // Read back every way a variant is read; S keeps the product's dimensions.
+    const queried = await visitor().products.queryProductVariants(product.id);
+    expect(queried.variants.map((v) => [v.id, v.variant!.productDimensions])).toEqual([
+      [S, crate],
+      [L, large],
+    ]);
+    const { selectedVariant } = await visitor().products.getProductOptionsAvailability(product.id, {
+      Size: 'L',
+    });
+    expect(selectedVariant).toMatchObject({ productDimensions: large, packageDimensions: box });
+    const { product: read } = await m.getProduct(product.id);
+    expect(read.variants!.find((v) => v.id === L)!.variant).toMatchObject({ packageDimensions: box });
+    const bad = await fail(
+      m.updateProductVariants(product.id, [
+        { variantIds: [S!], productDimensions: { length: '1.0000001', width: -1, height: '1e3' } },
+      ]),
+    );
+    expect(
+      bad.details.validationError.fieldViolations.map((v: { field: string; violatedRule: string }) => [
+        v.field,
+        v.violatedRule,
+      ]),
+    ).toEqual([
+      ['variants[0].productDimensions.height', 'FORMAT'],
+      ['variants[0].productDimensions.length', 'DECIMAL_MAX_SCALE'],
+      ['variants[0].productDimensions.width', 'DECIMAL_GTE'],
+    ]);
+    const tooLong = await fail(m.updateProduct(product.id, { packageDimensions: { length: '1000000000' } }));
+    expect(tooLong.message).toContain('"product.packageDimensions.length" must be at most 999999999');
+    const unit = await fail(m.updateProduct(product.id, { packageDimensions: { unit: 'KM' as never } }));
+    expect(unit.message).toContain(
+      '"product.packageDimensions.unit" must be one of UNKNOWN_DIMENSIONS_UNIT, MM',
+    );
+    await m.resetAllProductVariantData(product.id);
+    const reset = await visitor().products.queryProductVariants(product.id, { variantIds: [L!] });
+    expect(reset.variants[0]!.variant).toMatchObject({ productDimensions: crate });
+  });
+
+  it("takes the platform's media ids, which hold a tilde", async () => {
+    const { product } = await newProduct('Print');
+    const ids = [
+      '22e53e_efc1552d8050407f82ea158302d0debd~mv2.jpg',
+      'nsplsh_306d666a123a4a74306459~mv2_d_4517_2992_s_4_2.jpg',
+    ];
+    await merchant().addProductMedia(
+      product.id,
+      ids.map((mediaId) => ({ mediaId })),
+    );
+    const { product: p } = await merchant().getProduct(product.id);
+    expect(p.media!.items!.map((i) => [i.id, i.image!.format])).toEqual(ids.map((id) => [id, 'jpg']));
+    const bad = await fail(merchant().addProductMedia(product.id, [{ mediaId: '../etc/passwd' }]));
+    expect(bad.message).toContain('"media[0].mediaId" must be a media id');
+  });
+
   it('adds and removes media and choice media; mainMedia follows the first item', async () => {
     const { product } = await newProduct('Swatch Scarf', {
       productOptions: [
@@ -299,6 +375,7 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     const m = merchant();
     const { collection } = await m.createCollection({ name: 'Gifts & Ideas', description: 'For others.' });
     expect(collection).toMatchObject({ slug: 'gifts-and-ideas', numberOfProducts: 0, visible: true });
+    expect(collection.media).toEqual({ items: [] });
     const again = await m.createCollection({ name: 'Gifts & Ideas' });
     expect(again.collection.slug).toBe('gifts-and-ideas-2');
     const ids = (
@@ -339,6 +416,47 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     expect(badRemove).toBeInstanceOf(ValidationError);
     const allProducts = await fail(m.deleteCollection('col-all-products'));
     expect(allProducts.code).toBe('CANNOT_DELETE_ALL_PRODUCTS');
+  });
+
+  it("takes up to the platform's limits: 1000 products a call, 16000-character sections, heavy weights", async () => {
+    const m = merchant();
+    const { collection } = await m.createCollection({ name: 'Big Drop' });
+    const { product } = await newProduct('Anvil', {
+      weight: 999_999_999.99,
+      additionalInfoSections: [{ title: 'Care', description: 'x'.repeat(16_000) }],
+      productOptions: [{ name: 'Size', choices: [{ description: 'S' }] }],
+    });
+    expect(product.weight).toBe(999_999_999.99);
+    expect(product.additionalInfoSections![0]!.description).toHaveLength(16_000);
+    await m.updateProductVariants(product.id, [{ choices: { Size: 'S' }, weight: 999_999_999.99 }]);
+    await m.bulkUpdateProductsProperty([product.id], { weight: 999_999_999.99 });
+    // One product named 1000 times: the count is what is checked.
+    await m.addProductsToCollection(collection.id, Array(1000).fill(product.id));
+    expect((await m.getProduct(product.id)).product.collectionIds).toContain(collection.id);
+    await m.removeProductsFromCollection(collection.id, Array(1000).fill(product.id));
+    const over = [
+      await fail(m.addProductsToCollection(collection.id, Array(1001).fill(product.id))),
+      await fail(m.removeProductsFromCollection(collection.id, Array(1001).fill(product.id))),
+      await fail(newProduct('Too Heavy', { weight: 1e9 })),
+      await fail(m.updateProductVariants(product.id, [{ choices: { Size: 'S' }, weight: 1e9 }])),
+      await fail(
+        m.updateProduct(product.id, {
+          additionalInfoSections: [{ title: 'T', description: 'x'.repeat(16_001) }],
+        }),
+      ),
+    ];
+    expect(
+      over.map((e) => {
+        const v = e.details.validationError.fieldViolations[0];
+        return [v.field, v.data];
+      }),
+    ).toEqual([
+      ['productIds', { max: 1000 }],
+      ['productIds', { max: 1000 }],
+      ['product.weight', { max: 999_999_999.99 }],
+      ['variants[0].weight', { max: 999_999_999.99 }],
+      ['product.additionalInfoSections[0].description', { max: 16_000 }],
+    ]);
   });
 
   it('bulk-updates a property with per-item results, each item atomic', async () => {

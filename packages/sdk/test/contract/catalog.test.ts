@@ -76,7 +76,7 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
       formattedItemCost: '$11.00',
       profit: 16,
       formattedProfit: '$16.00',
-      profitMargin: 59.26,
+      profitMargin: 0.5926, // profit ÷ discounted price, a fraction to 4 places (the platform's typings)
     });
     const err = await visitor()
       .products.getProduct(plate.id, { includeMerchantSpecificData: true })
@@ -86,7 +86,12 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
   });
 
   it('answers 404 for unknown or hidden products and a violation for an empty id', async () => {
-    const pitcher = (await merchant().products.queryProducts().eq('slug', 'enamel-pitcher').find()).items[0]!;
+    const pitcher = (
+      await merchant()
+        .products.queryProducts({ includeHiddenProducts: true })
+        .eq('slug', 'enamel-pitcher')
+        .find()
+    ).items[0]!;
     expect(pitcher.visible).toBe(false);
     const hidden = await visitor()
       .products.getProduct(pitcher.id)
@@ -177,13 +182,86 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
       expect(await names(q.gt('createdDate', '2999-01-01T00:00:00.000Z'))).toEqual([]);
     });
 
-    it('sorts, hides invisible products from visitors and shows them to merchants', async () => {
+    it('sorts, and leaves hidden products out unless includeHiddenProducts is set, for merchants too', async () => {
       const page = await visitor().products.queryProducts().descending('price').limit(3).find();
       expect(page.items.map((p) => p.price?.price)).toEqual([120, 84, 68]);
       expect(page.totalCount).toBe(14);
-      const all = await merchant().products.queryProducts().limit(100).find();
+      // The platform adds `visible = true` to every filter unless the request sets includeHiddenProducts.
+      const m = merchant().products;
+      expect((await m.queryProducts().limit(100).find()).totalCount).toBe(14);
+      expect((await m.queryProducts().eq('visible', false).find()).items).toEqual([]);
+      const all = await m.queryProducts({ includeHiddenProducts: true }).limit(100).find();
       expect(all.totalCount).toBe(15);
-      expect(all.items.some((p) => p.slug === 'enamel-pitcher')).toBe(true);
+      const hidden = await m.queryProducts({ includeHiddenProducts: true }).eq('visible', false).find();
+      expect(hidden.items.map((p) => p.slug)).toEqual(['enamel-pitcher']);
+    });
+
+    it('pages products and collections by cursor: next and prev, then the cursor alone', async () => {
+      const c = visitor();
+      const physical = { filter: { productType: 'physical' }, sort: [{ fieldName: 'name' }] };
+      const first = await c.products.queryProducts({ ...physical, cursorPaging: { limit: 5 } });
+      expect(first.metadata).toMatchObject({ count: 5, offset: 0, total: 13, cursors: { prev: null } });
+      const pages = [first.products];
+      let { metadata } = first;
+      while (metadata.cursors?.next) {
+        const r = await c.products.queryProducts({
+          cursorPaging: { limit: 5, cursor: metadata.cursors.next },
+        });
+        pages.push(r.products);
+        ({ metadata } = r);
+      }
+      expect(pages.map((p) => p.length)).toEqual([5, 5, 3]);
+      const names = pages.flat().map((p) => p.name);
+      const everyOne = await c.products.queryProducts({ ...physical, paging: { limit: 100 } });
+      expect(names).toEqual(everyOne.products.map((p) => p.name));
+      const back = await c.products.queryProducts({
+        cursorPaging: { limit: 5, cursor: metadata.cursors!.prev! },
+      });
+      expect(back.products.map((p) => p.name)).toEqual(names.slice(5, 10));
+
+      const cols = await c.collections.queryCollections({
+        sort: [{ fieldName: 'name', order: 'DESC', origin: { latitude: 52.37, longitude: 4.9 } }],
+        cursorPaging: { limit: 3 },
+      });
+      const more = await c.collections.queryCollections({
+        cursorPaging: { limit: 3, cursor: cols.metadata.cursors!.next! },
+      });
+      expect([...cols.collections, ...more.collections].map((x) => x.slug)).toEqual([
+        'summer-linen',
+        'sale',
+        'kitchen',
+        'all-products',
+        'accessories',
+      ]);
+      expect(more.metadata.cursors).toEqual({ next: null, prev: expect.any(String) });
+
+      const next = first.metadata.cursors!.next!;
+      // A cursor stands for its query: the request carries it alone (wire §4).
+      const refusals: Array<[() => Promise<unknown>, string[]]> = [
+        [
+          () => c.products.queryProducts({ ...physical, cursorPaging: { cursor: next } }),
+          ['query.filter', 'query.sort'],
+        ],
+        [
+          () =>
+            c.collections.queryCollections({ sort: [{ fieldName: 'name' }], cursorPaging: { cursor: next } }),
+          ['query.sort'],
+        ],
+        [
+          () => c.products.queryProducts({ paging: { limit: 5 }, cursorPaging: { limit: 5 } }),
+          ['query.paging'],
+        ],
+        [() => c.products.queryProducts({ cursorPaging: { limit: 101 } }), ['query.cursorPaging.limit']],
+        [
+          () => c.collections.queryCollections({ cursorPaging: { cursor: 'not-a-cursor' } }),
+          ['query.cursorPaging.cursor'],
+        ],
+      ];
+      for (const [call, fields] of refusals) {
+        const e = await call().catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(ValidationError);
+        expect((e as ValidationError).violations.map((v) => v.field)).toEqual(fields);
+      }
     });
 
     it('pages: last page, empty page past the end, and walking every page', async () => {
@@ -313,6 +391,16 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
     const bad = await c.queryProductVariants(shirt.id, { paging: { limit: 1000 } }).catch((e) => e);
     expect(bad).toBeInstanceOf(ValidationError);
     expect(bad.message).toContain('options.paging.limit');
+    // An unknown choice is a violation of the request's `choices`, not of options availability's `options`.
+    const xxl = await c.queryProductVariants(shirt.id, { choices: { Size: 'XXL' } }).catch((e) => e);
+    expect(xxl.details.validationError.fieldViolations).toMatchObject([
+      { field: 'options.choices.Size', description: 'has no choice "XXL"' },
+    ]);
+    // With variant ids, choices are not relevant (the typings), as in updateProductVariants.
+    for (const choices of [{ Size: 'S' }, { Size: 'XXL' }]) {
+      const byIds = await c.queryProductVariants(shirt.id, { choices, variantIds: [xl.variants[1]!.id] });
+      expect(byIds.variants.map((v) => v.choices)).toEqual([{ Size: 'XL', Color: 'Sand' }]);
+    }
   });
 
   it('queries and gets store variants with media as wix:image references', async () => {
@@ -355,6 +443,20 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
     expect(badQ).toBeInstanceOf(ValidationError);
   });
 
+  it('puts every product in All Products, hidden ones too, and counts the members the caller can see', async () => {
+    const [asVisitor, asMerchant] = await Promise.all(
+      [visitor(), merchant()].map((c) => c.collections.getCollectionBySlug('all-products')),
+    );
+    expect(asVisitor!.collection.numberOfProducts).toBe(14);
+    expect(asMerchant!.collection.numberOfProducts).toBe(15);
+    const pitcher = await merchant()
+      .products.queryProducts({ filter: { slug: 'enamel-pitcher' } }, { includeHiddenProducts: true })
+      .then((r) => r.products[0]!);
+    expect(pitcher.collectionIds).toEqual(['col-all-products', 'col-archive']);
+    const archive = await merchant().collections.getCollectionBySlug('archive');
+    expect(archive.collection.numberOfProducts).toBe(1);
+  });
+
   it('gets v1 collections by slug and v2 collections with numberOfProducts from membership', async () => {
     const client = visitor();
     const { collection } = await client.products.getCollectionBySlug('sale');
@@ -364,6 +466,11 @@ describe.each(testBackends())('catalog reads over HTTP (%s)', (backend) => {
     expect(v2.numberOfProducts).toBe(3);
     const bySlugV2 = await client.collections.getCollectionBySlug('kitchen');
     expect(bySlugV2.collection.numberOfProducts).toBe(6);
+    // `media.items` is always there: the platform SDK's typings have it non-nullable.
+    expect(bySlugV2.collection.media).toEqual({
+      mainMedia: { image: expect.objectContaining({ url: `${emu.url}/media/collection-kitchen.svg` }) },
+      items: [],
+    });
     const page = await client.collections.queryCollections().ascending('name').find();
     expect(page.items.length).toBeGreaterThanOrEqual(5);
     const emptySlug = await client.collections.getCollectionBySlug('').catch((e) => e);

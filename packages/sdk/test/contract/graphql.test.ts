@@ -113,14 +113,25 @@ describe.each(testBackends())('GraphQL (%s)', (backend) => {
       });
     });
 
-    it('shows hidden products to the merchant only, as REST does', async () => {
+    it('shows hidden products to the merchant only, and only when asked, as REST does', async () => {
       const q = '{ products(paging: {limit: 100}) { metadata { total } products { slug } } }';
-      const [asVisitor, asMerchant] = await Promise.all([gql<any>(visitor(), q), gql<any>(merchant(), q)]);
+      const qHidden =
+        '{ products(paging: {limit: 100}, includeHiddenProducts: true) { metadata { total } products { slug } } }';
+      const [asVisitor, asMerchant, withHidden] = await Promise.all([
+        gql<any>(visitor(), q),
+        gql<any>(merchant(), q),
+        gql<any>(merchant(), qHidden),
+      ]);
       const restVisitor = await visitor().products.queryProducts({ paging: { limit: 100 } });
-      const restMerchant = await merchant().products.queryProducts({ paging: { limit: 100 } });
+      const restMerchant = await merchant().products.queryProducts(
+        { paging: { limit: 100 } },
+        { includeHiddenProducts: true },
+      );
       expect(asVisitor.data.products.metadata.total).toBe(restVisitor.metadata.total);
-      expect(asMerchant.data.products.metadata.total).toBe(restMerchant.metadata.total);
-      expect(asMerchant.data.products.products.map((p: Product) => p.slug)).toContain('enamel-pitcher');
+      expect(asMerchant.data.products.metadata.total).toBe(restVisitor.metadata.total);
+      expect(withHidden.data.products.metadata.total).toBe(restMerchant.metadata.total);
+      expect(withHidden.data.products.products.map((p: Product) => p.slug)).toContain('enamel-pitcher');
+      expect(asMerchant.data.products.products.map((p: Product) => p.slug)).not.toContain('enamel-pitcher');
       expect(asVisitor.data.products.products.map((p: Product) => p.slug)).not.toContain('enamel-pitcher');
     });
 
@@ -194,8 +205,12 @@ describe.each(testBackends())('GraphQL (%s)', (backend) => {
     });
 
     it('answers PRODUCT_NOT_FOUND for an unknown or hidden product, with data null there only', async () => {
-      const hiddenId = (await merchant().products.queryProducts({ filter: { slug: 'enamel-pitcher' } }))
-        .products[0]!.id;
+      const hiddenId = (
+        await merchant().products.queryProducts(
+          { filter: { slug: 'enamel-pitcher' } },
+          { includeHiddenProducts: true },
+        )
+      ).products[0]!.id;
       for (const id of ['no-such-product', hiddenId]) {
         const r = await gql<any>(
           visitor(),

@@ -73,10 +73,13 @@ export function withMerchant<M extends Modules = {}>(
 }
 
 /** Reads product ids by slug over the catalog's wire API (no catalog internals). */
-const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug: string }> }>({
+const queryProducts = op<
+  [query: unknown, options: { includeHiddenProducts: boolean }],
+  { products: Array<{ id: string; slug: string }> }
+>({
   method: 'POST',
   path: '/stores-reader/v1/products/query-platformized',
-  args: ['query'],
+  args: ['query', 'options:'],
 });
 
 /**
@@ -88,7 +91,11 @@ export function setupCatalog(emu: TestEmulator) {
   const ids = new Map<string, string>();
   beforeAll(async () => {
     const admin = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
-    const { products } = await queryProducts(admin, { paging: { limit: 100 } });
+    const { products } = await queryProducts(
+      admin,
+      { paging: { limit: 100 } },
+      { includeHiddenProducts: true },
+    );
     for (const p of products) ids.set(p.slug, p.id);
   });
   const item = (slug: string, quantity = 1, options?: Record<string, string>) => ({

@@ -8,7 +8,8 @@ import { compileQuery, type FieldMap } from '../../db/filter.ts';
 import type { Sql } from '../../db/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
-import { qs, queryFields, z } from '../../http/validate.ts';
+import { z } from '../../http/validate.ts';
+import { type PlatformQuery, pageMetadata, platformQuery, resolvePaging } from './paging.ts';
 
 export const collectionMigrations = [
   {
@@ -53,20 +54,29 @@ const FIELDS: FieldMap = {
   visible: { sql: 'c.visible', type: 'bool' },
 };
 
-const SELECT = `
+/**
+ * Reads collections with `numberOfProducts`: the members the caller can see, so that a visitor's
+ * count is that of the products a visitor can list (hidden ones are not counted), and a merchant's
+ * counts them all. What the platform counts is UNCONFIRMED; counting hidden products for a visitor
+ * would tell of products the shop keeps out of sight.
+ */
+const select = (who: Identity) => `
   SELECT c.id, c.name, c.slug, c.visible, c.doc, c.updated_at,
-         (SELECT count(*) FROM collection_products cp WHERE cp.collection_id = c.id)::int AS n
+         (SELECT count(*) FROM collection_products cp JOIN products p ON p.id = cp.product_id
+          WHERE cp.collection_id = c.id${seesHidden(who) ? '' : ' AND p.visible'})::int AS n
   FROM collections c`;
 
 export function rowToCollection(emu: Emulator, r: Record<string, any>): WireCollection {
   const doc = r.doc ?? {};
   const image = doc.media?.mainMedia?.image;
-  const media = image
-    ? {
-        ...doc.media,
-        mainMedia: { ...doc.media.mainMedia, image: { ...image, url: emu.absoluteUrl(image.url) } },
-      }
-    : doc.media;
+  // `media.items` is always there (the platform SDK's non-nullable paths include it), as on products.
+  const media = {
+    items: [],
+    ...doc.media,
+    ...(image
+      ? { mainMedia: { ...doc.media.mainMedia, image: { ...image, url: emu.absoluteUrl(image.url) } } }
+      : {}),
+  };
   return {
     id: r.id,
     name: r.name,
@@ -89,51 +99,44 @@ export async function findCollection(
   by: 'id' | 'slug',
   value: string,
 ) {
-  const rows = await sql.query(`${SELECT} WHERE c.${by} = $1 ${seesHidden(who) ? '' : 'AND c.visible'}`, [
-    value,
-  ]);
+  const rows = await sql.query(
+    `${select(who)} WHERE c.${by} = $1 ${seesHidden(who) ? '' : 'AND c.visible'}`,
+    [value],
+  );
   if (!rows[0])
     throw notFound('COLLECTION_NOT_FOUND', `Collection with ${by} ${JSON.stringify(value)} not found`);
   return rowToCollection(emu, rows[0]);
 }
 
+/** Collections matching a platform query, offset- or cursor-paged. */
 export async function queryCollections(emu: Emulator, sql: Sql, who: Identity, query: unknown) {
+  const paged = resolvePaging(query as PlatformQuery | undefined);
   const params: unknown[] = [];
-  const q = compileQuery(query as never, FIELDS, params, { idSql: 'c.id' });
+  const q = compileQuery(paged.query, FIELDS, params, { idSql: 'c.id' });
   const where = `(${q.where})${seesHidden(who) ? '' : ' AND c.visible'}`;
   const total = await sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM collections c WHERE ${where}`,
     params,
   );
   const rows = await sql.query(
-    `${SELECT} WHERE ${where} ORDER BY ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    `${select(who)} WHERE ${where} ORDER BY ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
     params,
   );
   const collections = rows.map((r) => rowToCollection(emu, r));
   return {
     collections,
-    metadata: { count: collections.length, offset: q.offset, total: Number(total[0]?.n ?? 0) },
+    metadata: pageMetadata(paged, {
+      offset: q.offset,
+      limit: q.limit,
+      count: collections.length,
+      total: Number(total[0]?.n ?? 0),
+    }),
   };
 }
 
 const idMsg = z.object({ id: z.string().min(1) });
 const slugMsg = z.object({ slug: z.string().min(1) });
-const queryMsg = z
-  .object({
-    query: z
-      .object({
-        filter: z.record(z.string(), z.unknown()).optional(),
-        sort: z
-          .array(z.object({ fieldName: z.string(), order: z.enum(['ASC', 'DESC']).optional() }).strict())
-          .optional(),
-        // Plain dotted query parameters arrive as strings (wire §8.3), as on the products query.
-        paging: z.object({ limit: qs.int().optional(), offset: qs.int().optional() }).strict().optional(),
-        fields: queryFields(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+const queryMsg = z.object({ query: platformQuery.optional() }).strict();
 
 export function collectionRoutes(router: Router, emu: Emulator) {
   // Static paths before parameterised ones: `query` is not an id.

@@ -9,13 +9,16 @@ import { invalid, type Violation } from '../../http/errors.ts';
 import { z } from '../../http/validate.ts';
 import {
   compatibleUnits,
+  DIMENSIONS_UNITS,
+  type Dimensions,
   type Discount,
   generateVariants,
   type MediaItem,
+  matchesChoices,
   type ProductOption,
   type ProductState,
 } from './model.ts';
-import { PERCENT_SCALE, scaled, WEIGHT_SCALE } from './money.ts';
+import { PERCENT_SCALE, scaled, unscaled, WEIGHT_SCALE } from './money.ts';
 
 /** Most variants a product may have (the product of its options' choice counts). */
 export const MAX_VARIANTS = 300;
@@ -23,15 +26,25 @@ export const MAX_OPTIONS = 6;
 export const MAX_MEDIA = 100;
 
 const money = () => z.number().min(0).max(1e9);
-const weight = () => z.number().min(0).max(1e6);
+/** Product, variant and bulk weights: the typings' `@max 999999999.99`. */
+export const MAX_WEIGHT = 999_999_999.99;
+const weight = () => z.number().min(0).max(MAX_WEIGHT);
+/**
+ * A length, width or height. The platform's typings make it a decimal string (`@decimalValue`,
+ * 0 to 999999999, at most 6 places) and the platform SDK sends it as given; a number is taken too,
+ * as earlier clients of the emulator sent one. `checkDimensions` checks the value.
+ */
+const dimension = () =>
+  z.union([z.number(), z.string()], { error: 'must be a decimal number or a decimal string' });
 const dims = z
   .object({
-    length: z.number().min(0).optional(),
-    width: z.number().min(0).optional(),
-    height: z.number().min(0).optional(),
-    unit: z.enum(['UNSPECIFIED', 'MM', 'CM', 'M', 'IN', 'FT', 'YD']).optional(),
+    length: dimension().optional(),
+    width: dimension().optional(),
+    height: dimension().optional(),
+    unit: z.enum(DIMENSIONS_UNITS).optional(),
   })
   .strict();
+export type DimensionsInput = z.output<typeof dims>;
 /**
  * Units a unit price may use: the spec's measurement units (the SDK's `MeasurementUnit`, spec
  * point 3) except `UNSPECIFIED`, which no price can be per.
@@ -105,7 +118,7 @@ export const productInput = z
     packageDimensions: dims.optional(),
     additionalInfoSections: z
       .array(
-        z.object({ title: z.string().trim().min(1).max(100), description: z.string().max(8000) }).strict(),
+        z.object({ title: z.string().trim().min(1).max(100), description: z.string().max(16_000) }).strict(),
       )
       .max(10)
       .optional(),
@@ -137,7 +150,7 @@ export type ProductInput = z.output<typeof productInput>;
 type V = Omit<Violation, 'data' | 'violatedRule'> & Partial<Violation>;
 
 /** Decimal places: at most `scale`, reported as DECIMAL_MAX_SCALE. */
-function checkScale(out: V[], field: string, value: number | undefined, scale: number) {
+function checkScale(out: V[], field: string, value: number | string | undefined, scale: number) {
   if (value === undefined) return undefined;
   const n = scaled(value, scale);
   if (n === undefined)
@@ -151,6 +164,46 @@ function checkScale(out: V[], field: string, value: number | undefined, scale: n
 }
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
+
+const DIMENSION_SCALE = 6;
+const MAX_DIMENSION = 999_999_999;
+const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
+
+/** One length, width or height as its canonical decimal string (`'10.5'`), or a violation. */
+function checkDimension(out: V[], field: string, value: number | string): string | undefined {
+  if (typeof value === 'string' && !DECIMAL_TEXT.test(value)) {
+    out.push({ field, description: 'must be a decimal number such as 10.5', violatedRule: 'FORMAT' });
+    return undefined;
+  }
+  const n = Number(value);
+  if (n < 0 || n > MAX_DIMENSION) {
+    const low = n < 0;
+    out.push({
+      field,
+      description: `must be ${low ? 'at least 0' : `at most ${MAX_DIMENSION}`}`,
+      violatedRule: low ? 'DECIMAL_GTE' : 'DECIMAL_LTE',
+      data: low ? { min: 0 } : { max: MAX_DIMENSION },
+    });
+    return undefined;
+  }
+  const scaledValue = checkScale(out, field, value, DIMENSION_SCALE);
+  return scaledValue === undefined ? undefined : unscaled(scaledValue, DIMENSION_SCALE);
+}
+
+/**
+ * Product or package dimensions as stored and answered: decimal strings, as the platform answers
+ * them, and a unit always (the typings' non-nullable `productDimensions.unit`).
+ */
+export function checkDimensions(out: V[], field: string, d: DimensionsInput | undefined) {
+  if (!d) return undefined;
+  const next: Dimensions = { unit: d.unit ?? 'UNKNOWN_DIMENSIONS_UNIT' };
+  for (const key of ['length', 'width', 'height'] as const) {
+    const value = d[key];
+    const text = value === undefined ? undefined : checkDimension(out, `${field}.${key}`, value);
+    if (text !== undefined) next[key] = text;
+  }
+  return next;
+}
 
 /**
  * Applies a validated product input to a state (a fresh one for create). Throws the platform's 400
@@ -168,8 +221,10 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
   if (input.ribbon !== undefined) next.ribbon = input.ribbon || undefined;
   if (input.brand !== undefined) next.brand = input.brand || undefined;
   if (input.manageVariants !== undefined) next.manageVariants = input.manageVariants;
-  if (input.productDimensions) next.productDimensions = input.productDimensions;
-  if (input.packageDimensions) next.packageDimensions = input.packageDimensions;
+  if (input.productDimensions)
+    next.productDimensions = checkDimensions(bad, f('productDimensions'), input.productDimensions);
+  if (input.packageDimensions)
+    next.packageDimensions = checkDimensions(bad, f('packageDimensions'), input.packageDimensions);
   if (input.additionalInfoSections) next.additionalInfoSections = input.additionalInfoSections;
   if (input.customTextFields)
     next.customTextFields = input.customTextFields.map((c) => ({
@@ -302,6 +357,20 @@ export const variantInput = z
   })
   .strict();
 
+/**
+ * Violations of chosen options (`{optionName: choiceDescription}`) that name no option of the
+ * product or no choice of it, on `field.<optionName>` (the request's field that holds them).
+ */
+export function choiceViolations(p: ProductState, chosen: Record<string, string>, field: string): V[] {
+  return Object.entries(chosen).flatMap(([name, choice]) => {
+    const o = p.productOptions.find((x) => x.name === name);
+    if (!o) return [{ field: `${field}.${name}`, description: 'is not an option of this product' }];
+    if (!o.choices.some((c) => c.description === choice))
+      return [{ field: `${field}.${name}`, description: `has no choice "${choice}"` }];
+    return [];
+  });
+}
+
 /** Applies variant updates; returns the ids of the variants changed. */
 export function applyVariantUpdates(
   p: ProductState,
@@ -315,6 +384,8 @@ export function applyVariantUpdates(
     const price = checkScale(bad, `${at}.price`, u.price, 2);
     const cost = checkScale(bad, `${at}.cost`, u.cost, 2);
     const w = checkScale(bad, `${at}.weight`, u.weight, WEIGHT_SCALE);
+    const productDimensions = checkDimensions(bad, `${at}.productDimensions`, u.productDimensions);
+    const packageDimensions = checkDimensions(bad, `${at}.packageDimensions`, u.packageDimensions);
     let targets: typeof variants = [];
     if (u.variantIds?.length) {
       for (const [j, id] of u.variantIds.entries()) {
@@ -323,13 +394,8 @@ export function applyVariantUpdates(
         else bad.push({ field: `${at}.variantIds[${j}]`, description: 'is not a variant of this product' });
       }
     } else if (u.choices && Object.keys(u.choices).length) {
-      for (const [name, choice] of Object.entries(u.choices)) {
-        const o = p.productOptions.find((x) => x.name === name);
-        if (!o) bad.push({ field: `${at}.choices.${name}`, description: 'is not an option of this product' });
-        else if (!o.choices.some((c) => c.description === choice))
-          bad.push({ field: `${at}.choices.${name}`, description: `has no choice "${choice}"` });
-      }
-      targets = variants.filter((v) => Object.entries(u.choices!).every(([k, c]) => v.choices[k] === c));
+      bad.push(...choiceViolations(p, u.choices, `${at}.choices`));
+      targets = variants.filter((v) => matchesChoices(v, u.choices!));
     } else
       bad.push({
         field: at,
@@ -342,6 +408,8 @@ export function applyVariantUpdates(
       if (w !== undefined) v.weight = w;
       if (u.sku !== undefined) v.sku = u.sku || undefined;
       if (u.visible !== undefined) v.visible = u.visible;
+      if (productDimensions) v.productDimensions = productDimensions;
+      if (packageDimensions) v.packageDimensions = packageDimensions;
       changed.add(v.id);
     }
   });

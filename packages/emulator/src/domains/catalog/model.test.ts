@@ -19,7 +19,7 @@ import {
   productStock,
   ranges,
 } from './model.ts';
-import { adjustByPercent, formatMoney, percentOff, scaled, toDecimalString } from './money.ts';
+import { adjustByPercent, formatMoney, percentOff, scaled, toDecimalString, unscaled } from './money.ts';
 
 const choiceNames = fc.uniqueArray(fc.stringMatching(/^[A-Za-z0-9 ]{1,8}$/), {
   minLength: 1,
@@ -176,11 +176,11 @@ describe('prices', () => {
           const cp = costAndProfit(p, base, cost);
           expect(Math.round(cp.profit * 100)).toBe(discounted(base, discount) - cost);
           const sell = discounted(base, discount);
+          // The margin is a fraction of the discounted price to 4 places, at most 1 (the typings).
           if (sell === 0) expect(cp.profitMargin).toBe(0);
-          else
-            expect(Math.abs(cp.profitMargin - ((sell - cost) / sell) * 100)).toBeLessThanOrEqual(
-              0.005 + 1e-9,
-            );
+          else expect(Math.abs(cp.profitMargin - (sell - cost) / sell)).toBeLessThanOrEqual(0.00005 + 1e-12);
+          expect(cp.profitMargin).toBeLessThanOrEqual(1);
+          expect(scaled(cp.profitMargin, 4)).not.toBeUndefined();
         },
       ),
     );
@@ -244,5 +244,18 @@ describe('bulk percentage adjustments', () => {
     expect(scaled(1.005, 2)).toBeUndefined();
     expect(scaled(1e-7, 4)).toBeUndefined();
     expect(scaled(Number.NaN, 2)).toBeUndefined();
+  });
+  it('scaled() and unscaled() take decimal strings back and forth, shortest form out', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1e15, max: 1e15 }), fc.integer({ min: 0, max: 6 }), (n, scale) => {
+        expect(scaled(unscaled(n, scale), scale)).toBe(n);
+      }),
+    );
+    expect(scaled('10.5', 6)).toBe(10_500_000);
+    expect(unscaled(10_500_000, 6)).toBe('10.5');
+    expect(unscaled(3_000_000, 6)).toBe('3');
+    expect(unscaled(5, 6)).toBe('0.000005');
+    expect(scaled('1.0000001', 6)).toBeUndefined();
+    for (const text of ['', '1e3', ' 1', '+1', '1.', '.5', 'NaN']) expect(scaled(text, 6)).toBeUndefined();
   });
 });

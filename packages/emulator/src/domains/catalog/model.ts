@@ -65,6 +65,8 @@ export interface VariantState {
   weight?: number;
   sku?: string;
   visible?: boolean;
+  productDimensions?: Dimensions;
+  packageDimensions?: Dimensions;
   /** Units in stock when the product tracks inventory, else null. */
   quantity: number | null;
   /** In stock when inventory is not tracked. */
@@ -78,11 +80,15 @@ export interface PricePerUnitData {
   baseMeasurementUnit: string;
 }
 
+/** Units of product and package dimensions (the typings' `DimensionsUnit`). */
+export const DIMENSIONS_UNITS = ['UNKNOWN_DIMENSIONS_UNIT', 'MM', 'CM', 'M', 'IN', 'FT', 'YD'] as const;
+
+/** Product or package dimensions: decimal strings (`'10.5'`), as the platform sends them. */
 export interface Dimensions {
-  length?: number;
-  width?: number;
-  height?: number;
-  unit?: string;
+  length?: string;
+  width?: string;
+  height?: string;
+  unit: (typeof DIMENSIONS_UNITS)[number];
 }
 
 /** Everything the catalog knows about a product. */
@@ -240,7 +246,13 @@ export function priceData(p: Pick<ProductState, 'discount' | 'pricePerUnitData'>
   };
 }
 
-/** Cost, profit (discounted price − cost) and margin (profit as a percentage of that price). */
+/** Decimal places of a profit margin (the typings: "rounded to 4 decimal places"). */
+const MARGIN_SCALE = 10_000n;
+
+/**
+ * Cost, profit (discounted price − cost) and margin: profit ÷ that price as a fraction rounded to
+ * 4 places (0.5536, not 55.36 %), as the typings define `profitMargin` (`@max 1`).
+ */
 export function costAndProfit(p: Pick<ProductState, 'discount'>, priceCents: number, costCents: number) {
   const sell = discounted(priceCents, p.discount);
   const profit = sell - costCents;
@@ -249,7 +261,7 @@ export function costAndProfit(p: Pick<ProductState, 'discount'>, priceCents: num
     formattedItemCost: formatMoney(costCents),
     profit: toAmount(profit),
     formattedProfit: formatMoney(profit),
-    profitMargin: sell === 0 ? 0 : mulDivRound(profit, 10_000n, BigInt(sell)) / 100,
+    profitMargin: sell === 0 ? 0 : mulDivRound(profit, MARGIN_SCALE, BigInt(sell)) / Number(MARGIN_SCALE),
   };
 }
 
@@ -258,6 +270,15 @@ export const variantPrice = (p: ProductState, v: VariantState) => v.price ?? p.p
 export const variantCost = (p: ProductState, v: VariantState) => v.cost ?? p.cost;
 export const variantWeight = (p: ProductState, v: VariantState) => v.weight ?? p.weight;
 export const variantSku = (p: ProductState, v: VariantState) => v.sku ?? p.sku;
+/** A variant's own product and package dimensions, else the product's. */
+export const variantDimensions = (p: ProductState, v: VariantState) => {
+  const productDimensions = v.productDimensions ?? p.productDimensions;
+  const packageDimensions = v.packageDimensions ?? p.packageDimensions;
+  return {
+    ...(productDimensions ? { productDimensions } : {}),
+    ...(packageDimensions ? { packageDimensions } : {}),
+  };
+};
 /** A variant's name: its choices in option order, `S | White`; empty for the default variant. */
 export const variantName = (p: ProductState, v: VariantState) =>
   p.productOptions
@@ -366,6 +387,7 @@ export function variantToWire(p: ProductState, v: VariantState, merchant: boolea
       ...(weight !== undefined ? { weight: toWeight(weight) } : {}),
       ...(sku !== undefined ? { sku } : {}),
       visible: variantVisible(v),
+      ...variantDimensions(p, v),
     },
     stock: {
       trackQuantity: p.trackInventory,

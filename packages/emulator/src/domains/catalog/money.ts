@@ -27,12 +27,13 @@ export function toDecimalString(cents: number): string {
 }
 
 /**
- * A decimal number → an integer count of `10^-scale` units, or `undefined` when it has more
- * decimal places than `scale` or is not finite. `scaled(12.5, 2)` → 1250.
+ * A decimal number, or a decimal string such as `'12.5'` → an integer count of `10^-scale` units,
+ * or `undefined` when it has more decimal places than `scale`, is not finite, or is not decimal
+ * text. `scaled(12.5, 2)` → 1250.
  */
-export function scaled(value: number, scale: number): number | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
-  const text = decimalText(value);
+export function scaled(value: number | string, scale: number): number | undefined {
+  if (typeof value === 'number' ? !Number.isFinite(value) : typeof value !== 'string') return undefined;
+  const text = typeof value === 'number' ? decimalText(value) : value;
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
   if (!m) return undefined;
   const frac = m[3] ?? '';
@@ -40,6 +41,14 @@ export function scaled(value: number, scale: number): number | undefined {
   const n = Number(m[2]! + frac.padEnd(scale, '0'));
   if (!Number.isSafeInteger(n)) return undefined;
   return m[1] ? -n : n;
+}
+
+/** A count of `10^-scale` units → its shortest decimal string: `unscaled(10500000, 6)` → `'10.5'`. */
+export function unscaled(n: number, scale: number): string {
+  const abs = String(Math.abs(n)).padStart(scale + 1, '0');
+  const int = abs.slice(0, abs.length - scale);
+  const frac = abs.slice(abs.length - scale).replace(/0+$/, '');
+  return `${n < 0 ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
 }
 
 /** The shortest decimal text of a number, without exponent notation. */

@@ -8,15 +8,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Emulator, Identity } from '../../context.ts';
 import { compileQuery, type FieldMap } from '../../db/filter.ts';
 import type { Sql } from '../../db/index.ts';
-import { nestsDeeperThan } from '../../http/decode.ts';
 import { forbidden, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
-import { qs, queryFields, z } from '../../http/validate.ts';
+import { qs, z } from '../../http/validate.ts';
 import { seesHidden } from './collections.ts';
 import {
   applyProductInput,
   applyVariantUpdates,
   blankProduct,
+  choiceViolations,
   MAX_MEDIA,
   mediaFrom,
   productInput,
@@ -33,6 +33,7 @@ import {
   priceData,
   productToWire,
   type VariantState,
+  variantDimensions,
   variantInStock,
   variantName,
   variantPrice,
@@ -42,6 +43,7 @@ import {
   variantWeight,
 } from './model.ts';
 import { toWeight } from './money.ts';
+import { type PlatformQuery, pageMetadata, platformQuery, resolvePaging } from './paging.ts';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
   hydrate,
@@ -142,7 +144,13 @@ export async function mutateProduct(
   });
 }
 
-/** Products matching a platform query, with paging metadata (`tooManyToCount` past the count limit). */
+/**
+ * Products matching a platform query, offset- or cursor-paged, with paging metadata
+ * (`tooManyToCount` past the count limit). Hidden products are left out unless the request sets
+ * `includeHiddenProducts`, for merchants too: the platform adds `visible = true` to every filter
+ * unless it is set (typings, `Product.visible`), so a console built on the emulator asks for them
+ * as it must in production. Only elevated callers may set it.
+ */
 export async function queryProducts(
   emu: Emulator,
   sql: Sql,
@@ -155,12 +163,12 @@ export async function queryProducts(
   },
 ) {
   const merchant = checkMerchantData(who, msg.includeMerchantSpecificData);
-  // Merchants always see hidden products; asking for them is only refused to everyone else.
   if (msg.includeHiddenProducts && !seesHidden(who))
     throw forbidden('includeHiddenProducts needs an elevated caller (API key, app or platform user)');
+  const paged = resolvePaging(msg.query as PlatformQuery | undefined);
   const params: unknown[] = [];
-  const q = compileQuery(msg.query as never, PRODUCT_FIELDS, params, { idSql: 'p.numeric_id' });
-  const where = `(${q.where})${seesHidden(who) ? '' : ' AND p.visible'}`;
+  const q = compileQuery(paged.query, PRODUCT_FIELDS, params, { idSql: 'p.numeric_id' });
+  const where = `(${q.where})${msg.includeHiddenProducts ? '' : ' AND p.visible'}`;
   const countLimit = Number(emu.config.catalogCountLimit ?? 100_000);
   const counted = await sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit + 1}) t`,
@@ -172,27 +180,22 @@ export async function queryProducts(
     params,
   );
   const products = (await hydrate(sql, rows)).map((p) => render(emu, p, merchant, !!msg.includeVariants));
-  const tooMany = n > countLimit;
+  const tooManyToCount = n > countLimit;
   return {
     products,
-    metadata: {
-      count: products.length,
+    metadata: pageMetadata(paged, {
       offset: q.offset,
-      total: tooMany ? countLimit : n,
-      ...(tooMany ? { tooManyToCount: true } : {}),
-    },
+      limit: q.limit,
+      count: products.length,
+      total: tooManyToCount ? countLimit : n,
+      tooManyToCount,
+    }),
   };
 }
 
 /** What the chosen options select: the variant, its media, each choice's availability. */
 export function optionsAvailability(emu: Emulator, p: ProductState, chosen: Record<string, string>) {
-  const bad: { field: string; description: string }[] = [];
-  for (const [name, choice] of Object.entries(chosen)) {
-    const o = p.productOptions.find((x) => x.name === name);
-    if (!o) bad.push({ field: `options.${name}`, description: 'is not an option of this product' });
-    else if (!o.choices.some((c) => c.description === choice))
-      bad.push({ field: `options.${name}`, description: `has no choice "${choice}"` });
-  }
+  const bad = choiceViolations(p, chosen, 'options');
   if (bad.length) throw invalid(bad);
   const complete = p.productOptions.every((o) => chosen[o.name] !== undefined);
   const v = complete ? p.variants.find((x) => matchesChoices(x, chosen)) : undefined;
@@ -233,6 +236,7 @@ export function optionsAvailability(emu: Emulator, p: ProductState, chosen: Reco
       visible: variantVisible(v),
       inStock: variantInStock(p, v),
       ...(p.trackInventory ? { quantity: v.quantity ?? 0 } : {}),
+      ...variantDimensions(p, v),
     };
   }
   return {
@@ -303,34 +307,11 @@ function storeVariantMedia(emu: Emulator, m: MediaItem) {
   };
 }
 
-const cursorOf = (state: unknown) => Buffer.from(JSON.stringify(state)).toString('base64url');
-function fromCursor(cursor: string) {
-  try {
-    const s = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    // A forged cursor is not bounded by the body's depth check, and its state is stringified again.
-    if (s && typeof s === 'object' && Number.isInteger(s.o) && s.o >= 0 && !nestsDeeperThan(s))
-      return s as { f?: unknown; s?: unknown; o: number };
-  } catch {}
-  throw invalid([
-    {
-      field: 'query.cursorPaging.cursor',
-      description: 'is not a cursor this service issued',
-      violatedRule: 'FORMAT',
-    },
-  ]);
-}
-
 /** Store variants across products, with offset or cursor paging. */
-export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity, query: any = {}) {
-  const cp = query.cursorPaging as { limit?: number; cursor?: string } | undefined;
-  const state = cp?.cursor ? fromCursor(cp.cursor) : undefined;
-  const q0 = state
-    ? { filter: state.f, sort: state.s, paging: { limit: cp?.limit ?? 50, offset: state.o } }
-    : cp
-      ? { filter: query.filter, sort: query.sort, paging: { limit: cp.limit ?? 50, offset: 0 } }
-      : query;
+export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity, query?: PlatformQuery) {
+  const paged = resolvePaging(query);
   const params: unknown[] = [];
-  const q = compileQuery(q0, VARIANT_FIELDS, params, { idSql: 'p.numeric_id, v.position' });
+  const q = compileQuery(paged.query, VARIANT_FIELDS, params, { idSql: 'p.numeric_id, v.position' });
   const where = `(${q.where})${seesHidden(who) ? '' : ' AND p.visible AND v.visible'}`;
   const from = 'FROM product_variants v JOIN products p ON p.id = v.product_id';
   const total = Number(
@@ -353,34 +334,19 @@ export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity,
     const p = products.get(r.product_id)!;
     return storeVariant(emu, p, p.variants.find((v) => v.id === r.id)!);
   });
-  const metadata: Record<string, unknown> = { count: variants.length, offset: q.offset, total };
-  if (cp) {
-    const more = q.offset + variants.length < total;
-    metadata.cursors = {
-      next: more ? cursorOf({ f: q0.filter, s: q0.sort, o: q.offset + q.limit }) : null,
-      prev: q.offset > 0 ? cursorOf({ f: q0.filter, s: q0.sort, o: Math.max(0, q.offset - q.limit) }) : null,
-    };
-  }
-  return { variants, metadata };
+  return {
+    variants,
+    metadata: pageMetadata(paged, { offset: q.offset, limit: q.limit, count: variants.length, total }),
+  };
 }
 
 const idMsg = z.object({ id: z.string().min(1) }).strict();
-const platformQuery = z
-  .object({
-    filter: z.record(z.string(), z.unknown()).optional(),
-    sort: z
-      .array(z.object({ fieldName: z.string(), order: z.enum(['ASC', 'DESC']).optional() }).passthrough())
-      .optional(),
-    paging: z.object({ limit: qs.int().optional(), offset: qs.int().optional() }).strict().optional(),
-    cursorPaging: z.object({ limit: qs.int().optional(), cursor: z.string().optional() }).strict().optional(),
-    fields: queryFields(),
-  })
-  .strict();
 const mediaRef = z
   .object({
     mediaId: z
       .string()
-      .regex(/^[\w.-]{1,200}$/, 'must be a media id such as linen-shirt.svg')
+      // The platform's ids hold a tilde: `22e53e_…~mv2.jpg`, the typings' `nsplsh_…~mv2_d_4517_2992_s_4_2.jpg`.
+      .regex(/^[\w.~-]{1,200}$/, 'must be a media id such as linen-shirt.svg')
       .optional(),
     url: z.url({ protocol: /^https?$/ }).optional(),
     choice: z
@@ -396,6 +362,20 @@ const choiceMedia = z
     mediaIds: z.array(z.string().min(1)).min(1).max(MAX_MEDIA),
   })
   .strict();
+
+/**
+ * The variants a variants query asks for: by `variantIds` when there are any, else by `choices`
+ * (violations on `choices.<option>`, the request's field). The typings call choices "not relevant
+ * when passing variant IDs", and updateProductVariants gives ids the same precedence.
+ */
+function askedVariants(p: ProductState, msg: { choices?: Record<string, string>; variantIds?: string[] }) {
+  const { choices, variantIds } = msg;
+  if (variantIds?.length) return p.variants.filter((v) => variantIds.includes(v.id));
+  if (!choices) return p.variants;
+  const bad = choiceViolations(p, choices, 'choices');
+  if (bad.length) throw invalid(bad);
+  return p.variants.filter((v) => matchesChoices(v, choices));
+}
 
 function findChoice(p: ProductState, option: string, choice: string, at: string) {
   const o = p.productOptions.find((x) => x.name === option);
@@ -483,13 +463,7 @@ export function productRoutes(router: Router, emu: Emulator) {
     handler: async ({ msg, identity }) => {
       const merchant = checkMerchantData(identity, msg.includeMerchantSpecificData);
       const p = await visibleProduct(emu.db, identity, msg.id);
-      if (msg.choices) optionsAvailability(emu, p, msg.choices); // validates option and choice names
-      const all = p.variants.filter(
-        (v) =>
-          (seesHidden(identity) || variantVisible(v)) &&
-          (!msg.choices || matchesChoices(v, msg.choices)) &&
-          (!msg.variantIds?.length || msg.variantIds.includes(v.id)),
-      );
+      const all = askedVariants(p, msg).filter((v) => seesHidden(identity) || variantVisible(v));
       const offset = msg.paging?.offset ?? 0;
       const limit = msg.paging?.limit ?? 100;
       const page = all.slice(offset, offset + limit);
@@ -646,7 +620,16 @@ export function productRoutes(router: Router, emu: Emulator) {
           ...p,
           manageVariants: false,
           variants: p.variants.map(
-            ({ price: _p, cost: _c, weight: _w, sku: _s, visible: _v, ...rest }) => rest,
+            ({
+              price: _p,
+              cost: _c,
+              weight: _w,
+              sku: _s,
+              visible: _v,
+              productDimensions: _pd,
+              packageDimensions: _kd,
+              ...rest
+            }) => rest,
           ),
         }),
         PRODUCT_EVENTS.variantsChanged,

@@ -380,8 +380,9 @@ export async function seedProducts(emu: Emulator, sql: Sql) {
   for (const [position, d] of DEMO_PRODUCTS.entries()) {
     const p = demoProductState(d, now.toISOString());
     await saveProduct(sql, p, now, discounted(p.price, p.discount));
-    const cols = d.hidden ? d.collections : [ALL_PRODUCTS_COLLECTION_ID.slice(4), ...d.collections];
-    for (const slug of cols)
+    // Every product joins All Products, hidden ones too, as createProduct adds every new product;
+    // a visitor's `numberOfProducts` leaves the hidden ones out.
+    for (const slug of [ALL_PRODUCTS_COLLECTION_ID.slice(4), ...d.collections])
       await sql.query(
         `INSERT INTO collection_products (collection_id, product_id, position)
          SELECT id, $2, $3 FROM collections WHERE id = $1 ON CONFLICT DO NOTHING`,

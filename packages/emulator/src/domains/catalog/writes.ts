@@ -11,7 +11,7 @@ import { ApiError, appError, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { findCollection } from './collections.ts';
-import { SLUG } from './input.ts';
+import { MAX_WEIGHT, SLUG } from './input.ts';
 import { discounted, type ProductState, productToWire } from './model.ts';
 import { adjustByPercent, PERCENT_SCALE, scaled, WEIGHT_SCALE } from './money.ts';
 import { mutateProduct, PRODUCT_EVENTS } from './products.ts';
@@ -189,7 +189,7 @@ const bulkSet = z
   .object({
     price: z.number().min(0).max(1e9).optional(),
     cost: z.number().min(0).max(1e9).optional(),
-    weight: z.number().min(0).max(1e6).optional(),
+    weight: z.number().min(0).max(MAX_WEIGHT).optional(),
     ribbon: z.string().trim().max(30).optional(),
     brand: z.string().trim().max(50).optional(),
   })
@@ -207,6 +207,8 @@ const bulkAdjust = z
   .object({ price: adjustment.optional(), cost: adjustment.optional(), weight: adjustment.optional() })
   .strict();
 const bulkIds = z.array(z.string().min(1)).min(1).max(100);
+/** Products added to or removed from a collection at once (the typings' `@maxSize 1000`). */
+const collectionProductIds = z.array(z.string().min(1)).min(1).max(1000);
 
 type Field = 'price' | 'cost' | 'weight';
 const SCALE: Record<Field, number> = { price: 2, cost: 2, weight: WEIGHT_SCALE };
@@ -364,7 +366,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
     family: write,
     path: '/v1/collections/{id}/productIds',
     access: 'elevated',
-    schema: z.object({ id: z.string().min(1), productIds: bulkIds }).strict(),
+    schema: z.object({ id: z.string().min(1), productIds: collectionProductIds }).strict(),
     handler: async ({ msg }) => {
       await emu.db.tx(async (sql) => {
         await lockCollection(sql, msg.id);
@@ -392,7 +394,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
     family: write,
     path: '/v1/collections/{id}/productIds/delete',
     access: 'elevated',
-    schema: z.object({ id: z.string().min(1), productIds: bulkIds }).strict(),
+    schema: z.object({ id: z.string().min(1), productIds: collectionProductIds }).strict(),
     handler: async ({ msg }) => {
       if (msg.id === ALL_PRODUCTS_COLLECTION_ID)
         throw appError(

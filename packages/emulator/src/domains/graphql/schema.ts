@@ -10,7 +10,7 @@ import { buildSchema, type GraphQLFieldResolver, isObjectType } from 'graphql';
 import type { Emulator, Identity } from '../../context.ts';
 import { nestsDeeperThan, tooDeep } from '../../http/decode.ts';
 import { invalid, notFound } from '../../http/errors.ts';
-import { findCollection, queryCollections } from '../catalog/collections.ts';
+import { findCollection, queryCollections, seesHidden } from '../catalog/collections.ts';
 import { queryProducts } from '../catalog/products.ts';
 
 const SDL = /* GraphQL */ `
@@ -390,9 +390,11 @@ function platformQuery({ filter, sort, paging }: QueryArgs) {
 const RESOLVERS: Record<string, Record<string, Resolver>> = {
   Query: {
     product: async (_, a: { id: string; includeMerchantSpecificData: boolean }, { emu, identity }) => {
+      // By id, as REST GET: a merchant finds a hidden product without asking for hidden ones.
       const { products } = await queryProducts(emu, emu.db, identity, {
         query: { filter: { id: { $eq: a.id } } },
         includeVariants: true,
+        includeHiddenProducts: seesHidden(identity),
         includeMerchantSpecificData: a.includeMerchantSpecificData,
       });
       if (!products[0])
