@@ -76,6 +76,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   };
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const eventTypes = [...new Set(domains.flatMap((d) => d.events ?? []))].sort();
+  const plainEventTypes = domains.flatMap((d) => d.plainEvents ?? []);
   const emu: Emulator = {
     db,
     config,
@@ -84,6 +85,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     secret,
     identify: (authorization, siteId) => identify(emu, authorization, siteId),
     eventTypes,
+    plainEventTypes,
     async recordEvent(sql, type, entityId, entity) {
       // A type no domain declares could not be subscribed to, nor found in the docs' list.
       if (!eventTypes.includes(type)) throw new Error(`Event type ${type} is not declared by any domain`);

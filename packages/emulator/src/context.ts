@@ -51,6 +51,11 @@ export interface Domain {
   routes(router: Router, emu: Emulator): void;
   /** The lifecycle event types it records (`recordEvent` refuses any other; webhooks subscribe to these). */
   events?: readonly string[];
+  /**
+   * Those of its `events` that the platform sends as plain (non-domain) events: the entity recorded
+   * is the payload, sent as the event's data as it is, not inside a domain event (`createdEvent`, …).
+   */
+  plainEvents?: readonly string[];
   /** Seeds demo data; runs once per database, after every domain's migrations. */
   seed?(emu: Emulator, sql: Sql): Promise<void>;
 }
@@ -68,6 +73,8 @@ export interface Emulator {
   identify(authorization: string | undefined, siteId?: string): Promise<Identity>;
   /** Every lifecycle event type the domains record, sorted. */
   eventTypes: readonly string[];
+  /** Those sent as plain events (`Domain.plainEvents`). */
+  plainEventTypes: readonly string[];
   /** Writes a lifecycle event in the caller's transaction; `type` must be one of `eventTypes`. */
   recordEvent(sql: Sql, type: string, entityId: string, entity: unknown): Promise<void>;
   /** An absolute URL on this emulator for a path such as `/media/x.svg` (kept relative in storage). */

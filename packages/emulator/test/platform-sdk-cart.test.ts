@@ -5,46 +5,23 @@
  * shapes of its typings, and its `webhooks.process` dispatches the emulator's events to its
  * handlers with the entity transformed as its event definitions say; our SDK reads the same bodies.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { text } from 'node:stream/consumers';
 import { webhooks } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { realFetch, SHOP, STORES_APP_ID, shopper as shopperOf, usePlatformSdk } from './platform-sdk.ts';
+import {
+  eventType,
+  realFetch,
+  receiver,
+  SHOP,
+  STORES_APP_ID,
+  shopper as shopperOf,
+  usePlatformSdk,
+} from './platform-sdk.ts';
 
 /** Where the platform's origins go: the emulator of the suite that is running. */
 let target = '';
 const wix = usePlatformSdk(() => target);
 const shopper = (emu: TestEmulator) => shopperOf(wix(), emu);
-
-/** A webhook receiver that keeps every body it is sent. */
-async function receiver() {
-  const bodies: string[] = [];
-  const server: Server = createServer((req, res) => {
-    text(req).then(
-      (body) => {
-        bodies.push(body);
-        res.writeHead(200).end();
-      },
-      () => {},
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    bodies,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-/** The event type of a webhook body, read without verifying it (to pick the bodies a client handles). */
-const eventType = (jwt: string): string =>
-  JSON.parse(JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()).data).eventType;
 
 const street = { number: '1', name: 'Main St', apt: '4B', formattedAddressLine: '1 Main St, Apt 4B' };
 const address = { country: 'US', subdivision: 'US-NY', city: 'New York', addressLine1: '1 Main St' };

@@ -5,6 +5,9 @@
  * {@link usePlatformSdk} installs, for the calling test file, a fetch that sends those origins to the
  * emulator the file points it at, and touches nothing else.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { importPlatformSdk } from '../../../bench/platform-sdk.ts';
 import type { TestEmulator } from '../src/testing.ts';
@@ -103,3 +106,31 @@ export function expireAccessToken(client: any) {
   const t = client.auth.getTokens();
   client.auth.setTokens({ ...t, accessToken: { ...t.accessToken, expiresAt: 0 } });
 }
+
+/** A webhook receiver that keeps every body it is sent. */
+export async function receiver() {
+  const bodies: string[] = [];
+  const server: Server = createServer((req, res) => {
+    text(req).then(
+      (body) => {
+        bodies.push(body);
+        res.writeHead(200).end();
+      },
+      () => {},
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    bodies,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** The event type of a webhook body, read without verifying it (to pick the bodies a client handles). */
+export const eventType = (jwt: string): string =>
+  JSON.parse(JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()).data).eventType;

@@ -133,10 +133,10 @@ describe('webhook delivery survives the emulator being killed', () => {
       return mine.length >= 2 && mine;
     });
     expect(got.map((e) => e.type)).toEqual([
-      'wix.stores.catalog.v1.product_created',
-      'wix.stores.catalog.v1.product_changed',
+      'com.wix.ecommerce.catalog.api.v1.ProductCreated',
+      'com.wix.ecommerce.catalog.api.v1.ProductChanged',
     ]);
-    expect((got[1]!.entity as { description?: string }).description).toBe('After the crash.');
+    expect(got[1]!.modifiedFields).toEqual(['description', 'lastUpdated']);
     const states = (await deliveries(again.url, again.apiKey)).filter((d) => d.entityId === product.id);
     expect(states.map((d) => d.state)).toEqual(['DELIVERED', 'DELIVERED']);
 
@@ -205,11 +205,7 @@ describe('delivery settings', () => {
     expect(retryDelay(s, 200, () => 0.5)).toBe(750);
   });
 
-  it('names the entity and the slug of each event type', () => {
-    expect(splitType('wix.stores.catalog.v1.product_variants_changed')).toEqual({
-      fqdn: 'wix.stores.catalog.v1.product',
-      slug: 'variants_changed',
-    });
+  it('names the entity and the slug of each domain event type', () => {
     expect(splitType('wix.headless.v1.redirect_session_created')).toEqual({
       fqdn: 'wix.headless.v1.redirect_session',
       slug: 'created',
@@ -220,12 +216,37 @@ describe('delivery settings', () => {
 
 describe('the event envelope', () => {
   const at = new Date('2025-01-02T03:04:05.000Z');
-  const emu = { now: () => at, siteId: 'site-1' } as never;
-  /** The domain event inside the claims of one event row. */
-  const event = (type: string, entity: unknown, previous?: unknown) => {
+  const PRODUCT_CHANGED = 'com.wix.ecommerce.catalog.api.v1.ProductChanged';
+  const emu = { now: () => at, siteId: 'site-1', plainEventTypes: [PRODUCT_CHANGED] } as never;
+  /** The envelope (the JWT's `data`) of one event row. */
+  const envelope = (type: string, entity: unknown, previous?: unknown) => {
     const row = { seq: 7, event_id: 'evt-1', type, entity_id: 'c-1', entity, created_at: at };
-    return JSON.parse(JSON.parse(eventClaims(emu, row, previous, 60).data).data);
+    return JSON.parse(eventClaims(emu, row, previous, 60).data);
   };
+  /** The domain event inside the claims of one event row. */
+  const event = (type: string, entity: unknown, previous?: unknown) =>
+    JSON.parse(envelope(type, entity, previous).data);
+
+  it("sends a plain event (the catalog's) as its payload, with the emulator's ids and order beside it", () => {
+    const payload = { productId: 'c-1', changedFields: ['name'], originatedFromVersion: 'V1_CATALOG' };
+    // The platform SDK reads eventType, instanceId and data; the rest is the emulator's addition.
+    expect(envelope(PRODUCT_CHANGED, payload, { id: 'c-1', name: 'Before' })).toEqual({
+      eventType: PRODUCT_CHANGED,
+      instanceId: 'site-1',
+      data: JSON.stringify(payload),
+      eventId: 'evt-1',
+      entityId: 'c-1',
+      eventTime: at.toISOString(),
+      entityEventSequence: '7',
+    });
+    // A domain event's envelope carries the same additions.
+    expect(envelope('wix.ecom.v1.cart_created', { id: 'c-1' })).toMatchObject({
+      eventType: 'wix.ecom.v1.cart_created',
+      eventId: 'evt-1',
+      entityId: 'c-1',
+      entityEventSequence: '7',
+    });
+  });
 
   it('carries the entity both as the object the platform SDK reads and as JSON text', () => {
     const cart = { id: 'c-1', lineItems: [] };
@@ -242,7 +263,7 @@ describe('the event envelope', () => {
       deletedEntity: { id: 'c-1' },
       deletedEntityAsJson: '{"id":"c-1"}',
     });
-    expect(event('wix.stores.catalog.v1.product_variants_changed', { id: 'p' }).actionEvent).toEqual({
+    expect(event('wix.ecom.v1.order_paid', { id: 'p' }).actionEvent).toEqual({
       body: { id: 'p' },
       bodyAsJson: '{"id":"p"}',
     });
@@ -263,10 +284,11 @@ describe('the event envelope', () => {
       // A field the cart did not have before is null: its name is still there.
       modifiedFields: { contactInfo: null, lineItems: [{ id: 'l', quantity: 1 }], revision: '1' },
     });
-    // Without a whole previous state (only ids, or none) there is nothing to compare.
-    expect(
-      event('wix.stores.catalog.v1.product_changed', { productId: 'p' }, { id: 'p' }).updatedEvent,
-    ).toEqual({ currentEntity: { productId: 'p' }, currentEntityAsJson: '{"productId":"p"}' });
+    // Without a previous state there is nothing to compare.
+    expect(event('wix.ecom.v1.cart_updated', after).updatedEvent).toEqual({
+      currentEntity: after,
+      currentEntityAsJson: JSON.stringify(after),
+    });
   });
 });
 
@@ -338,6 +360,38 @@ describe.each(testBackends())('command-line subscriptions (%s)', (backend) => {
   }, 90_000);
 });
 
+describe.each(testBackends())(
+  'a subscription made before the catalog events were renamed (%s)',
+  (backend) => {
+    it("takes the platform's names of the catalog v1 events in place of the old ones", async () => {
+      const store = await lastingStore(backend);
+      const OLD = ['wix.ecom.v1.cart_created', 'wix.stores.catalog.v1.product_variants_changed'];
+      try {
+        const first = await startTestEmulator(backend, { ...store.options, seed: 'none' });
+        // A subscription stored as the emulator stored it before the rename, and the rename not yet run.
+        await first.emu.db.query(
+          `INSERT INTO webhook_subscriptions (id, url, event_types, source, start_seq, cursor_txid, created_at)
+         VALUES ('old', 'http://127.0.0.1:9/hook', $1, 'api', 0, 0, now())`,
+          [JSON.stringify(OLD)],
+        );
+        await first.emu.db.query("DELETE FROM _migrations WHERE id = '0410_catalog_v1_event_types'");
+        await first.stop();
+        const again = await startTestEmulator(backend, { ...store.options, seed: 'none' });
+        const [sub] = await again.emu.db.query<{ event_types: string[] }>(
+          "SELECT event_types FROM webhook_subscriptions WHERE id = 'old'",
+        );
+        expect(sub!.event_types).toEqual([
+          'com.wix.ecommerce.catalog.api.v1.VariantsChanged',
+          'wix.ecom.v1.cart_created',
+        ]);
+        await again.stop();
+      } finally {
+        await store.cleanup();
+      }
+    });
+  },
+);
+
 describe.each(testBackends())('deliverWebhooks (%s)', (backend) => {
   it('sends what is due now, in order per entity, without waiting for a poll; not retries', async () => {
     const hook = await receiver();
@@ -380,9 +434,12 @@ describe('event types', () => {
 
   it('docs/webhooks.md lists every type the emulator sends, and no other', () => {
     const docs = readFileSync(new URL('../../../docs/webhooks.md', import.meta.url), 'utf8');
-    const listed = [...docs.matchAll(/^\| [^|]+\| `(wix\.[a-z0-9_.]+)` +\|/gm)].map((m) => m[1]).sort();
+    const listed = [...docs.matchAll(/^\| [^|]+\| `((?:com\.)?wix\.[A-Za-z0-9_.]+)` +\|/gm)]
+      .map((m) => m[1])
+      .sort();
     expect(listed).toEqual(emitted);
     expect(emitted).toContain('wix.iam.v1.identity_created');
+    expect(emitted).toContain('com.wix.ecommerce.catalog.api.v1.VariantsChanged');
   });
 
   it('refuses to record a type no domain declares', async () => {

@@ -25,30 +25,27 @@ async function sign(claims: unknown, header: unknown = { alg: 'RS256', typ: 'JWT
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-function claims(
-  eventType: string,
-  domainEvent: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-) {
+/** The claims of one event: `data` (a domain event or a plain payload) in the envelope, with `beside` it. */
+function claims(eventType: string, data: Record<string, unknown>, beside: Record<string, unknown> = {}) {
   return {
-    data: JSON.stringify({ eventType, instanceId: 'site-1', data: JSON.stringify(domainEvent) }),
+    data: JSON.stringify({ eventType, instanceId: 'site-1', data: JSON.stringify(data), ...beside }),
     iat: now(),
     exp: now() + 3600,
-    ...extra,
   };
 }
-const productChanged = claims('wix.stores.catalog.v1.product_changed', {
+const cartUpdated = claims('wix.ecom.v1.cart_updated', {
   id: 'evt-1',
-  entityFqdn: 'wix.stores.catalog.v1.product',
-  slug: 'changed',
-  entityId: 'p-1',
+  entityFqdn: 'wix.ecom.v1.cart',
+  slug: 'updated',
+  entityId: 'c-1',
   eventTime: '2025-01-02T03:04:05.000Z',
   entityEventSequence: '7',
   updatedEvent: {
-    currentEntityAsJson: JSON.stringify({ id: 'p-1', name: 'Linen shirt' }),
-    modifiedFields: ['name'],
+    currentEntityAsJson: JSON.stringify({ id: 'c-1', buyerNote: 'Linen shirt' }),
+    modifiedFields: ['buyerNote'],
   },
 });
+const CATALOG = 'com.wix.ecommerce.catalog.api.v1.';
 
 async function rejection(p: Promise<unknown>) {
   const e = (await p.then(
@@ -61,25 +58,80 @@ async function rejection(p: Promise<unknown>) {
 
 describe('webhooks.process', () => {
   it('verifies the signature and calls the handler of the event type with the unwrapped event', async () => {
-    const onProductChanged = vi.fn();
+    const onCartUpdated = vi.fn();
     const onCartCreated = vi.fn();
-    const event = await processWebhook(await sign(productChanged), {
+    const event = await processWebhook(await sign(cartUpdated), {
       publicKey: pem,
-      onProductChanged,
+      onCartUpdated,
       onCartCreated,
     });
     expect(onCartCreated).not.toHaveBeenCalled();
-    expect(onProductChanged).toHaveBeenCalledWith(event);
+    expect(onCartUpdated).toHaveBeenCalledWith(event);
     expect(event).toEqual({
       id: 'evt-1',
-      type: 'wix.stores.catalog.v1.product_changed',
-      entityId: 'p-1',
+      type: 'wix.ecom.v1.cart_updated',
+      entityId: 'c-1',
       time: new Date('2025-01-02T03:04:05.000Z'),
       instanceId: 'site-1',
       sequence: 7,
-      entity: { id: 'p-1', name: 'Linen shirt' },
-      modifiedFields: ['name'],
+      entity: { id: 'c-1', buyerNote: 'Linen shirt' },
+      modifiedFields: ['buyerNote'],
     });
+  });
+
+  it("reads the catalog's plain events: the payload is the entity, the emulator's additions the metadata", async () => {
+    const payload = {
+      productId: 'p-1',
+      changedFields: ['priceData', 'variants'],
+      originatedFromVersion: 'V1_CATALOG',
+    };
+    const onProductChanged = vi.fn();
+    const event = await processWebhook(
+      await sign(
+        claims(`${CATALOG}ProductChanged`, payload, {
+          eventId: 'evt-9',
+          entityId: 'p-1',
+          eventTime: '2025-01-02T03:04:05.000Z',
+          entityEventSequence: '12',
+        }),
+      ),
+      { publicKey: pem, onProductChanged },
+    );
+    expect(onProductChanged).toHaveBeenCalledWith(event);
+    expect(event).toEqual({
+      id: 'evt-9',
+      type: `${CATALOG}ProductChanged`,
+      entityId: 'p-1',
+      time: new Date('2025-01-02T03:04:05.000Z'),
+      instanceId: 'site-1',
+      sequence: 12,
+      entity: payload,
+      modifiedFields: ['priceData', 'variants'],
+    });
+  });
+
+  it("reads the platform's own plain events, which carry no event id: the entity id from the payload, the time from iat", async () => {
+    const token = claims(`${CATALOG}CollectionDeleted`, { collection_Id: 'col-1' });
+    const onCollectionDeleted = vi.fn();
+    const deleted = await processWebhook(await sign(token), { publicKey: pem, onCollectionDeleted });
+    expect(onCollectionDeleted).toHaveBeenCalledWith(deleted);
+    expect(deleted).toEqual({
+      id: '',
+      type: `${CATALOG}CollectionDeleted`,
+      entityId: 'col-1',
+      time: new Date(token.iat * 1000),
+      instanceId: 'site-1',
+      entity: { collection_Id: 'col-1' },
+    });
+    const variants = { productId: 'p-1', variants: [{ variantId: 'v-1', choices: { Size: 'L' } }] };
+    const onProductVariantsChanged = vi.fn();
+    const changed = await processWebhook(await sign(claims(`${CATALOG}VariantsChanged`, variants)), {
+      publicKey: pem,
+      onProductVariantsChanged,
+    });
+    expect(onProductVariantsChanged).toHaveBeenCalledWith(changed);
+    expect(changed).toMatchObject({ entityId: 'p-1', entity: variants });
+    expect(changed).not.toHaveProperty('modifiedFields');
   });
 
   it("reads the platform's object forms: entities as objects, modifiedFields as previous values by path", async () => {
@@ -118,7 +170,7 @@ describe('webhooks.process', () => {
   });
 
   it('takes the public key as PEM, JWK or CryptoKey', async () => {
-    const token = await sign(productChanged);
+    const token = await sign(cartUpdated);
     for (const publicKey of [pem, jwk, pair.publicKey])
       expect((await processWebhook(token, { publicKey })).id).toBe('evt-1');
   });
@@ -152,12 +204,12 @@ describe('webhooks.process', () => {
   });
 
   it('rejects a tampered payload, a signature by another key and a stripped signature', async () => {
-    const token = await sign(productChanged);
+    const token = await sign(cartUpdated);
     const [h, p, s] = token.split('.');
-    const forged = b64({ ...productChanged, data: productChanged.data.replace('Linen shirt', 'Free shirt') });
+    const forged = b64({ ...cartUpdated, data: cartUpdated.data.replace('Linen shirt', 'Free shirt') });
     const handler = vi.fn();
-    for (const bad of [`${h}.${forged}.${s}`, await sign(productChanged, undefined, other.privateKey)]) {
-      const e = await rejection(processWebhook(bad, { publicKey: pem, onProductChanged: handler }));
+    for (const bad of [`${h}.${forged}.${s}`, await sign(cartUpdated, undefined, other.privateKey)]) {
+      const e = await rejection(processWebhook(bad, { publicKey: pem, onCartUpdated: handler }));
       expect(e.code).toBe('INVALID_SIGNATURE');
       expect(e.message).toBe('The webhook signature does not match the public key');
     }
@@ -165,7 +217,7 @@ describe('webhooks.process', () => {
     // A signature cut short, by one character or to a few: the signature is bad, not the key.
     for (const cut of [s!.slice(0, -1), s!.slice(0, -4), s!.slice(0, 5)]) {
       const e = await rejection(
-        processWebhook(`${h}.${p}.${cut}`, { publicKey: pem, onProductChanged: handler }),
+        processWebhook(`${h}.${p}.${cut}`, { publicKey: pem, onCartUpdated: handler }),
       );
       expect(e.code, `${cut.length} characters`).toBe('INVALID_SIGNATURE');
     }
@@ -173,7 +225,7 @@ describe('webhooks.process', () => {
   });
 
   it('takes the key as a PEM with its line breaks written \\n, or as a JWK in JSON text', async () => {
-    const token = await sign(productChanged);
+    const token = await sign(cartUpdated);
     for (const publicKey of [pem.replace(/\n/g, '\\n'), JSON.stringify(jwk), ` ${JSON.stringify(jwk)}\n`])
       expect((await processWebhook(token, { publicKey })).id).toBe('evt-1');
     const e = await rejection(processWebhook(token, { publicKey: '{"kty":"RSA"' }));
@@ -181,7 +233,7 @@ describe('webhooks.process', () => {
   });
 
   it('rejects other algorithms, including none and HS256 keyed with the public key', async () => {
-    const token = await sign(productChanged);
+    const token = await sign(cartUpdated);
     const [, p, s] = token.split('.');
     for (const alg of ['none', 'HS256', 'RS512', 'PS256']) {
       const e = await rejection(processWebhook(`${b64({ alg, typ: 'JWT' })}.${p}.${s}`, { publicKey: pem }));
@@ -193,13 +245,13 @@ describe('webhooks.process', () => {
   });
 
   it('rejects expired and not-yet-valid tokens, within a clock tolerance', async () => {
-    const expired = await sign({ ...productChanged, exp: now() - 120 });
+    const expired = await sign({ ...cartUpdated, exp: now() - 120 });
     expect((await rejection(processWebhook(expired, { publicKey: pem }))).code).toBe('TOKEN_EXPIRED');
     expect((await processWebhook(expired, { publicKey: pem, clockToleranceSeconds: 300 })).id).toBe('evt-1');
-    const early = await sign({ ...productChanged, nbf: now() + 600 });
+    const early = await sign({ ...cartUpdated, nbf: now() + 600 });
     expect((await rejection(processWebhook(early, { publicKey: pem }))).code).toBe('TOKEN_NOT_YET_VALID');
     // Without exp, iat plus the maximum age decides; with neither, the token is refused.
-    const { exp: _exp, ...noExp } = productChanged;
+    const { exp: _exp, ...noExp } = cartUpdated;
     const old = await sign({ ...noExp, iat: now() - 7200 });
     expect((await rejection(processWebhook(old, { publicKey: pem }))).code).toBe('TOKEN_EXPIRED');
     expect((await processWebhook(old, { publicKey: pem, maxAgeSeconds: 86_400 })).id).toBe('evt-1');
@@ -208,7 +260,7 @@ describe('webhooks.process', () => {
     expect((await rejection(processWebhook(await sign(timeless), { publicKey: pem }))).message).toBe(
       'The webhook token has neither an "exp" nor an "iat" claim',
     );
-    const odd = await sign({ ...productChanged, exp: 'tomorrow' });
+    const odd = await sign({ ...cartUpdated, exp: 'tomorrow' });
     expect((await rejection(processWebhook(odd, { publicKey: pem }))).message).toBe(
       'The webhook token\'s "exp" claim is not a number',
     );
@@ -233,7 +285,7 @@ describe('webhooks.process', () => {
   });
 
   it('rejects a key that is not an RSA public key', async () => {
-    const token = await sign(productChanged);
+    const token = await sign(cartUpdated);
     for (const publicKey of [
       'secret',
       '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----',
@@ -248,9 +300,9 @@ describe('webhooks.process', () => {
   it("passes a failing handler's error through, so the receiver answers an error and gets it again", async () => {
     const boom = new Error('database down');
     await expect(
-      processWebhook(await sign(productChanged), {
+      processWebhook(await sign(cartUpdated), {
         publicKey: pem,
-        onProductChanged: () => Promise.reject(boom),
+        onCartUpdated: () => Promise.reject(boom),
       }),
     ).rejects.toBe(boom);
   });

@@ -4,17 +4,22 @@
  * envelope and calls the handler for its type. Handlers are awaited: answer 2xx only once
  * `process` resolves, and a failed handler gets the event delivered again.
  *
+ * Most events are domain events around an entity (the cart, …). The catalog's are the platform's
+ * catalog v1 events (`com.wix.ecommerce.catalog.api.v1.ProductChanged`, …): plain events whose
+ * data is a payload of ids and changed fields, such as {@link ProductChanged}.
+ *
  * @example
  * const event = await webhooks.process(await request.text(), {
  *   publicKey: process.env.WEBHOOK_PUBLIC_KEY,
- *   onProductChanged: (e) => reindex(e.entityId),
+ *   onProductChanged: (e) => reindex(e.entity.productId),
  * });
  * @module
  */
+import type { CatalogVersion } from './enums/catalog.ts';
 import { ShopkitError } from './http/errors.ts';
 import type { Cart } from './modules/cart.ts';
-import type { Collection } from './modules/collections.ts';
-import type { Product } from './modules/products.ts';
+import type { CollectionMedia } from './modules/collections.ts';
+import type { CostAndProfitData, Media, PriceData } from './modules/products.ts';
 
 /** A type as JSON carries it: timestamps are ISO strings (the SDK's read transforms are not applied). */
 export type Wire<T> = T extends Date
@@ -27,7 +32,10 @@ export type Wire<T> = T extends Date
 
 /** One verified event. */
 export interface WebhookEvent<E = unknown, T extends string = string> {
-  /** The event id: the same on every delivery of one event, so duplicates can be dropped. */
+  /**
+   * The event id: the same on every delivery of one event, so duplicates can be dropped. Empty for
+   * the platform's catalog events, which carry none (the emulator's do).
+   */
   id: string;
   type: T;
   entityId: string;
@@ -37,9 +45,12 @@ export interface WebhookEvent<E = unknown, T extends string = string> {
   instanceId: string;
   /** The event's position in the log, when sent: later events of an entity have higher numbers. */
   sequence?: number;
-  /** The entity after the change, the deleted entity's ids, or an action's body. */
+  /** The entity after the change, the deleted entity's ids, an action's body, or a catalog event's payload. */
   entity: E;
-  /** Names of the top-level fields the change touched, when known. */
+  /**
+   * Names of the top-level fields the change touched, when known: a domain event's
+   * `modifiedFields`, a catalog event's `changedFields`.
+   */
   modifiedFields?: string[];
 }
 
@@ -48,15 +59,71 @@ export const EVENT_TYPES = {
   onCartCreated: 'wix.ecom.v1.cart_created',
   onCartUpdated: 'wix.ecom.v1.cart_updated',
   onCartDeleted: 'wix.ecom.v1.cart_deleted',
-  onProductCreated: 'wix.stores.catalog.v1.product_created',
-  onProductChanged: 'wix.stores.catalog.v1.product_changed',
-  onProductDeleted: 'wix.stores.catalog.v1.product_deleted',
-  onProductVariantsChanged: 'wix.stores.catalog.v1.product_variants_changed',
-  onCollectionCreated: 'wix.stores.catalog.v1.collection_created',
-  onCollectionChanged: 'wix.stores.catalog.v1.collection_changed',
-  onCollectionDeleted: 'wix.stores.catalog.v1.collection_deleted',
+  onProductCreated: 'com.wix.ecommerce.catalog.api.v1.ProductCreated',
+  onProductChanged: 'com.wix.ecommerce.catalog.api.v1.ProductChanged',
+  onProductDeleted: 'com.wix.ecommerce.catalog.api.v1.ProductDeleted',
+  onProductVariantsChanged: 'com.wix.ecommerce.catalog.api.v1.VariantsChanged',
+  onCollectionCreated: 'com.wix.ecommerce.catalog.api.v1.CollectionCreated',
+  onCollectionChanged: 'com.wix.ecommerce.catalog.api.v1.CollectionChanged',
+  onCollectionDeleted: 'com.wix.ecommerce.catalog.api.v1.CollectionDeleted',
   onRedirectSessionCreated: 'wix.headless.v1.redirect_session_created',
 } as const;
+
+/** What every catalog event says of its origin. */
+interface CatalogEvent {
+  /** The catalog version the change was made in: `V1_CATALOG` for the v1 API (the emulator's). */
+  originatedFromVersion?: CatalogVersion | 'STORES_NOT_INSTALLED';
+}
+/** A product was created: its main fields. */
+export interface ProductCreated extends CatalogEvent {
+  productId: string;
+  name?: string;
+  price?: PriceData;
+  visible?: boolean;
+  media?: Media;
+  /** Empty when the product's variants are managed. */
+  sku?: string;
+  productPageUrl?: { base?: string; path?: string };
+  brand?: string;
+  /** When the product has a cost. */
+  costAndProfitData?: CostAndProfitData;
+  slug?: string;
+}
+/** A product changed: the names of its top-level fields that did (`priceData`, `collectionIds`, …). */
+export interface ProductChanged extends CatalogEvent {
+  productId: string;
+  changedFields?: string[];
+}
+export interface ProductDeleted extends CatalogEvent {
+  productId: string;
+}
+/** One changed variant: its choices (option name → choice) and the fields of it that changed. */
+export interface VariantChanged {
+  variantId: string;
+  choices?: Record<string, string>;
+  changedFields?: string[];
+}
+/** Some of a product's variants changed. */
+export interface VariantsChanged extends CatalogEvent {
+  productId: string;
+  variants?: VariantChanged[];
+}
+/** A collection was created (`collection_Id` is the platform's spelling). */
+export interface CollectionCreated extends CatalogEvent {
+  collection_Id: string;
+  name?: string;
+  media?: CollectionMedia;
+  slug?: string;
+  visible?: boolean;
+}
+/** A collection changed: the names of its top-level fields that did (`name`, `numberOfProducts`, …). */
+export interface CollectionChanged extends CatalogEvent {
+  collection_Id: string;
+  changedFields?: string[];
+}
+export interface CollectionDeleted extends CatalogEvent {
+  collection_Id: string;
+}
 
 /** What each event carries. */
 export interface EventEntities {
@@ -64,14 +131,13 @@ export interface EventEntities {
   onCartUpdated: Wire<Cart>;
   /** `mergedIntoCartId` when a visitor's cart was merged into a member's on login. */
   onCartDeleted: { id: string; mergedIntoCartId?: string };
-  onProductCreated: Wire<Product>;
-  /** The whole product, or only its id when a change elsewhere touched it (collection membership). */
-  onProductChanged: Wire<Product> | { productId: string };
-  onProductDeleted: { productId: string };
-  onProductVariantsChanged: Wire<Product>;
-  onCollectionCreated: Wire<Collection>;
-  onCollectionChanged: Wire<Collection>;
-  onCollectionDeleted: { collectionId: string };
+  onProductCreated: ProductCreated;
+  onProductChanged: ProductChanged;
+  onProductDeleted: ProductDeleted;
+  onProductVariantsChanged: VariantsChanged;
+  onCollectionCreated: CollectionCreated;
+  onCollectionChanged: CollectionChanged;
+  onCollectionDeleted: CollectionDeleted;
   onRedirectSessionCreated: { id: string; intent: string; fullUrl: string; createdDate?: string };
 }
 
@@ -145,6 +211,36 @@ async function importKey(key: ProcessOptions['publicKey']): Promise<CryptoKey> {
 const pick = (part: Record<string, any> | undefined, name: string) =>
   part && (typeof part[`${name}AsJson`] === 'string' ? JSON.parse(part[`${name}AsJson`]) : part[name]);
 
+const DOMAIN_EVENT_BODIES = ['createdEvent', 'updatedEvent', 'deletedEvent', 'actionEvent'];
+
+/**
+ * The entity, metadata and changed fields of an event's data. A domain event holds its entity
+ * (`createdEvent`, …), its metadata (`id`, `entityId`, `eventTime`, `entityEventSequence`) and
+ * `modifiedFields`. A plain event (the catalog's) is its payload, with `changedFields`; its metadata
+ * is what the emulator adds to the envelope (`eventId`, `entityId`, `eventTime`,
+ * `entityEventSequence`), the platform's own having only the payload's `productId` or `collection_Id`.
+ */
+function unwrap(envelope: Record<string, any>, data: Record<string, any>) {
+  if (!DOMAIN_EVENT_BODIES.some((b) => b in data))
+    return {
+      entity: data,
+      meta: {
+        id: envelope.eventId,
+        entityId: envelope.entityId ?? data.productId ?? data.collection_Id,
+        eventTime: envelope.eventTime,
+        entityEventSequence: envelope.entityEventSequence,
+      },
+      modified: data.changedFields,
+    };
+  const entity =
+    pick(data.createdEvent, 'entity') ??
+    pick(data.updatedEvent, 'currentEntity') ??
+    pick(data.deletedEvent, 'deletedEntity') ??
+    pick(data.actionEvent, 'body') ??
+    {};
+  return { entity, meta: data, modified: data.updatedEvent?.modifiedFields };
+}
+
 /**
  * The top-level field names of `modifiedFields`: a list of names, or the platform's object of field
  * paths (`contactInfo`, `contactInfo.address.city`, `lineItems[0]`) to their previous values.
@@ -208,29 +304,25 @@ export async function process(body: string, options: ProcessOptions): Promise<We
   const data = obj(envelope?.data);
   if (typeof envelope?.eventType !== 'string' || !data)
     throw fail('MALFORMED_EVENT', 'The webhook token does not carry an event (data.eventType and data.data)');
-  let entity: unknown;
+  let unwrapped: ReturnType<typeof unwrap>;
   try {
-    entity =
-      pick(data.createdEvent, 'entity') ??
-      pick(data.updatedEvent, 'currentEntity') ??
-      pick(data.deletedEvent, 'deletedEntity') ??
-      pick(data.actionEvent, 'body') ??
-      (data.createdEvent || data.updatedEvent || data.deletedEvent || data.actionEvent ? {} : data);
+    unwrapped = unwrap(envelope, data);
   } catch {
     throw fail('MALFORMED_EVENT', "The webhook event's entity is not JSON");
   }
+  const { entity, meta, modified } = unwrapped;
   const type: string = envelope.eventType;
   const event: WebhookEvent = {
-    id: String(data.id ?? ''),
+    id: String(meta.id ?? ''),
     type,
-    entityId: String(data.entityId ?? ''),
-    time: new Date(data.eventTime ?? (claims.iat as number) * 1000),
+    entityId: String(meta.entityId ?? ''),
+    time: new Date(meta.eventTime ?? (claims.iat as number) * 1000),
     instanceId: String(envelope.instanceId ?? ''),
     entity,
   };
-  if (data.entityEventSequence !== undefined) event.sequence = Number(data.entityEventSequence);
-  const modified = fieldNames(data.updatedEvent?.modifiedFields);
-  if (modified) event.modifiedFields = modified;
+  if (meta.entityEventSequence !== undefined) event.sequence = Number(meta.entityEventSequence);
+  const names = fieldNames(modified);
+  if (names) event.modifiedFields = names;
 
   const name = (Object.keys(EVENT_TYPES) as Name[]).find((k) => EVENT_TYPES[k] === type);
   const handler = ((name && options[name]) || options.onOther) as ((e: WebhookEvent) => unknown) | undefined;

@@ -66,7 +66,7 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     expect(product.createdDate).toBeInstanceOf(Date);
     const again = await newProduct('Field Jacket');
     expect(again.product.slug).toBe('field-jacket-2');
-    expect(await events(product.id)).toEqual(['wix.stores.catalog.v1.product_created']);
+    expect(await events(product.id)).toEqual(['com.wix.ecommerce.catalog.api.v1.ProductCreated']);
   });
 
   it('refuses bad product input with field violations and writes nothing', async () => {
@@ -153,8 +153,8 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     expect(updated.variants!.map((v) => v.choices.Size)).toEqual(['S', 'L']);
     expect(updated.variants![0]!.id).toBe(sId);
     expect(await events(product.id)).toEqual([
-      'wix.stores.catalog.v1.product_created',
-      'wix.stores.catalog.v1.product_changed',
+      'com.wix.ecommerce.catalog.api.v1.ProductCreated',
+      'com.wix.ecommerce.catalog.api.v1.ProductChanged',
     ]);
     const bad = await fail(merchant().updateProduct(product.id, { productType: 'service' as never }));
     expect(bad.message).toContain('"product.productType" must be one of physical, digital');
@@ -177,7 +177,7 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     expect((await fail(merchant().getProduct(product.id))).code).toBe('PRODUCT_NOT_FOUND');
     const { collection } = await visitor().products.getCollectionBySlug('sale');
     expect(collection.numberOfProducts).toBe(3);
-    expect((await events(product.id)).at(-1)).toBe('wix.stores.catalog.v1.product_deleted');
+    expect((await events(product.id)).at(-1)).toBe('com.wix.ecommerce.catalog.api.v1.ProductDeleted');
     expect((await fail(merchant().deleteProduct(product.id))).code).toBe('PRODUCT_NOT_FOUND');
   });
 
@@ -208,7 +208,7 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     });
     const vis = await visitor().products.queryProductVariants(product.id);
     expect(vis.totalResults).toBe(2);
-    expect(await events(product.id)).toContain('wix.stores.catalog.v1.product_variants_changed');
+    expect(await events(product.id)).toContain('com.wix.ecommerce.catalog.api.v1.VariantsChanged');
     const bad = await fail(
       merchant().updateProductVariants(product.id, [{ choices: { Size: 'XXL' }, price: 1 }]),
     );
@@ -400,11 +400,11 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     await m.deleteCollection(collection.id);
     expect((await fail(m.deleteCollection(collection.id))).code).toBe('COLLECTION_NOT_FOUND');
     expect(await events(collection.id)).toEqual([
-      'wix.stores.catalog.v1.collection_created',
-      'wix.stores.catalog.v1.collection_changed',
-      'wix.stores.catalog.v1.collection_changed',
-      'wix.stores.catalog.v1.collection_changed',
-      'wix.stores.catalog.v1.collection_deleted',
+      'com.wix.ecommerce.catalog.api.v1.CollectionCreated',
+      'com.wix.ecommerce.catalog.api.v1.CollectionChanged',
+      'com.wix.ecommerce.catalog.api.v1.CollectionChanged',
+      'com.wix.ecommerce.catalog.api.v1.CollectionChanged',
+      'com.wix.ecommerce.catalog.api.v1.CollectionDeleted',
     ]);
     const dupe = await fail(m.updateCollection(again.collection.id, { slug: 'sale' }));
     expect(dupe.message).toContain('"collection.slug" is already used by another collection');

@@ -210,22 +210,58 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
         note('onCartUpdated')(e);
       },
       onCartDeleted: note('onCartDeleted'),
+      // The catalog's events are the platform's catalog v1 payloads, with its `originatedFromVersion`.
       onProductCreated: (e) => {
-        expect(typeof e.entity.name).toBe('string');
+        expect(e.entity).toMatchObject({
+          productId: e.entityId,
+          name: e.entityId === product.id ? 'Webhook Mug' : 'Webhook Shirt',
+          price: { price: 12, currency: 'USD' },
+          visible: true,
+          productPageUrl: { path: expect.stringMatching(/^\/product-page\//) },
+          originatedFromVersion: 'V1_CATALOG',
+        });
         note('onProductCreated')(e);
       },
-      onProductChanged: note('onProductChanged'),
+      onProductChanged: (e) => {
+        expect(e.entity).toEqual({
+          productId: e.entityId,
+          changedFields: e.modifiedFields,
+          originatedFromVersion: 'V1_CATALOG',
+        });
+        note('onProductChanged')(e);
+      },
       onProductDeleted: (e) => {
-        expect(e.entity.productId).toBe(shirt.id);
+        expect(e.entity).toEqual({ productId: shirt.id, originatedFromVersion: 'V1_CATALOG' });
         note('onProductDeleted')(e);
       },
-      onProductVariantsChanged: note('onProductVariantsChanged'),
+      onProductVariantsChanged: (e) => {
+        const m = shirt.variants!.find((x) => x.choices.Size === 'M')!;
+        expect(e.entity).toEqual({
+          productId: shirt.id,
+          variants: [
+            { variantId: m.id, choices: { Size: 'M' }, changedFields: ['convertedPriceData', 'priceData'] },
+          ],
+          originatedFromVersion: 'V1_CATALOG',
+        });
+        note('onProductVariantsChanged')(e);
+      },
       onCollectionCreated: (e) => {
-        expect(e.entity.name).toBe('Webhook Picks');
+        expect(e.entity).toMatchObject({
+          collection_Id: collection.id,
+          name: 'Webhook Picks',
+          slug: collection.slug,
+          visible: true,
+        });
         note('onCollectionCreated')(e);
       },
-      onCollectionChanged: note('onCollectionChanged'),
-      onCollectionDeleted: note('onCollectionDeleted'),
+      onCollectionChanged: (e) => {
+        expect(e.entity.changedFields).toContain('name');
+        note('onCollectionChanged')(e);
+      },
+      onCollectionDeleted: (e) => {
+        expect(e.entity).toEqual({ collection_Id: collection.id, originatedFromVersion: 'V1_CATALOG' });
+        note('onCollectionDeleted')(e);
+      },
       onRedirectSessionCreated: (e) => {
         expect(e.entity.fullUrl).toBe(redirectSession.fullUrl);
         note('onRedirectSessionCreated')(e);
@@ -261,8 +297,8 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
     // Each entity's events arrive in the order they happened, with the event's fields.
     const mug = await eventsOf(main, product.id);
     expect(mug.slice(0, 2).map((e) => e.type)).toEqual([
-      'wix.stores.catalog.v1.product_created',
-      'wix.stores.catalog.v1.product_changed',
+      'com.wix.ecommerce.catalog.api.v1.ProductCreated',
+      'com.wix.ecommerce.catalog.api.v1.ProductChanged',
     ]);
     const c = await eventsOf(main, created.id);
     expect(c.map((e) => e.type)).toEqual([
@@ -276,14 +312,16 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
     }
     expect(mug[1]).toMatchObject({
       instanceId: emu.demo.siteId,
-      modifiedFields: expect.arrayContaining(['description']),
+      modifiedFields: ['description', 'lastUpdated'],
     });
     expect(mug[1]!.time).toBeInstanceOf(Date);
-    // The product_changed that follows product_variants_changed names what the variant update
-    // changed on the product, against its state before the update (not the event just before).
+    // Every event has an id of its own, for de-duplication (the emulator's addition to the envelope).
+    expect(new Set(mug.map((e) => e.id)).size).toBe(mug.length);
+    // The ProductChanged that follows VariantsChanged names what the variant update changed on the
+    // product, against its state before the update.
     const shirtEvents = await eventsOf(main, shirt.id);
-    const afterVariants = shirtEvents[shirtEvents.findIndex((e) => e.type.endsWith('variants_changed')) + 1];
-    expect(afterVariants?.type).toBe('wix.stores.catalog.v1.product_changed');
+    const afterVariants = shirtEvents[shirtEvents.findIndex((e) => e.type.endsWith('VariantsChanged')) + 1];
+    expect(afterVariants?.type).toBe('com.wix.ecommerce.catalog.api.v1.ProductChanged');
     expect(afterVariants!.modifiedFields).toEqual(
       expect.arrayContaining(['variants', 'priceRange', 'lastUpdated', 'manageVariants']),
     );
@@ -402,9 +440,9 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
     const port = probe.port;
     await probe.close(); // nothing listens on the port now
     const sub = await subscribe(admin(), `http://127.0.0.1:${port}/hook`, [
-      'wix.stores.catalog.v1.product_created',
-      'wix.stores.catalog.v1.product_changed',
-      'wix.stores.catalog.v1.product_deleted',
+      'com.wix.ecommerce.catalog.api.v1.ProductCreated',
+      'com.wix.ecommerce.catalog.api.v1.ProductChanged',
+      'com.wix.ecommerce.catalog.api.v1.ProductDeleted',
     ]);
     const { product } = await newProduct('Outage Vase');
     for (const d of ['one', 'two', 'three'])
@@ -413,14 +451,14 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
     // Retries are failing: the first event is pending with attempts and a reason; the rest wait behind it.
     const failing = await until(async () => {
       const { deliveries } = await listDeliveries(admin(), { subscriptionId: sub.id });
-      const first = deliveries.find((d) => d.eventType.endsWith('product_created'));
+      const first = deliveries.find((d) => d.eventType.endsWith('ProductCreated'));
       return deliveries.length === 5 && first && first.attempts >= 2 && deliveries;
     });
     expect(failing).toHaveLength(5);
     expect(failing.every((d) => d.state === 'PENDING')).toBe(true);
     expect(failing.find((d) => d.attempts >= 2)!.lastError).toMatch(/^could not reach the receiver/);
     expect(failing.filter((d) => d.attempts > 0).map((d) => d.eventType)).toEqual([
-      'wix.stores.catalog.v1.product_created',
+      'com.wix.ecommerce.catalog.api.v1.ProductCreated',
     ]);
 
     const back = await receiver(port);
@@ -429,18 +467,20 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
         const list = await eventsOf(back, product.id);
         return list.length === 5 && list;
       });
-      expect(got.map((e) => e.type.replace('wix.stores.catalog.v1.', ''))).toEqual([
-        'product_created',
-        'product_changed',
-        'product_changed',
-        'product_changed',
-        'product_deleted',
+      expect(got.map((e) => e.type.replace('com.wix.ecommerce.catalog.api.v1.', ''))).toEqual([
+        'ProductCreated',
+        'ProductChanged',
+        'ProductChanged',
+        'ProductChanged',
+        'ProductDeleted',
       ]);
-      expect(got.map((e) => (e.entity as { description?: string }).description)).toEqual([
-        '',
-        'one',
-        'two',
-        'three',
+      const sequences = got.map((e) => e.sequence!);
+      expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+      expect(got.map((e) => e.modifiedFields)).toEqual([
+        undefined,
+        ['description', 'lastUpdated'],
+        ['description', 'lastUpdated'],
+        ['description', 'lastUpdated'],
         undefined,
       ]);
     } finally {
@@ -452,7 +492,7 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
   it('retries a failed delivery with the same event id, so duplicates are recognisable', async () => {
     const flaky = await receiver();
     flaky.answer = (n) => (n === 0 ? 500 : 200);
-    const sub = await subscribe(admin(), flaky.url, ['wix.stores.catalog.v1.product_created']);
+    const sub = await subscribe(admin(), flaky.url, ['com.wix.ecommerce.catalog.api.v1.ProductCreated']);
     try {
       const { product } = await newProduct('Retry Jug');
       await until(() => flaky.hits.length >= 2);
@@ -477,7 +517,7 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
   it(`dead-letters after ${MAX_ATTEMPTS} attempts, shows it on the page, and redelivers on request`, async () => {
     const broken = await receiver();
     broken.answer = () => 503;
-    const sub = await subscribe(admin(), broken.url, ['wix.stores.catalog.v1.collection_created']);
+    const sub = await subscribe(admin(), broken.url, ['com.wix.ecommerce.catalog.api.v1.CollectionCreated']);
     try {
       const { collection } = await merchant().products.createCollection({ name: 'Dead Letters' });
       const dead = await until(

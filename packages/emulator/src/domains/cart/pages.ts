@@ -397,7 +397,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
         [co.id, orderId, now],
       );
       await emu.recordEvent(sql, CART_EVENTS.orderCreated, orderId, { ...order, number: String(number) });
-      // Then the stock it takes (product_changed per tracked product); a shortfall the per-line
+      // Then the stock it takes (ProductChanged per tracked product); a shortfall the per-line
       // check could not see undoes the whole order.
       const short = await adjustInventory(emu, sql, taken);
       if (short.length) throw new StockShort(short.map(shortageText));

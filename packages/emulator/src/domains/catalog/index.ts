@@ -5,15 +5,17 @@
  */
 import type { Domain } from '../../context.ts';
 import { collectionMigrations, collectionRoutes, seedCollections } from './collections.ts';
-import { PRODUCT_EVENTS, productRoutes } from './products.ts';
+import { CATALOG_EVENTS } from './events.ts';
+import { productRoutes } from './products.ts';
 import { seedProducts } from './seed.ts';
 import { productMigrations } from './store.ts';
-import { COLLECTION_EVENTS, writeRoutes } from './writes.ts';
+import { writeRoutes } from './writes.ts';
 
 export const catalog: Domain = {
   name: 'catalog',
   migrations: [...collectionMigrations, ...productMigrations],
-  events: [...Object.values(PRODUCT_EVENTS), ...Object.values(COLLECTION_EVENTS)],
+  events: CATALOG_EVENTS,
+  plainEvents: CATALOG_EVENTS,
   routes(router, emu) {
     collectionRoutes(router, emu);
     productRoutes(router, emu);

@@ -1,10 +1,10 @@
 /**
  * `adjustInventory`, the stock change an order makes in its own transaction: all or nothing,
- * tracked variants only, out of stock at zero, one product_changed per changed product.
+ * tracked variants only, out of stock at zero, one ProductChanged per changed product.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type EmulatorInstance } from '../../app.ts';
-import { DEFAULT_VARIANT_ID } from './model.ts';
+import { DEFAULT_VARIANT_ID, productStock } from './model.ts';
 import { demoProductId } from './seed.ts';
 import { loadProduct } from './store.ts';
 import { adjustInventory, type InventoryChange } from './writes.ts';
@@ -108,20 +108,28 @@ describe('adjustInventory', () => {
       [first],
     );
     expect(after.map((e) => [e.type, e.entity_id])).toEqual(
-      [plate, skillet].sort().map((id) => ['wix.stores.catalog.v1.product_changed', id]),
+      [plate, skillet].sort().map((id) => ['com.wix.ecommerce.catalog.api.v1.ProductChanged', id]),
     );
-    const plateEvent = after.find((e) => e.entity_id === plate)!.entity;
-    expect(plateEvent.stock).toEqual({
+    // The products' stock follows from their variants.
+    expect(productStock(await load(plate))).toEqual({
       trackInventory: true,
       quantity: 0,
       inStock: false,
       inventoryStatus: 'OUT_OF_STOCK',
     });
-    expect(after.find((e) => e.entity_id === skillet)!.entity.stock).toEqual({
+    expect(productStock(await load(skillet))).toEqual({
       trackInventory: true,
       quantity: 15,
       inStock: true,
       inventoryStatus: 'PARTIALLY_OUT_OF_STOCK',
     });
+    // Each event names what the order changed: the stock, of the product and of its variants.
+    for (const e of after)
+      expect(e.entity).toEqual({
+        productId: e.entity_id,
+        changedFields: expect.arrayContaining(['lastUpdated', 'stock', 'variants']),
+        originatedFromVersion: 'V1_CATALOG',
+      });
+    expect(after.find((e) => e.entity_id === plate)!.entity.changedFields).not.toContain('name');
   });
 });

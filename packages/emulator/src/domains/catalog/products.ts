@@ -12,6 +12,7 @@ import { forbidden, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { qs, z } from '../../http/validate.ts';
 import { seesHidden } from './collections.ts';
+import { PRODUCT_EVENTS, productCreated, productDeleted, recordProductChange } from './events.ts';
 import {
   applyProductInput,
   applyVariantUpdates,
@@ -54,14 +55,6 @@ import {
   slugSafe,
   uniqueSlug,
 } from './store.ts';
-
-/** Event types (wire entity `wix.stores.catalog.v1.product`). */
-export const PRODUCT_EVENTS = {
-  created: 'wix.stores.catalog.v1.product_created',
-  changed: 'wix.stores.catalog.v1.product_changed',
-  deleted: 'wix.stores.catalog.v1.product_deleted',
-  variantsChanged: 'wix.stores.catalog.v1.product_variants_changed',
-} as const;
 
 const COLLECTION_IDS_SQL = `COALESCE((SELECT jsonb_agg(cp.collection_id) FROM collection_products cp WHERE cp.product_id = p.id), '[]'::jsonb)`;
 
@@ -116,19 +109,15 @@ async function visibleProduct(sql: Sql, who: Identity, id: string, lock = false)
   return p;
 }
 
-/** Saves a product and records an event, in the caller's transaction. */
-async function persist(emu: Emulator, sql: Sql, p: ProductState, event: string) {
-  const saved = await saveProduct(sql, p, emu.now(), discounted(p.price, p.discount));
-  await emu.recordEvent(sql, event, saved.id, render(emu, saved, true));
-  return saved;
-}
-
-/** Loads, changes and saves one product in a transaction, recording `event`. */
+/**
+ * Loads, changes and saves one product in a transaction, recording `event`: `ProductChanged`, or
+ * `VariantsChanged` for a write to its variants (then followed by `ProductChanged`).
+ */
 export async function mutateProduct(
   emu: Emulator,
   id: string,
   change: (p: ProductState, sql: Sql) => ProductState | Promise<ProductState>,
-  event: string = PRODUCT_EVENTS.changed,
+  event: typeof PRODUCT_EVENTS.changed | typeof PRODUCT_EVENTS.variantsChanged = PRODUCT_EVENTS.changed,
 ) {
   return emu.db.tx(async (sql) => {
     const p = await loadProduct(sql, id, true);
@@ -137,9 +126,8 @@ export async function mutateProduct(
         productId: id,
       });
     const next = await change(p, sql);
-    const saved = await persist(emu, sql, next, event);
-    if (event === PRODUCT_EVENTS.variantsChanged)
-      await emu.recordEvent(sql, PRODUCT_EVENTS.changed, saved.id, render(emu, saved, true));
+    const saved = await saveProduct(sql, next, emu.now(), discounted(next.price, next.discount));
+    await recordProductChange(emu, sql, p, saved, event === PRODUCT_EVENTS.variantsChanged);
     return saved;
   });
 }
@@ -539,7 +527,7 @@ export function productRoutes(router: Router, emu: Emulator) {
             [ALL_PRODUCTS_COLLECTION_ID, saved.id],
           );
           const wire = render(emu, (await loadProduct(sql, saved.id))!, true);
-          await emu.recordEvent(sql, PRODUCT_EVENTS.created, saved.id, wire);
+          await emu.recordEvent(sql, PRODUCT_EVENTS.created, saved.id, productCreated(wire));
           return wire;
         }),
       );
@@ -578,7 +566,7 @@ export function productRoutes(router: Router, emu: Emulator) {
             productId: msg.id,
           });
         await sql.query('DELETE FROM collection_products WHERE product_id = $1', [msg.id]);
-        await emu.recordEvent(sql, PRODUCT_EVENTS.deleted, msg.id, { productId: msg.id });
+        await emu.recordEvent(sql, PRODUCT_EVENTS.deleted, msg.id, productDeleted(msg.id));
       });
       return {};
     },

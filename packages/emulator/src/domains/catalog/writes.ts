@@ -10,11 +10,20 @@ import type { Sql } from '../../db/index.ts';
 import { ApiError, appError, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { findCollection } from './collections.ts';
+import { findCollection, type WireCollection } from './collections.ts';
+import {
+  COLLECTION_EVENTS,
+  collectionChanged,
+  collectionCreated,
+  collectionDeleted,
+  PRODUCT_EVENTS,
+  productChanged,
+  recordProductChange,
+} from './events.ts';
 import { MAX_WEIGHT, SLUG } from './input.ts';
-import { discounted, type ProductState, productToWire } from './model.ts';
+import { discounted, type ProductState } from './model.ts';
 import { adjustByPercent, PERCENT_SCALE, scaled, WEIGHT_SCALE } from './money.ts';
-import { mutateProduct, PRODUCT_EVENTS } from './products.ts';
+import { mutateProduct } from './products.ts';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
   loadProduct,
@@ -24,12 +33,6 @@ import {
   slugSafe,
   uniqueSlug,
 } from './store.ts';
-
-export const COLLECTION_EVENTS = {
-  created: 'wix.stores.catalog.v1.collection_created',
-  changed: 'wix.stores.catalog.v1.collection_changed',
-  deleted: 'wix.stores.catalog.v1.collection_deleted',
-} as const;
 
 const collectionInput = z
   .object({
@@ -65,10 +68,15 @@ async function collectionSlug(sql: Sql, wanted: string | undefined, name: string
   return wanted;
 }
 
-async function collectionEvent(emu: Emulator, sql: Sql, type: string, id: string) {
-  const wire = await findCollection(emu, sql, { type: 'WIX_USER', siteId: emu.siteId }, 'id', id);
-  await emu.recordEvent(sql, type, id, wire);
-  return wire;
+/** A collection as the merchant reads it: what a write answers and what its changes are named against. */
+const merchantView = (emu: Emulator, sql: Sql, id: string) =>
+  findCollection(emu, sql, { type: 'WIX_USER', siteId: emu.siteId }, 'id', id);
+
+/** Records `CollectionChanged` for a write that found the collection as `before`; returns it now. */
+async function recordCollectionChange(emu: Emulator, sql: Sql, before: WireCollection) {
+  const after = await merchantView(emu, sql, before.id);
+  await emu.recordEvent(sql, COLLECTION_EVENTS.changed, after.id, collectionChanged(before, after));
+  return after;
 }
 
 /** Product ids that do not exist, as violations of `productIds[i]`. */
@@ -94,9 +102,10 @@ async function lockCollection(sql: Sql, id: string) {
   return rows[0];
 }
 
-/** Records product_changed for products whose collection membership changed. */
+/** Records `ProductChanged` for products whose collection membership (`collectionIds`) changed. */
 async function productsChanged(emu: Emulator, sql: Sql, ids: string[]) {
-  for (const id of ids) await emu.recordEvent(sql, PRODUCT_EVENTS.changed, id, { productId: id });
+  for (const id of ids)
+    await emu.recordEvent(sql, PRODUCT_EVENTS.changed, id, productChanged(id, ['collectionIds']));
 }
 
 /** A change of one variant's stock by `delta` units (negative: units taken, as by an order). */
@@ -126,7 +135,7 @@ export interface InventoryShortage {
  * deltas and a variant at zero is out of stock (the product's `inStock` and `inventoryStatus`
  * follow from its variants). A product that does not track inventory (an in-stock flag only) is
  * left as it is. If some tracked variant would go below zero, nothing is written and the shortages
- * are returned; otherwise each changed product records `product_changed` (in product id order) and
+ * are returned; otherwise each changed product records `ProductChanged` (in product id order) and
  * the result is empty.
  */
 export async function adjustInventory(
@@ -144,7 +153,7 @@ export async function adjustInventory(
   const ids = [...byProduct.keys()].sort();
   await lockProducts(sql, ids);
   const shortages: InventoryShortage[] = [];
-  const next: ProductState[] = [];
+  const changed: { before: ProductState; next: ProductState }[] = [];
   for (const id of ids) {
     const p = await loadProduct(sql, id);
     const deltas = byProduct.get(id)!;
@@ -162,25 +171,23 @@ export async function adjustInventory(
         });
     }
     if (!p || shortages.length) continue;
-    next.push({
-      ...p,
-      variants: p.variants.map((v) => {
-        const delta = deltas.get(v.id);
-        if (delta === undefined) return v;
-        const quantity = Math.max(0, v.quantity ?? 0) + delta;
-        return { ...v, quantity, inStock: quantity > 0 };
-      }),
+    changed.push({
+      before: p,
+      next: {
+        ...p,
+        variants: p.variants.map((v) => {
+          const delta = deltas.get(v.id);
+          if (delta === undefined) return v;
+          const quantity = Math.max(0, v.quantity ?? 0) + delta;
+          return { ...v, quantity, inStock: quantity > 0 };
+        }),
+      },
     });
   }
   if (shortages.length) return shortages;
-  for (const p of next) {
-    const saved = await saveProduct(sql, p, emu.now(), discounted(p.price, p.discount));
-    await emu.recordEvent(
-      sql,
-      PRODUCT_EVENTS.changed,
-      saved.id,
-      productToWire(saved, { absoluteUrl: emu.absoluteUrl, merchant: true, variants: true }),
-    );
+  for (const { before, next } of changed) {
+    const saved = await saveProduct(sql, next, emu.now(), discounted(next.price, next.discount));
+    await recordProductChange(emu, sql, before, saved);
   }
   return shortages;
 }
@@ -302,7 +309,9 @@ export function writeRoutes(router: Router, emu: Emulator) {
             'INSERT INTO collections (id, slug, name, visible, doc, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)',
             [id, slug, c.name, c.visible ?? true, JSON.stringify(doc), emu.now()],
           );
-          return collectionEvent(emu, sql, COLLECTION_EVENTS.created, id);
+          const created = await merchantView(emu, sql, id);
+          await emu.recordEvent(sql, COLLECTION_EVENTS.created, id, collectionCreated(created));
+          return created;
         }),
       );
       return { collection };
@@ -319,6 +328,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
       const collection = await slugSafe('collection.slug', 'collection', () =>
         emu.db.tx(async (sql) => {
           const row = await lockCollection(sql, c.id);
+          const before = await merchantView(emu, sql, c.id);
           const doc = { ...row.doc };
           if (c.description !== undefined) doc.description = c.description;
           if (c.media) doc.media = c.media;
@@ -329,7 +339,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
           if (c.slug !== undefined)
             sets.push(`slug = $${params.push(await collectionSlug(sql, c.slug, '', c.id))}`);
           await sql.query(`UPDATE collections SET ${sets.join(', ')} WHERE id = $1`, params);
-          return collectionEvent(emu, sql, COLLECTION_EVENTS.changed, c.id);
+          return recordCollectionChange(emu, sql, before);
         }),
       );
       return { collection };
@@ -351,7 +361,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
           [msg.id],
         );
         await sql.query('DELETE FROM collections WHERE id = $1', [msg.id]);
-        await emu.recordEvent(sql, COLLECTION_EVENTS.deleted, msg.id, { collectionId: msg.id });
+        await emu.recordEvent(sql, COLLECTION_EVENTS.deleted, msg.id, collectionDeleted(msg.id));
         await productsChanged(
           emu,
           sql,
@@ -371,6 +381,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
       await emu.db.tx(async (sql) => {
         await lockCollection(sql, msg.id);
         await checkProducts(sql, msg.productIds);
+        const before = await merchantView(emu, sql, msg.id);
         const added = await sql.query<{ product_id: string }>(
           `INSERT INTO collection_products (collection_id, product_id, position)
            SELECT $1, pid, (SELECT COALESCE(max(position), -1) FROM collection_products WHERE collection_id = $1) + ord
@@ -379,7 +390,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
           [msg.id, [...new Set(msg.productIds)]],
         );
         await sql.query('UPDATE collections SET updated_at = $2 WHERE id = $1', [msg.id, emu.now()]);
-        await collectionEvent(emu, sql, COLLECTION_EVENTS.changed, msg.id);
+        await recordCollectionChange(emu, sql, before);
         await productsChanged(
           emu,
           sql,
@@ -405,12 +416,13 @@ export function writeRoutes(router: Router, emu: Emulator) {
       await emu.db.tx(async (sql) => {
         await lockCollection(sql, msg.id);
         await checkProducts(sql, msg.productIds);
+        const before = await merchantView(emu, sql, msg.id);
         const removed = await sql.query<{ product_id: string }>(
           'DELETE FROM collection_products WHERE collection_id = $1 AND product_id = ANY($2::text[]) RETURNING product_id',
           [msg.id, msg.productIds],
         );
         await sql.query('UPDATE collections SET updated_at = $2 WHERE id = $1', [msg.id, emu.now()]);
-        await collectionEvent(emu, sql, COLLECTION_EVENTS.changed, msg.id);
+        await recordCollectionChange(emu, sql, before);
         await productsChanged(
           emu,
           sql,

@@ -65,6 +65,27 @@ export const webhookMigrations = [
       CREATE INDEX webhook_deliveries_entity ON webhook_deliveries (subscription_id, entity_id, seq);
     `,
   },
+  {
+    // The catalog's events took the platform's catalog v1 names: a subscription to the old names
+    // follows them (kept sorted, as subscribe stores them).
+    id: '0410_catalog_v1_event_types',
+    sql: `
+      UPDATE webhook_subscriptions s
+         SET event_types = (
+           SELECT jsonb_agg(COALESCE(r.new, t.type) ORDER BY COALESCE(r.new, t.type) COLLATE "C")
+             FROM jsonb_array_elements_text(s.event_types) AS t(type)
+             LEFT JOIN (VALUES
+               ('wix.stores.catalog.v1.product_created', 'com.wix.ecommerce.catalog.api.v1.ProductCreated'),
+               ('wix.stores.catalog.v1.product_changed', 'com.wix.ecommerce.catalog.api.v1.ProductChanged'),
+               ('wix.stores.catalog.v1.product_deleted', 'com.wix.ecommerce.catalog.api.v1.ProductDeleted'),
+               ('wix.stores.catalog.v1.product_variants_changed', 'com.wix.ecommerce.catalog.api.v1.VariantsChanged'),
+               ('wix.stores.catalog.v1.collection_created', 'com.wix.ecommerce.catalog.api.v1.CollectionCreated'),
+               ('wix.stores.catalog.v1.collection_changed', 'com.wix.ecommerce.catalog.api.v1.CollectionChanged'),
+               ('wix.stores.catalog.v1.collection_deleted', 'com.wix.ecommerce.catalog.api.v1.CollectionDeleted')
+             ) AS r(old, new) ON r.old = t.type)
+       WHERE s.event_types IS NOT NULL;
+    `,
+  },
 ];
 
 const MAX_SUBSCRIPTIONS = 100;
@@ -82,7 +103,7 @@ const eventTypes = (known: readonly string[]) =>
       z
         .string()
         .max(200)
-        .refine((t) => /^[a-z][a-z0-9]*(\.[a-z0-9_]+)+$/.test(t), {
+        .refine((t) => /^[a-z][a-z0-9]*(\.[A-Za-z0-9_]+)+$/.test(t), {
           message: 'must be an event type such as wix.ecom.v1.cart_created',
         })
         .pipe(

@@ -12,8 +12,8 @@
  * until no running transaction can add one below the cursor.
  * @module
  */
+import { changedFields } from '../../changes.ts';
 import type { Emulator } from '../../context.ts';
-import type { Sql } from '../../db/index.ts';
 import { type SigningKey, signingKey, signJwt } from '../../signing.ts';
 
 export interface WebhookSettings {
@@ -55,11 +55,11 @@ export function retryDelay(s: WebhookSettings, attempt: number, random = Math.ra
   return Math.round(full / 2 + (random() * full) / 2);
 }
 
-/** `wix.stores.catalog.v1.product_variants_changed` → fqdn `…v1.product`, slug `variants_changed`. */
+/** A domain event's type: `wix.headless.v1.redirect_session_created` → fqdn `…v1.redirect_session`, slug `created`. */
 export function splitType(type: string) {
   const dot = type.lastIndexOf('.');
   const last = type.slice(dot + 1);
-  const m = /^(.+?)_((?:variants_)?(?:created|changed|updated|deleted))$/.exec(last);
+  const m = /^(.+?)_(created|changed|updated|deleted)$/.exec(last);
   return m
     ? { fqdn: `${type.slice(0, dot + 1)}${m[1]}`, slug: m[2]! }
     : { fqdn: type.slice(0, dot), slug: last };
@@ -83,23 +83,33 @@ interface EventRow {
 function modifiedFields(before: unknown, after: unknown): Record<string, unknown> | undefined {
   if (!before || !after || typeof before !== 'object' || typeof after !== 'object') return undefined;
   const a = before as Record<string, unknown>;
-  const b = after as Record<string, unknown>;
-  if (!('id' in a) || !('id' in b)) return undefined;
-  const changed = [...new Set([...Object.keys(a), ...Object.keys(b)])]
-    .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
-    .sort();
-  return Object.fromEntries(changed.map((k) => [k, a[k] ?? null]));
+  if (!('id' in a) || !('id' in after)) return undefined;
+  return Object.fromEntries(changedFields(a, after).map((k) => [k, a[k] ?? null]));
 }
 
 /**
- * The JWT claims of one event, in the platform's webhook envelope: `data` is a JSON string of
- * `{eventType, instanceId, data}`, whose `data` is a JSON string of the domain event. The event
- * carries its entity twice: as the object the platform SDK reads (`createdEvent.entity`,
- * `updatedEvent.currentEntity`, `deletedEvent.deletedEntity`, `actionEvent.body`) and as the JSON
- * string of the same name with `AsJson` (`entityAsJson`, …) that other receivers read; which of the
- * two the platform itself sends is not confirmed, so a receiver written for either works.
+ * What the emulator adds to every envelope, beside the platform's `eventType`, `instanceId` and
+ * `data`: a domain event's metadata, so that receivers of plain events (which carry none) can drop
+ * duplicates (`eventId`) and keep each entity's order (`entityEventSequence`). The platform SDK
+ * reads only `eventType`, `instanceId`, `identity`, `accountInfo` and `data`, and ignores them.
  */
-export function eventClaims(emu: Emulator, e: EventRow, previous: unknown, ttl: number) {
+function envelopeAdditions(e: EventRow) {
+  return {
+    eventId: e.event_id,
+    entityId: e.entity_id,
+    eventTime: new Date(e.created_at).toISOString(),
+    entityEventSequence: String(e.seq),
+  };
+}
+
+/**
+ * The domain event of one event row. It carries its entity twice: as the object the platform SDK
+ * reads (`createdEvent.entity`, `updatedEvent.currentEntity`, `deletedEvent.deletedEntity`,
+ * `actionEvent.body`) and as the JSON string of the same name with `AsJson` (`entityAsJson`, …) that
+ * other receivers read; which of the two the platform itself sends is not confirmed, so a receiver
+ * written for either works.
+ */
+function domainEvent(e: EventRow, previous: unknown) {
   const { fqdn, slug } = splitType(e.type);
   const entity = e.entity ?? {};
   const json = JSON.stringify(entity);
@@ -117,19 +127,25 @@ export function eventClaims(emu: Emulator, e: EventRow, previous: unknown, ttl: 
         : slug === 'deleted'
           ? { deletedEvent: { deletedEntity: entity, deletedEntityAsJson: json } }
           : { actionEvent: { body: entity, bodyAsJson: json } };
-  const domainEvent = {
-    id: e.event_id,
-    entityFqdn: fqdn,
-    slug,
-    entityId: e.entity_id,
-    eventTime: new Date(e.created_at).toISOString(),
-    triggeredByAnonymizeRequest: false,
-    entityEventSequence: String(e.seq),
-    ...body,
-  };
+  const { eventId, ...metadata } = envelopeAdditions(e);
+  return { id: eventId, entityFqdn: fqdn, slug, ...metadata, triggeredByAnonymizeRequest: false, ...body };
+}
+
+/**
+ * The JWT claims of one event, in the platform's webhook envelope: `data` is a JSON string of
+ * `{eventType, instanceId, data}` and the emulator's additions, whose `data` is a JSON string of the
+ * event: a plain event's payload as it was recorded (`Domain.plainEvents`), else the domain event.
+ */
+export function eventClaims(emu: Emulator, e: EventRow, previous: unknown, ttl: number) {
+  const data = emu.plainEventTypes.includes(e.type) ? e.entity : domainEvent(e, previous);
   const iat = Math.floor(emu.now().getTime() / 1000);
   return {
-    data: JSON.stringify({ eventType: e.type, instanceId: emu.siteId, data: JSON.stringify(domainEvent) }),
+    data: JSON.stringify({
+      eventType: e.type,
+      instanceId: emu.siteId,
+      data: JSON.stringify(data),
+      ...envelopeAdditions(e),
+    }),
     iat,
     exp: iat + ttl,
     iss: 'shopkit-emulator',
@@ -192,17 +208,18 @@ async function claim(emu: Emulator, s: WebhookSettings, limit: number): Promise<
   );
 }
 
-async function loadEvent(sql: Sql, seq: number) {
-  const [e] = await sql.query<EventRow>(
+async function loadEvent(emu: Emulator, seq: number) {
+  const [e] = await emu.db.query<EventRow>(
     'SELECT seq, event_id, type, entity_id, entity, created_at FROM events WHERE seq = $1',
     [seq],
   );
   if (!e) return undefined;
+  // A plain event's payload already says what changed.
+  if (emu.plainEventTypes.includes(e.type)) return { e, previous: undefined };
   const { fqdn } = splitType(e.type);
   // The entity's state before this event, for `modifiedFields`: the last earlier event of the same
-  // entity that carries all of it. Action events (`product_variants_changed`, recorded with the
-  // `product_changed` of the same write) and partial entities (`{productId}`) are not a state.
-  const [prev] = await sql.query<{ entity: unknown }>(
+  // entity that carries all of it. Deleted and action events, and partial entities, are not a state.
+  const [prev] = await emu.db.query<{ entity: unknown }>(
     `SELECT entity FROM events
       WHERE entity_id = $1 AND seq < $2 AND type = ANY($3::text[])
         AND jsonb_typeof(entity) = 'object' AND entity ? 'id'
@@ -223,7 +240,7 @@ async function deliver(
   d: Claimed,
   stop: AbortSignal,
 ): Promise<void> {
-  const found = await loadEvent(emu.db, d.seq);
+  const found = await loadEvent(emu, d.seq);
   let status: number | null = null;
   let error: string | null = null;
   if (!found) error = 'the event no longer exists';

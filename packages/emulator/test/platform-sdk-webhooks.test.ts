@@ -1,0 +1,164 @@
+/**
+ * Conformance of the catalog's webhooks with the platform's own SDK (`@wix/sdk` and its stores
+ * products module, pinned in `bench/baseline`; see `platform-sdk.test.ts`): the products module
+ * listens for catalog v1 events under the platform's legacy names
+ * (`com.wix.ecommerce.catalog.api.v1.ProductCreated`, …) as plain events whose data is the payload
+ * itself. Writes made through the platform SDK reach its `onProduct…` and `onProductCollection…`
+ * handlers through its `webhooks.process`, with the payloads of its typings; our SDK reads the same
+ * bodies, with the ids and order the emulator adds to the envelope.
+ */
+import { webhooks } from '@shopkit/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
+import { eventType, merchant, realFetch, receiver, usePlatformSdk } from './platform-sdk.ts';
+
+let target = '';
+const wix = usePlatformSdk(() => target);
+
+describe.each(testBackends())('the platform SDK with catalog webhooks (%s)', (backend) => {
+  let emu: TestEmulator;
+  let hook: Awaited<ReturnType<typeof receiver>>;
+  beforeAll(async () => {
+    hook = await receiver();
+    emu = await startTestEmulator(backend, { webhooks: [hook.url] });
+    target = emu.url;
+  });
+  afterAll(async () => {
+    await emu?.stop();
+    await hook?.close();
+  });
+
+  it("dispatches product and collection events to the products module's handlers, with their data", async () => {
+    const { pem } = await (await realFetch(`${emu.url}/_api/emulator/v1/webhooks/public-key`)).json();
+    const app = wix().sdk.createClient({
+      auth: wix().sdk.AppStrategy({ appId: 'conformance-app', publicKey: pem }),
+      modules: { products: wix().products },
+    });
+    const seen: Record<string, any[]> = {};
+    const on = (name: string) => (e: any) => {
+      seen[name] ??= [];
+      seen[name].push(e);
+    };
+    app.products.onProductCreated(on('created'));
+    app.products.onProductChanged(on('changed'));
+    app.products.onProductVariantsChanged(on('variants'));
+    app.products.onProductDeleted(on('deleted'));
+    app.products.onProductCollectionCreated(on('collectionCreated'));
+    app.products.onProductCollectionChanged(on('collectionChanged'));
+    app.products.onProductCollectionDeleted(on('collectionDeleted'));
+
+    // Every catalog write, through the platform SDK.
+    const m = merchant(wix(), emu).products;
+    const { product } = await m.createProduct({
+      name: `Hook Teapot ${backend}`,
+      productType: 'physical',
+      priceData: { price: 24.5 },
+      brand: 'Kiln & Co',
+      productOptions: [{ name: 'Size', choices: [{ description: 'S' }, { description: 'L' }] }],
+    });
+    await m.updateProduct(product._id, { description: 'Glazed.' });
+    const { variants } = await m.updateProductVariants(product._id, [{ choices: { Size: 'L' }, price: 30 }]);
+    const { collection } = await m.createCollection({ name: `Hook Shelf ${backend}` });
+    await m.addProductsToCollection(collection._id, [product._id]);
+    await m.updateCollection(collection._id, { name: `Hook Shelf 2 ${backend}` });
+    await m.deleteCollection(collection._id);
+    await m.deleteProduct(product._id);
+    await emu.deliverWebhooks();
+
+    const handled = app.webhooks.getRegisteredEvents();
+    const ours: webhooks.WebhookEvent[] = [];
+    for (const body of hook.bodies) {
+      ours.push(await webhooks.process(body, { publicKey: pem }));
+      if (handled.has(eventType(body))) await app.webhooks.process(body);
+    }
+    const ofProduct = (name: string) => (seen[name] ?? []).filter((e) => e.data.productId === product._id);
+    const ofCollection = (name: string) =>
+      (seen[name] ?? []).filter((e) => e.data.collection_Id === collection._id);
+    const v1 = { originatedFromVersion: 'V1_CATALOG' };
+
+    // ProductCreated: the product's main fields, its price as the SDK's floats.
+    const [created] = ofProduct('created');
+    expect(created.data).toEqual({
+      productId: product._id,
+      name: product.name,
+      price: expect.objectContaining({ currency: 'USD', price: 24.5, discountedPrice: 24.5 }),
+      visible: true,
+      media: { items: [] },
+      productPageUrl: product.productPageUrl,
+      brand: 'Kiln & Co',
+      slug: product.slug,
+      ...v1,
+    });
+    expect(created.metadata).toMatchObject({ instanceId: emu.demo.siteId });
+
+    // ProductChanged: the fields each write touched; membership of a collection is `collectionIds`.
+    const [described, varied, added, removed] = ofProduct('changed').map((e) => e.data);
+    expect(described).toEqual({
+      productId: product._id,
+      changedFields: ['description', 'lastUpdated'],
+      ...v1,
+    });
+    expect(varied.changedFields).toEqual(expect.arrayContaining(['priceRange', 'variants']));
+    expect(varied.changedFields).not.toContain('description');
+    expect(added).toEqual({ productId: product._id, changedFields: ['collectionIds'], ...v1 });
+    expect(removed).toEqual({ productId: product._id, changedFields: ['collectionIds'], ...v1 });
+
+    // VariantsChanged: the changed variant, its choices and the fields of it that changed.
+    const [variantWrite] = ofProduct('variants');
+    expect(variantWrite.data).toEqual({
+      productId: product._id,
+      variants: [
+        {
+          variantId: variants[0]._id,
+          choices: { Size: 'L' },
+          changedFields: ['convertedPriceData', 'priceData'],
+        },
+      ],
+      ...v1,
+    });
+
+    // ProductDeleted: the id.
+    expect(ofProduct('deleted').map((e) => e.data)).toEqual([{ productId: product._id, ...v1 }]);
+
+    // Collections, with the platform's spelling `collection_Id`.
+    expect(ofCollection('collectionCreated').map((e) => e.data)).toEqual([
+      {
+        collection_Id: collection._id,
+        name: collection.name,
+        media: { items: [] },
+        slug: collection.slug,
+        visible: true,
+        ...v1,
+      },
+    ]);
+    expect(ofCollection('collectionChanged').map((e) => e.data)).toEqual([
+      { collection_Id: collection._id, changedFields: ['lastUpdated', 'numberOfProducts'], ...v1 },
+      { collection_Id: collection._id, changedFields: ['lastUpdated', 'name'], ...v1 },
+    ]);
+    expect(ofCollection('collectionDeleted').map((e) => e.data)).toEqual([
+      { collection_Id: collection._id, ...v1 },
+    ]);
+
+    // Our SDK reads the same bodies: the payload as the entity, and the event id, entity and order
+    // from what the emulator adds to the envelope.
+    const mine = ours.filter((e) => e.entityId === product._id);
+    expect(mine.map((e) => e.type.replace('com.wix.ecommerce.catalog.api.v1.', ''))).toEqual([
+      'ProductCreated',
+      'ProductChanged',
+      'VariantsChanged',
+      'ProductChanged',
+      'ProductChanged',
+      'ProductChanged',
+      'ProductDeleted',
+    ]);
+    expect(new Set(mine.map((e) => e.id)).size).toBe(mine.length);
+    const sequences = mine.map((e) => e.sequence!);
+    expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+    expect(mine[1]).toMatchObject({ entity: described, modifiedFields: ['description', 'lastUpdated'] });
+    expect(ours.filter((e) => e.entityId === collection._id).map((e) => e.entity)).toEqual(
+      ofCollection('collectionCreated')
+        .concat(ofCollection('collectionChanged'), ofCollection('collectionDeleted'))
+        .map((e) => e.data),
+    );
+  });
+});
