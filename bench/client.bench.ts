@@ -46,22 +46,25 @@ globalThis.x = createClient({ auth: OAuthStrategy({ clientId: 'x' }), modules: {
 globalThis.x = createClient({ auth: OAuthStrategy({ clientId: 'x' }) });`,
 };
 
-/** Median wall time of `node file` minus that of a bare `node -e 0`, in ms. */
-function coldImport(file: string, runs = 15) {
+/**
+ * What `node file` takes beyond a bare `node -e 0`, in ms: the median of the paired differences of
+ * `runs` back-to-back starts, so that a drift in the machine's load hits both sides of a pair alike.
+ * The children run without `NODE_EXTRA_CA_CERTS`: a CA bundle named there is read at every start
+ * (here about a hundred milliseconds, and noisy), which neither side needs and which drowned the
+ * difference (a 15-run median of each side gave anything from −5 to +48 ms on one machine in a day).
+ */
+function coldImport(file: string, runs = 31) {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
   const time = (args: string[]) => {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+    const r = spawnSync(process.execPath, args, { stdio: 'ignore', env });
     if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed`);
     return Number(process.hrtime.bigint() - t0) / 1e6;
   };
-  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const bare: number[] = [];
-  const full: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    bare.push(time(['-e', '0']));
-    full.push(time([file]));
-  }
-  return median(full) - median(bare);
+  const diffs: number[] = [];
+  for (let i = 0; i < runs; i++) diffs.push(-time(['-e', '0']) + time([file]));
+  return diffs.sort((a, b) => a - b)[runs >> 1]!;
 }
 
 /** Records a real 10-item cart and a real 50-product page from the emulator. */
@@ -444,7 +447,7 @@ async function main() {
   const shopkitMs = coldImport(published);
   const platformMs = coldImport(platformNode);
   lines.push(
-    '### Node cold import (median of 15 runs, minus a bare `node -e 0`)',
+    '### Node cold import (median of 31 paired starts: `node <entry>` minus a bare `node -e 0`, both without `NODE_EXTRA_CA_CERTS`)',
     '',
     '| | Shopkit (the SDK as published by `npm run pack`: ES modules, plain Node) | platform SDK (@wix/sdk + cart, products, collections) |',
     '|---|---|---|',
