@@ -32,7 +32,7 @@ type Query {
     filter: JSON
     sort: [Sorting!]
     paging: Paging
-    "Merchants always see hidden products; asking for them is refused to everyone else."
+    "Hidden products too; elevated callers only (refused to everyone else). Without it, visible ones only, for merchants too."
     includeHiddenProducts: Boolean = false
     includeMerchantSpecificData: Boolean = false
   ): ProductsPage
