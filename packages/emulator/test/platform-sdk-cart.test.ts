@@ -1,21 +1,12 @@
-/**
- * Conformance of the cart and its webhooks with the platform's own SDK (`@wix/sdk` and its current
- * cart and redirects modules, pinned in `bench/baseline`; see `platform-sdk.test.ts`): addresses
- * keep their street line, checkouts take every value of the SDK's `ChannelType`, estimates have the
- * shapes of its typings, and its `webhooks.process` dispatches the emulator's events to its
- * handlers with the entity transformed as its event definitions say; our SDK reads the same bodies.
- */
-import { webhooks } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
 import {
-  eventType,
-  realFetch,
   receiver,
   SHOP,
   STORES_APP_ID,
   shopper as shopperOf,
   usePlatformSdk,
+  webhookApp,
 } from './platform-sdk.ts';
 
 /** Where the platform's origins go: the emulator of the suite that is running. */
@@ -115,16 +106,10 @@ describe.each(testBackends())('the platform SDK with carts and their webhooks (%
   });
 
   it('dispatches cart and redirect session events to its webhook handlers, with their entities', async () => {
-    const { pem } = await (await realFetch(`${emu.url}/_api/emulator/v1/webhooks/public-key`)).json();
-    const app = wix().sdk.createClient({
-      auth: wix().sdk.AppStrategy({ appId: 'conformance-app', publicKey: pem }),
-      modules: { currentCart: wix().currentCart, redirects: wix().redirects },
+    const { app, seen, on, dispatch } = await webhookApp(wix(), emu, {
+      currentCart: wix().currentCart,
+      redirects: wix().redirects,
     });
-    const seen: Record<string, any[]> = {};
-    const on = (name: string) => (e: any) => {
-      seen[name] ??= [];
-      seen[name].push(e);
-    };
     app.currentCart.onCartCreated(on('created'));
     app.currentCart.onCartUpdated(on('updated'));
     app.currentCart.onCartDeleted(on('deleted'));
@@ -142,12 +127,7 @@ describe.each(testBackends())('the platform SDK with carts and their webhooks (%
     await client.currentCart.deleteCurrentCart();
     await emu.deliverWebhooks();
 
-    const handled = app.webhooks.getRegisteredEvents();
-    const ours: webhooks.WebhookEvent[] = [];
-    for (const body of hook.bodies) {
-      ours.push(await webhooks.process(body, { publicKey: pem }));
-      if (handled.has(eventType(body))) await app.webhooks.process(body);
-    }
+    const ours = await dispatch(hook.bodies);
     const of = (name: string, id: string) => (seen[name] ?? []).filter((e) => e.metadata.entityId === id);
 
     // Created: the cart, through the platform SDK's transforms (ids, dates, images).

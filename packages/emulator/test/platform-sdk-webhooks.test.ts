@@ -1,16 +1,6 @@
-/**
- * Conformance of the catalog's webhooks with the platform's own SDK (`@wix/sdk` and its stores
- * products module, pinned in `bench/baseline`; see `platform-sdk.test.ts`): the products module
- * listens for catalog v1 events under the platform's legacy names
- * (`com.wix.ecommerce.catalog.api.v1.ProductCreated`, …) as plain events whose data is the payload
- * itself. Writes made through the platform SDK reach its `onProduct…` and `onProductCollection…`
- * handlers through its `webhooks.process`, with the payloads of its typings; our SDK reads the same
- * bodies, with the ids and order the emulator adds to the envelope.
- */
-import { webhooks } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { eventType, merchant, realFetch, receiver, usePlatformSdk } from './platform-sdk.ts';
+import { merchant, receiver, usePlatformSdk, webhookApp } from './platform-sdk.ts';
 
 let target = '';
 const wix = usePlatformSdk(() => target);
@@ -29,16 +19,7 @@ describe.each(testBackends())('the platform SDK with catalog webhooks (%s)', (ba
   });
 
   it("dispatches product and collection events to the products module's handlers, with their data", async () => {
-    const { pem } = await (await realFetch(`${emu.url}/_api/emulator/v1/webhooks/public-key`)).json();
-    const app = wix().sdk.createClient({
-      auth: wix().sdk.AppStrategy({ appId: 'conformance-app', publicKey: pem }),
-      modules: { products: wix().products },
-    });
-    const seen: Record<string, any[]> = {};
-    const on = (name: string) => (e: any) => {
-      seen[name] ??= [];
-      seen[name].push(e);
-    };
+    const { app, seen, on, dispatch } = await webhookApp(wix(), emu, { products: wix().products });
     app.products.onProductCreated(on('created'));
     app.products.onProductChanged(on('changed'));
     app.products.onProductVariantsChanged(on('variants'));
@@ -65,12 +46,7 @@ describe.each(testBackends())('the platform SDK with catalog webhooks (%s)', (ba
     await m.deleteProduct(product._id);
     await emu.deliverWebhooks();
 
-    const handled = app.webhooks.getRegisteredEvents();
-    const ours: webhooks.WebhookEvent[] = [];
-    for (const body of hook.bodies) {
-      ours.push(await webhooks.process(body, { publicKey: pem }));
-      if (handled.has(eventType(body))) await app.webhooks.process(body);
-    }
+    const ours = await dispatch(hook.bodies);
     const ofProduct = (name: string) => (seen[name] ?? []).filter((e) => e.data.productId === product._id);
     const ofCollection = (name: string) =>
       (seen[name] ?? []).filter((e) => e.data.collection_Id === collection._id);

@@ -8,6 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { text } from 'node:stream/consumers';
+import { webhooks } from '@shopkit/sdk';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { importPlatformSdk } from '../../../bench/platform-sdk.ts';
 import type { TestEmulator } from '../src/testing.ts';
@@ -134,3 +135,36 @@ export async function receiver() {
 /** The event type of a webhook body, read without verifying it (to pick the bodies a client handles). */
 export const eventType = (jwt: string): string =>
   JSON.parse(JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()).data).eventType;
+
+/**
+ * The platform SDK as a webhook receiver for `modules`: an app client that verifies the emulator's
+ * signature with its public key, `on(name)`, a handler that keeps each event under `name` in `seen`,
+ * and `dispatch(bodies)`, which hands the bodies to it and to our SDK.
+ * @example const { app, seen, on } = await webhookApp(wix(), emu, { products: wix().products });
+ */
+export async function webhookApp(wix: PlatformSdk, emu: TestEmulator, modules: Record<string, unknown>) {
+  const { pem } = await (await realFetch(`${emu.url}/_api/emulator/v1/webhooks/public-key`)).json();
+  const app = wix.sdk.createClient({
+    auth: wix.sdk.AppStrategy({ appId: 'conformance-app', publicKey: pem }),
+    modules,
+  });
+  const seen: Record<string, any[]> = {};
+  const on = (name: string) => (e: any) => {
+    seen[name] ??= [];
+    seen[name].push(e);
+  };
+  /**
+   * Runs every body through our SDK's `process` and, where the app has a handler for its type,
+   * through the platform SDK's (which refuses a type it has no handler for); returns our events.
+   */
+  const dispatch = async (bodies: string[]) => {
+    const handled = app.webhooks.getRegisteredEvents();
+    const ours: webhooks.WebhookEvent[] = [];
+    for (const body of bodies) {
+      ours.push(await webhooks.process(body, { publicKey: pem }));
+      if (handled.has(eventType(body))) await app.webhooks.process(body);
+    }
+    return ours;
+  };
+  return { app, seen, on, dispatch };
+}
