@@ -69,3 +69,27 @@ export async function startTestEmulator(
     },
   };
 }
+
+/**
+ * Logs in on the emulator's hosted login page as a browser would: loads `authUrl` (an authorize
+ * URL), reads the page's redirect session and posts its form with `action` (default `login`), without
+ * following the answer. Returns the page (its headers) and the answer, whose `Location` carries the
+ * code. `fetchFn` is for tests that replace the global fetch.
+ * @example const { answer } = await loginOnHostedPage(authUrl, { email, password });
+ */
+export async function loginOnHostedPage(
+  authUrl: string,
+  form: { email: string; password: string; action?: string },
+  fetchFn: typeof fetch = fetch,
+) {
+  const page = await fetchFn(authUrl);
+  const html = await page.text();
+  const session = /name="redirect_session_id" value="([^"]+)"/.exec(html)?.[1];
+  if (!session) throw new Error(`no hosted login form at ${new URL(authUrl).pathname} (HTTP ${page.status})`);
+  const answer = await fetchFn(new URL('/oauth2/authorize/submit', authUrl), {
+    method: 'POST',
+    redirect: 'manual',
+    body: new URLSearchParams({ redirect_session_id: session, action: 'login', ...form }),
+  });
+  return { page, answer };
+}

@@ -159,7 +159,7 @@ describe.each(testBackends())('the platform SDK against the emulator (%s)', (bac
     const right = await client.auth.login({ email: who, password: PASSWORD });
     expect(right.loginState).toBe('SUCCESS');
 
-    const tokens = await hostedLogin(client, emu, who);
+    const tokens = await hostedLogin(client, who);
     expect(tokens.refreshToken.role).toBe('member');
     client.auth.setTokens(tokens);
     expect(client.auth.loggedIn()).toBe(true);
@@ -241,7 +241,7 @@ describe('the platform SDK keeps a member through renewals (pglite)', () => {
         const client = shopper(emu);
         const who = `renewals-${rotate}@example.test`;
         await client.auth.register({ email: who, password: PASSWORD });
-        client.auth.setTokens(await hostedLogin(client, emu, who));
+        client.auth.setTokens(await hostedLogin(client, who));
         const { items } = await client.products.queryProducts().eq('slug', 'linen-tea-towels').find();
         const { cart } = await client.currentCart.addToCurrentCart({
           lineItems: [

@@ -11,7 +11,7 @@ import { text } from 'node:stream/consumers';
 import { webhooks } from '@shopkit/sdk';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { importPlatformSdk } from '../../../bench/platform-sdk.ts';
-import type { TestEmulator } from '../src/testing.ts';
+import { loginOnHostedPage, type TestEmulator } from '../src/testing.ts';
 
 export const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 /** An origin the test emulators allow (`allowedOrigins`) for redirects. */
@@ -81,22 +81,10 @@ export async function rejection(p: Promise<unknown>): Promise<any> {
  * A member through the hosted login page, as a browser would go: the platform SDK's authorize URL,
  * the page's form, the redirect back with a code, and the SDK's code exchange. Returns the tokens.
  */
-export async function hostedLogin(client: any, emu: TestEmulator, email: string) {
+export async function hostedLogin(client: any, email: string) {
   const data = client.auth.generateOAuthData(`${SHOP}/callback`, `${SHOP}/account`);
   const { authUrl } = await client.auth.getAuthUrl(data, { responseMode: 'query' });
-  const html = await (await realFetch(authUrl)).text();
-  const sessionId = /name="redirect_session_id" value="([^"]+)"/.exec(html)?.[1];
-  expect(sessionId, 'the hosted login page carries its redirect session').toBeTruthy();
-  const res = await realFetch(`${emu.url}/oauth2/authorize/submit`, {
-    method: 'POST',
-    redirect: 'manual',
-    body: new URLSearchParams({
-      redirect_session_id: sessionId!,
-      action: 'login',
-      email,
-      password: PASSWORD,
-    }),
-  });
+  const { answer: res } = await loginOnHostedPage(authUrl, { email, password: PASSWORD }, realFetch);
   expect(res.status).toBe(302);
   const { code, state } = client.auth.parseFromUrl(res.headers.get('location'), 'query');
   return client.auth.getMemberTokens(code, state, data);

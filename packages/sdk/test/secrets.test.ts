@@ -13,7 +13,12 @@
  */
 import { generateKeyPairSync, randomBytes, createSign as sign } from 'node:crypto';
 import { inspect } from 'node:util';
-import { startTestEmulator, type TestEmulator, testBackends } from '@shopkit/emulator/testing';
+import {
+  loginOnHostedPage,
+  startTestEmulator,
+  type TestEmulator,
+  testBackends,
+} from '@shopkit/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ApiKeyStrategy,
@@ -831,13 +836,7 @@ describe.each(testBackends())('the SDK against the emulator (%s)', (backend) => 
     keep(data.codeVerifier, 'code verifier');
     const { authUrl } = await c.identity.getAuthUrl(data, { responseMode: 'query' });
     shownUrls.push({ where: 'getAuthUrl', url: authUrl });
-    const html = await (await realFetch(authUrl)).text();
-    const sessionId = /name="redirect_session_id" value="([^"]+)"/.exec(html)![1]!;
-    const res = await realFetch(`${emu.url}/oauth2/authorize/submit`, {
-      method: 'POST',
-      redirect: 'manual',
-      body: new URLSearchParams({ redirect_session_id: sessionId, action: 'login', ...who }),
-    });
+    const { answer: res } = await loginOnHostedPage(authUrl, who, realFetch);
     const p = c.identity.parseFromUrl(res.headers.get('location')!, 'query');
     keep(p.code!, 'authorization code');
     return { c, data, code: p.code!, state: p.state! };

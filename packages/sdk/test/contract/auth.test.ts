@@ -5,7 +5,7 @@
  * web-method guard and the app strategy.
  */
 import { createHash } from 'node:crypto';
-import { startTestEmulator, testBackends } from '@shopkit/emulator/testing';
+import { loginOnHostedPage, startTestEmulator, testBackends } from '@shopkit/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { generateChallenge } from '../../src/auth/pkce.ts';
 import {
@@ -48,17 +48,10 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     if (verifier)
       Object.assign(data, { codeVerifier: verifier, codeChallenge: await generateChallenge(verifier) });
     const { authUrl } = await client.identity.getAuthUrl(data, { responseMode: 'query' });
-    const page = await fetch(authUrl);
+    const { page, answer: res } = await loginOnHostedPage(authUrl, who);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.headers.get('access-control-allow-origin')).toBeNull();
-    const html = await page.text();
-    const sessionId = /name="redirect_session_id" value="([^"]+)"/.exec(html)![1]!;
-    const res = await fetch(`${emu.url}/oauth2/authorize/submit`, {
-      method: 'POST',
-      redirect: 'manual',
-      body: new URLSearchParams({ redirect_session_id: sessionId, action: 'login', ...who }),
-    });
     expect(res.status).toBe(302);
     const location = res.headers.get('location')!;
     expect(location.startsWith(`${CALLBACK}?`)).toBe(true);
