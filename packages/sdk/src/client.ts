@@ -180,7 +180,3 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
   }
   return client;
 }
-
-export { fail, graphql, request } from './http/engine.ts';
-export type { CallOptions, OpSpec } from './http/op.ts';
-export { call, op } from './http/op.ts';
