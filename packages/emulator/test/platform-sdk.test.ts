@@ -107,7 +107,7 @@ describe.each(testBackends())('the platform SDK against the emulator (%s)', (bac
     expect(removed.cart.appliedDiscounts ?? []).toEqual([]);
 
     const { checkoutId } = await client.currentCart.createCheckoutFromCurrentCart({ channelType: 'WEB' });
-    expect(checkoutId).toBeTruthy();
+    expect(checkoutId).toMatch(/^[0-9a-f-]{36}$/);
     const { redirectSession } = await client.redirects.createRedirectSession({
       ecomCheckout: { checkoutId },
       callbacks: { postFlowUrl: `${SHOP}/thanks` },
@@ -222,7 +222,8 @@ describe.each(testBackends())('the platform SDK against the emulator (%s)', (bac
     const { product } = await admin.products.getProduct(id);
     expect(product.priceData.price).toBe(15);
     await admin.products.deleteProduct(id);
-    expect(await rejection(admin.products.getProduct(id))).toBeTruthy();
+    const gone = await rejection(admin.products.getProduct(id));
+    expect(gone.details?.applicationError?.code).toBe('PRODUCT_NOT_FOUND');
   });
 });
 
