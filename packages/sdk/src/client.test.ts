@@ -316,6 +316,45 @@ describe('responses and failures', () => {
     expect(await long).toMatchObject({ code: 'ABORTED' });
   });
 
+  it('times out a call that has a signal of its own as TIMEOUT, not ABORTED', async () => {
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch: fakeFetch(hang).fetch,
+      retry: { attempts: 1 },
+    });
+    const ctl = new AbortController();
+    const err = await getThing(client, 'a', { timeoutMs: 20, signal: ctl.signal }).catch((e) => e);
+    expect(err).toMatchObject({ code: 'TIMEOUT' });
+    expect(getEventListeners(ctl.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('shares one deadline signal among calls whose deadlines fall together, up to 1000 calls', async () => {
+    // The clock stands still, so every call's deadline falls in the same slot.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-26T10:00:00Z') });
+    try {
+      const signals: AbortSignal[] = [];
+      const client = createClient({
+        baseUrl: 'http://h',
+        fetch: (async (_input: RequestInfo | URL, init?: RequestInit) => {
+          signals.push(init!.signal!);
+          return Response.json({ thing: { id: 'a' } });
+        }) as typeof fetch,
+      });
+      // One after another, and side by side.
+      for (let i = 0; i < 600; i++) await getThing(client, 'a');
+      await Promise.all(Array.from({ length: 401 }, (_, i) => getThing(client, `b${i}`)));
+      expect(new Set(signals.slice(0, 1000)).size).toBe(1);
+      expect(signals[1000]).not.toBe(signals[0]);
+      // Another timeout is another deadline; a caller's signal gets a signal of its own.
+      await getThing(client, 'c', { timeoutMs: 5000 });
+      await getThing(client, 'd', { signal: new AbortController().signal });
+      expect(new Set(signals.slice(1000)).size).toBe(3);
+      expect(signals.every((s) => !s.aborted)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('does not keep a Node process alive once its calls are done', () => {
     // A child makes one call with a 10-minute timeout and must then exit by itself: a timer left
     // armed for that deadline would hold it open far beyond this test's own timeout.

@@ -12,8 +12,8 @@ const root = new URL('../../../', import.meta.url).pathname;
 /** Gzip bytes of an entry. */
 const gzipSize = async (source: string) => (await browserBundle(source, root)).gzip;
 
-// Measured 7737 B and 1751 B (esbuild 0.28); under 1% of slack for esbuild version noise.
-const BUDGET = { typical: 7780, auth: 1755 };
+// Measured 7815 B and 1751 B (esbuild 0.28); under 1% of slack for esbuild version noise.
+const BUDGET = { typical: 7860, auth: 1755 };
 
 it('keeps the typical storefront entry within its budget', async () => {
   const size = await gzipSize(TYPICAL);

@@ -27,30 +27,48 @@ export const finite = new WeakSet<object>();
 export const mayBeNonFinite = (text: string) => text.includes('NaN"') || text.includes('Infin');
 
 /**
- * Deadlines of the calls in flight. One ticker checks them every 10 ms while any call is in flight
- * and stops once none is: a timer of its own for every call costs more than the rest of the
- * engine's work on a call. It holds a Node process open only while a call is in flight.
+ * Deadlines. Calls whose deadlines fall in the same slot share one `AbortController`, which aborts
+ * when the slot ends: a controller for every call cost more than the rest of the engine's work on a
+ * call, and so did a timer for every call. A slot is 1/128 of the timeout wide, at least 10 ms, so a
+ * call times out at most that much late (30 s → 234 ms), never early. Slots outlive their calls
+ * until they end, so calls made one after another share them too. A slot serves at most 1000 calls
+ * (a `fetch` may leave a listener on its signal until garbage collection); the next one takes over
+ * its end and keeps it in `p`. One ticker ends the slots every 10 ms while any call is in flight and
+ * stops after, so it holds a Node process open only while a call is in flight.
  */
-const deadlines = new Map<AbortController, number>();
+interface Slot {
+  c: AbortController;
+  /** Calls it has served. */
+  u: number;
+  /** The full slot it took over from, with the same end. */
+  p?: Slot;
+}
+const slots = new Map<number, Slot>();
+let busy = 0;
 let ticker: any;
-function watch(ctl: AbortController, ms: number) {
-  deadlines.set(ctl, Date.now() + ms);
+
+/** The signal for a deadline `ms` from now; the caller must decrement `busy` once done. */
+function hold(ms: number): AbortSignal {
+  const w = Math.max(10, ms >> 7);
+  const at = Math.ceil((Date.now() + ms) / w) * w;
+  let slot = slots.get(at);
+  if (!slot || slot.u++ >= 1000) {
+    slot = { c: new AbortController(), u: 1, p: slot };
+    slots.set(at, slot);
+  }
+  busy++;
   ticker ??= setInterval(() => {
-    for (const [c, at] of deadlines)
-      if (at <= Date.now()) {
-        deadlines.delete(c);
-        c.abort(new DOMException('timeout', 'TimeoutError'));
+    for (const [end, s] of slots)
+      if (end <= Date.now()) {
+        slots.delete(end);
+        for (let x: Slot | undefined = s; x; x = x.p) x.c.abort(new DOMException('timeout', 'TimeoutError'));
       }
-    if (!deadlines.size) {
+    if (!busy) {
       clearInterval(ticker);
       ticker = undefined;
     }
   }, 10);
-  ticker.ref?.();
-}
-function unwatch(ctl: AbortController) {
-  deadlines.delete(ctl);
-  if (!deadlines.size) ticker?.unref?.();
+  return slot.c.signal;
 }
 
 /** Waits `ms`, or rejects when `signal` aborts first; leaves no listener on `signal` either way. */
@@ -88,14 +106,19 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     if (auth) Object.assign(headers, await auth.getAuthHeaders(transport));
     if (init.apiKey)
       headers.Authorization = headers.Authorization ? `${headers.Authorization},${init.apiKey}` : init.apiKey;
-    // One controller per attempt: the caller's abort and this attempt's deadline.
-    const ctl = new AbortController();
-    const onAbort = () => ctl.abort(outer!.reason);
+    // This attempt's deadline: its slot's shared signal, or with a caller's signal one of its own
+    // that either aborts.
+    const deadline = hold(init.timeoutMs ?? options.timeoutMs ?? 30_000);
+    let signal = deadline;
+    let onAbort: () => void;
     if (outer) {
+      const ctl = new AbortController();
+      onAbort = () => ctl.abort(outer.aborted ? outer.reason : deadline.reason);
       if (outer.aborted) onAbort();
       outer.addEventListener('abort', onAbort);
+      deadline.addEventListener('abort', onAbort);
+      signal = ctl.signal;
     }
-    watch(ctl, init.timeoutMs ?? options.timeoutMs ?? 30_000);
     let res: Response | undefined;
     let text: string | undefined;
     let cause: unknown;
@@ -104,14 +127,17 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
         method,
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: ctl.signal,
+        signal,
       });
       text = await res.text();
     } catch (e) {
       cause = e;
     }
-    unwatch(ctl);
-    outer?.removeEventListener('abort', onAbort);
+    busy--;
+    if (outer) {
+      outer.removeEventListener('abort', onAbort!);
+      deadline.removeEventListener('abort', onAbort!);
+    }
     const backoff = () => Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
     if (text === undefined) {
       // Only a request that never got an answer is retried (never a caller's abort).
@@ -123,7 +149,7 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
         ? ['ABORTED', 'the call was aborted']
         : res
           ? ['NETWORK_ERROR', 'the response was cut off']
-          : ctl.signal.aborted
+          : deadline.aborted
             ? ['TIMEOUT', 'the call timed out']
             : ['NETWORK_ERROR', 'the network request failed'];
       throw systemError(res && !outer?.aborted ? res.headers.get('x-wix-request-id') : null, {
