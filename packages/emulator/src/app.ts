@@ -7,6 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
+import { actor, eventIdentity } from './actor.ts';
 import type { Domain, Emulator, EmulatorConfig } from './context.ts';
 import { type Db, migrate, openDb } from './db/index.ts';
 import { DOMAINS } from './domains/index.ts';
@@ -86,12 +87,20 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     identify: (authorization, siteId) => identify(emu, authorization, siteId),
     eventTypes,
     plainEventTypes,
-    async recordEvent(sql, type, entityId, entity) {
+    async recordEvent(sql, type, entityId, entity, by) {
       // A type no domain declares could not be subscribed to, nor found in the docs' list.
       if (!eventTypes.includes(type)) throw new Error(`Event type ${type} is not declared by any domain`);
+      const identity = eventIdentity(by ?? actor.getStore());
       await sql.query(
-        'INSERT INTO events (event_id, type, entity_id, entity, created_at) VALUES ($1, $2, $3, $4, $5)',
-        [randomUUID(), type, entityId, JSON.stringify(entity ?? null), emu.now()],
+        'INSERT INTO events (event_id, type, entity_id, entity, identity, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [
+          randomUUID(),
+          type,
+          entityId,
+          JSON.stringify(entity ?? null),
+          identity ? JSON.stringify(identity) : null,
+          emu.now(),
+        ],
       );
     },
     absoluteUrl: (path) => (path.startsWith('/') ? config.publicUrl + path : path),

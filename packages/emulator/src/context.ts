@@ -75,8 +75,11 @@ export interface Emulator {
   eventTypes: readonly string[];
   /** Those sent as plain events (`Domain.plainEvents`). */
   plainEventTypes: readonly string[];
-  /** Writes a lifecycle event in the caller's transaction; `type` must be one of `eventTypes`. */
-  recordEvent(sql: Sql, type: string, entityId: string, entity: unknown): Promise<void>;
+  /**
+   * Writes a lifecycle event in the caller's transaction; `type` must be one of `eventTypes`. The
+   * event records who caused it: `by`, else the caller of the request being served (`actor.ts`).
+   */
+  recordEvent(sql: Sql, type: string, entityId: string, entity: unknown, by?: Identity): Promise<void>;
   /** An absolute URL on this emulator for a path such as `/media/x.svg` (kept relative in storage). */
   absoluteUrl(path: string): string;
   /** Logs a line to stderr (never a secret). */

@@ -136,6 +136,10 @@ describe.each(testBackends())('the platform SDK with carts and their webhooks (%
     expect(created.entity._createdDate).toBeInstanceOf(Date);
     expect(created.entity.lineItems[0].image).toMatch(/^wix:image:\/\/v1\//);
     expect(created.metadata.eventTime).toBeInstanceOf(Date);
+    // Who made the change: the visitor whose cart it is.
+    const visitor = { identityType: 'ANONYMOUS_VISITOR', anonymousVisitorId: cart.buyerInfo.visitorId };
+    expect(visitor.anonymousVisitorId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.metadata.identity).toEqual(visitor);
 
     // Updated: the cart as it now is, and the changed fields with their values before the change.
     const [contact, quantity, checkout] = of('updated', cart._id);
@@ -169,5 +173,6 @@ describe.each(testBackends())('the platform SDK with carts and their webhooks (%
     expect(mine[1]!.modifiedFields).toEqual(expect.arrayContaining(['contactInfo', 'updatedDate']));
     expect(mine[2]!.modifiedFields).toEqual(expect.arrayContaining(['lineItems']));
     expect(mine[4]!.entity).toEqual({ id: cart._id });
+    expect(mine.map((e) => e.identity)).toEqual(mine.map(() => visitor));
   });
 });

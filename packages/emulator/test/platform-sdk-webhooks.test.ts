@@ -65,7 +65,12 @@ describe.each(testBackends())('the platform SDK with catalog webhooks (%s)', (ba
       slug: product.slug,
       ...v1,
     });
-    expect(created.metadata).toMatchObject({ instanceId: emu.demo.siteId });
+    // Who made the change: the merchant, through the API key (a site user).
+    const merchantIdentity = {
+      identityType: 'WIX_USER',
+      wixUserId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    };
+    expect(created.metadata).toEqual({ instanceId: emu.demo.siteId, identity: merchantIdentity });
 
     // ProductChanged: the fields each write touched; membership of a collection is `collectionIds`.
     const [described, varied, added, removed] = ofProduct('changed').map((e) => e.data);
@@ -131,6 +136,7 @@ describe.each(testBackends())('the platform SDK with catalog webhooks (%s)', (ba
     const sequences = mine.map((e) => e.sequence!);
     expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
     expect(mine[1]).toMatchObject({ entity: described, modifiedFields: ['description', 'lastUpdated'] });
+    expect(mine.map((e) => e.identity)).toEqual(mine.map(() => created.metadata.identity));
     expect(ours.filter((e) => e.entityId === collection._id).map((e) => e.entity)).toEqual(
       ofCollection('collectionCreated')
         .concat(ofCollection('collectionChanged'), ofCollection('collectionDeleted'))

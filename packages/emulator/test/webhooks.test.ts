@@ -248,6 +248,15 @@ describe('the event envelope', () => {
     });
   });
 
+  it('says who caused the event as JSON text, as the platform does, and leaves it out for no one', () => {
+    const member = { identityType: 'MEMBER', memberId: 'm-1' };
+    const row = { seq: 7, event_id: 'evt-1', type: 'wix.ecom.v1.cart_created', entity_id: 'c-1', entity: {} };
+    const claims = (identity: unknown) =>
+      JSON.parse(eventClaims(emu, { ...row, identity, created_at: at }, undefined, 60).data);
+    expect(claims(member).identity).toBe(JSON.stringify(member));
+    expect(claims(null)).not.toHaveProperty('identity');
+  });
+
   it('carries the entity both as the object the platform SDK reads and as JSON text', () => {
     const cart = { id: 'c-1', lineItems: [] };
     expect(event('wix.ecom.v1.cart_created', cart)).toMatchObject({

@@ -169,6 +169,25 @@ describe('webhooks.process', () => {
     expect(both.entity).toEqual({ id: 'c' });
   });
 
+  it('reads who caused the event from the envelope: JSON text as the platform sends it, or an object', async () => {
+    const data = JSON.parse(cartUpdated.data).data;
+    const member = { identityType: 'MEMBER', memberId: 'm-1' };
+    const withText = claims('wix.ecom.v1.cart_updated', JSON.parse(data), {
+      identity: JSON.stringify(member),
+    });
+    expect((await processWebhook(await sign(withText), { publicKey: pem })).identity).toEqual(member);
+    const app = { identityType: 'APP', appId: 'app-1' };
+    const withObject = claims('wix.ecom.v1.cart_updated', JSON.parse(data), { identity: app });
+    expect((await processWebhook(await sign(withObject), { publicKey: pem })).identity).toEqual(app);
+    expect(await processWebhook(await sign(cartUpdated), { publicKey: pem })).not.toHaveProperty('identity');
+    for (const identity of ['{', '"MEMBER"', '{"memberId":"m-1"}']) {
+      const bad = claims('wix.ecom.v1.cart_updated', JSON.parse(data), { identity });
+      const e = await rejection(processWebhook(await sign(bad), { publicKey: pem }));
+      expect(e.code).toBe('MALFORMED_EVENT');
+      expect(e.message).toBe("The webhook event's identity is not JSON with an identityType");
+    }
+  });
+
   it('takes the public key as PEM, JWK or CryptoKey', async () => {
     const token = await sign(cartUpdated);
     for (const publicKey of [pem, jwk, pair.publicKey])

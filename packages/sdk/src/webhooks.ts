@@ -43,6 +43,8 @@ export interface WebhookEvent<E = unknown, T extends string = string> {
   time: Date;
   /** The site the event belongs to. */
   instanceId: string;
+  /** Who caused the event, when the platform says: a visitor, a member, a site user or an app. */
+  identity?: EventIdentity;
   /** The event's position in the log, when sent: later events of an entity have higher numbers. */
   sequence?: number;
   /** The entity after the change, the deleted entity's ids, an action's body, or a catalog event's payload. */
@@ -52,6 +54,19 @@ export interface WebhookEvent<E = unknown, T extends string = string> {
    * `modifiedFields`, a catalog event's `changedFields`.
    */
   modifiedFields?: string[];
+}
+
+/** Who caused an event, as the platform's envelope says it (`identity`). */
+export interface EventIdentity {
+  identityType: 'ANONYMOUS_VISITOR' | 'MEMBER' | 'WIX_USER' | 'APP';
+  /** For a visitor. */
+  anonymousVisitorId?: string;
+  /** For a member. */
+  memberId?: string;
+  /** For a site user (an API key's owner, the merchant). */
+  wixUserId?: string;
+  /** For an app. */
+  appId?: string;
 }
 
 /** Handler names and the event types they receive. */
@@ -321,6 +336,13 @@ export async function process(body: string, options: ProcessOptions): Promise<We
     entity,
   };
   if (meta.entityEventSequence !== undefined) event.sequence = Number(meta.entityEventSequence);
+  // The platform sends the identity as JSON text; an object is taken as it is.
+  if (envelope.identity) {
+    const identity = typeof envelope.identity === 'string' ? obj(envelope.identity) : envelope.identity;
+    if (typeof identity?.identityType !== 'string')
+      throw fail('MALFORMED_EVENT', "The webhook event's identity is not JSON with an identityType");
+    event.identity = identity as EventIdentity;
+  }
   const names = fieldNames(modified);
   if (names) event.modifiedFields = names;
 

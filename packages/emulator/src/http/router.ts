@@ -7,6 +7,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
+import { actor } from '../actor.ts';
 import type { Emulator, Identity } from '../context.ts';
 import { decodeBody, decodeQuery } from './decode.ts';
 import { appError, forbidden, unauthenticated } from './errors.ts';
@@ -107,7 +108,7 @@ export class Router {
               : await decodeBody(c.req.raw);
         for (const p of params) setPath(raw, p.field, c.req.param(p.hono));
         const msg = (def.schema ? parseMessage(def.schema, raw) : raw) as z.output<S>;
-        const out = await def.handler({ msg, identity, emu: this.emu, c });
+        const out = await actor.run(identity, () => def.handler({ msg, identity, emu: this.emu, c }));
         if (out instanceof Response) return out;
         return c.json(out ?? {}, 200);
       });

@@ -182,7 +182,8 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
     });
     expect(crossSite.status).toBe(403);
     expect(await count('SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1', [checkoutId])).toBe(0);
-    expect((await c.cart.getCurrentCart()).lineItems).toHaveLength(2);
+    const before = await c.cart.getCurrentCart();
+    expect(before.lineItems).toHaveLength(2);
 
     const placed = await post(redirectSession.fullUrl, form(GOOD), { Origin: emu.url });
     expect(placed.status).toBe(303);
@@ -199,13 +200,17 @@ describe.each(testBackends())('checkout and hosted pages (%s)', (backend) => {
         address: { city: 'Albany' },
       },
     });
-    const types = (
-      await emu.emu.db.query<{ type: string }>(
-        'SELECT type FROM events WHERE entity_id IN ($1, $2) ORDER BY seq',
-        [order!.id, redirectSession.id],
-      )
-    ).map((r) => r.type);
-    expect(types).toEqual(['wix.headless.v1.redirect_session_created', 'wix.ecom.v1.order_created']);
+    // Both events are the visitor's: the session through the API, the order on the hosted page.
+    const events = await emu.emu.db.query<{ type: string; identity: unknown }>(
+      'SELECT type, identity FROM events WHERE entity_id IN ($1, $2) ORDER BY seq',
+      [order!.id, redirectSession.id],
+    );
+    const buyer = { identityType: 'ANONYMOUS_VISITOR', anonymousVisitorId: before.buyerInfo?.visitorId };
+    expect(buyer.anonymousVisitorId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(events).toEqual([
+      { type: 'wix.headless.v1.redirect_session_created', identity: buyer },
+      { type: 'wix.ecom.v1.order_created', identity: buyer },
+    ]);
     // Placing twice places one order; the page now says it is placed.
     const again = await post(redirectSession.fullUrl, form(GOOD));
     expect(again.status).toBe(303);

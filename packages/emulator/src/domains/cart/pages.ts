@@ -7,7 +7,8 @@
  * @module
  */
 import type { Context } from 'hono';
-import type { Emulator } from '../../context.ts';
+import { actor } from '../../actor.ts';
+import type { Emulator, Identity } from '../../context.ts';
 import { newId } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
@@ -135,6 +136,13 @@ function sameBuyer(session: StoredRedirectSession, checkout: CheckoutRow) {
   return checkout.owner_kind === 'member'
     ? session.memberId === checkout.owner_id
     : session.visitorId === checkout.owner_id;
+}
+
+/** The checkout's buyer as a caller, for the events the order records. */
+function buyerOf(emu: Emulator, co: CheckoutRow): Identity {
+  return co.owner_kind === 'member'
+    ? { type: 'MEMBER', siteId: emu.siteId, memberId: co.owner_id }
+    : { type: 'ANONYMOUS_VISITOR', siteId: emu.siteId, visitorId: co.owner_id };
 }
 
 /** Prices a checkout from its stored lines against the catalog as it is now. */
@@ -348,66 +356,72 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
       const co = await loadCheckout(sql, checkoutId, true);
       if (!co || !sameBuyer(session, co)) return { kind: 'missing' as const };
       if (co.status === 'COMPLETED') return { kind: 'done' as const };
-      // The catalog rows stay locked until the order commits: the availability priced below is the
-      // stock this order takes from, and a concurrent order for the last unit waits, then sees none.
-      const taken = stockTaken(co.doc.lineItems);
-      await lockProducts(
-        sql,
-        taken.map((t) => t.productId),
-      );
-      const shippingAddress: RestAddress = {
-        addressLine: form.addressLine,
-        city: form.city,
-        postalCode: form.postalCode,
-        country: form.country,
-        ...(form.subdivision ? { subdivision: form.subdivision } : {}),
-      };
-      const est = await priceCheckout(emu, sql, co, shippingAddress);
-      if (est.wire.violations.length)
-        return { kind: 'unavailable' as const, errors: est.wire.violations.map((v) => `${v.description}.`) };
-      const orderId = newId();
-      const now = emu.now();
-      const w = est.wire;
-      const order = {
-        id: orderId,
-        checkoutId: co.id,
-        status: 'APPROVED',
-        paymentStatus: 'NOT_PAID',
-        channelInfo: { type: co.doc.channelType },
-        buyerInfo: { ...w.cart.buyerInfo, email: form.email },
-        lineItems: w.cart.lineItems,
-        priceSummary: w.priceSummary,
-        taxSummary: w.taxSummary,
-        appliedDiscounts: w.appliedDiscounts,
-        shippingInfo: w.shippingInfo.selectedCarrierServiceOption ?? null,
-        recipientInfo: {
-          contactDetails: { firstName: form.firstName, lastName: form.lastName },
-          address: shippingAddress,
-        },
-        currency: w.currency,
-        createdDate: now.toISOString(),
-      };
-      const [{ number }] = (await sql.query<{ number: number }>(
-        `INSERT INTO orders (id, checkout_id, owner_kind, owner_id, doc, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING number`,
-        [orderId, co.id, co.owner_kind, co.owner_id, JSON.stringify(order), now],
-      )) as [{ number: number }];
-      await sql.query(
-        "UPDATE checkouts SET status = 'COMPLETED', order_id = $2, completed_at = $3 WHERE id = $1",
-        [co.id, orderId, now],
-      );
-      await emu.recordEvent(sql, CART_EVENTS.orderCreated, orderId, { ...order, number: String(number) });
-      // Then the stock it takes (ProductChanged per tracked product); a shortfall the per-line
-      // check could not see undoes the whole order.
-      const short = await adjustInventory(emu, sql, taken);
-      if (short.length) throw new StockShort(short.map(shortageText));
-      // The order empties the cart it came from (also if it has since moved to the member's cart).
-      const gone = await sql.query<{ id: string }>(
-        "DELETE FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 RETURNING id",
-        [co.cart_id, co.id],
-      );
-      for (const g of gone) await emu.recordEvent(sql, CART_EVENTS.cartDeleted, g.id, { id: g.id });
-      return { kind: 'placed' as const, co };
+      // The buyer places the order: the events it records are theirs.
+      return actor.run(buyerOf(emu, co), async () => {
+        // The catalog rows stay locked until the order commits: the availability priced below is the
+        // stock this order takes from, and a concurrent order for the last unit waits, then sees none.
+        const taken = stockTaken(co.doc.lineItems);
+        await lockProducts(
+          sql,
+          taken.map((t) => t.productId),
+        );
+        const shippingAddress: RestAddress = {
+          addressLine: form.addressLine,
+          city: form.city,
+          postalCode: form.postalCode,
+          country: form.country,
+          ...(form.subdivision ? { subdivision: form.subdivision } : {}),
+        };
+        const est = await priceCheckout(emu, sql, co, shippingAddress);
+        if (est.wire.violations.length)
+          return {
+            kind: 'unavailable' as const,
+            errors: est.wire.violations.map((v) => `${v.description}.`),
+          };
+        const orderId = newId();
+        const now = emu.now();
+        const w = est.wire;
+        const order = {
+          id: orderId,
+          checkoutId: co.id,
+          status: 'APPROVED',
+          paymentStatus: 'NOT_PAID',
+          channelInfo: { type: co.doc.channelType },
+          buyerInfo: { ...w.cart.buyerInfo, email: form.email },
+          lineItems: w.cart.lineItems,
+          priceSummary: w.priceSummary,
+          taxSummary: w.taxSummary,
+          appliedDiscounts: w.appliedDiscounts,
+          shippingInfo: w.shippingInfo.selectedCarrierServiceOption ?? null,
+          recipientInfo: {
+            contactDetails: { firstName: form.firstName, lastName: form.lastName },
+            address: shippingAddress,
+          },
+          currency: w.currency,
+          createdDate: now.toISOString(),
+        };
+        const [{ number }] = (await sql.query<{ number: number }>(
+          `INSERT INTO orders (id, checkout_id, owner_kind, owner_id, doc, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6) RETURNING number`,
+          [orderId, co.id, co.owner_kind, co.owner_id, JSON.stringify(order), now],
+        )) as [{ number: number }];
+        await sql.query(
+          "UPDATE checkouts SET status = 'COMPLETED', order_id = $2, completed_at = $3 WHERE id = $1",
+          [co.id, orderId, now],
+        );
+        await emu.recordEvent(sql, CART_EVENTS.orderCreated, orderId, { ...order, number: String(number) });
+        // Then the stock it takes (ProductChanged per tracked product); a shortfall the per-line
+        // check could not see undoes the whole order.
+        const short = await adjustInventory(emu, sql, taken);
+        if (short.length) throw new StockShort(short.map(shortageText));
+        // The order empties the cart it came from (also if it has since moved to the member's cart).
+        const gone = await sql.query<{ id: string }>(
+          "DELETE FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 RETURNING id",
+          [co.cart_id, co.id],
+        );
+        for (const g of gone) await emu.recordEvent(sql, CART_EVENTS.cartDeleted, g.id, { id: g.id });
+        return { kind: 'placed' as const, co };
+      });
     })
     .catch((e: unknown) => {
       if (e instanceof StockShort) return { kind: 'unavailable' as const, errors: e.reasons };

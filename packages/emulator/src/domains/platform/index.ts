@@ -69,6 +69,11 @@ export const migrations = [
       );
     `,
   },
+  {
+    // Who caused each event (the platform's webhook `identity`); older events have none.
+    id: '0002_event_identity',
+    sql: 'ALTER TABLE events ADD COLUMN identity jsonb;',
+  },
 ];
 
 /** Demo credentials, derived from the database's secret so they survive restarts. */

@@ -71,6 +71,8 @@ interface EventRow {
   type: string;
   entity_id: string;
   entity: unknown;
+  /** Who caused it (`EventIdentity`), when known. */
+  identity?: unknown;
   created_at: Date | string;
 }
 
@@ -144,6 +146,8 @@ export function eventClaims(emu: Emulator, e: EventRow, previous: unknown, ttl: 
       eventType: e.type,
       instanceId: emu.siteId,
       data: JSON.stringify(data),
+      // As the platform sends it: a JSON string, left out when no one is known.
+      ...(e.identity ? { identity: JSON.stringify(e.identity) } : {}),
       ...envelopeAdditions(e),
     }),
     iat,
@@ -210,7 +214,7 @@ async function claim(emu: Emulator, s: WebhookSettings, limit: number): Promise<
 
 async function loadEvent(emu: Emulator, seq: number) {
   const [e] = await emu.db.query<EventRow>(
-    'SELECT seq, event_id, type, entity_id, entity, created_at FROM events WHERE seq = $1',
+    'SELECT seq, event_id, type, entity_id, entity, identity, created_at FROM events WHERE seq = $1',
     [seq],
   );
   if (!e) return undefined;
