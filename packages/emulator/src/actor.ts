@@ -1,7 +1,9 @@
 /**
  * Who the request being served acts as, for what it records on the way: the events it writes carry
  * the caller as the platform's webhook `identity`. The router sets it around every route's handler;
- * outside a request (start-up, the seed, background work) there is none.
+ * outside a request (start-up, the seed, background work) there is none. A store scoped to the
+ * request rather than a parameter, because events are written deep inside the domains' shared write
+ * helpers (inventory, collections), which would otherwise all take the caller only to pass it on.
  * @module
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
