@@ -260,6 +260,46 @@ const checkoutSchema = z.object({
  * Whether the call also carries a valid API key after the buyer's token (`<token>,<apiKey>`,
  * wire §1.6): merchant-only fields (custom line items, merchant discounts) need it.
  */
+/**
+ * A new checkout as its `checkout_created` event carries it, in the platform's checkout shape: the
+ * cart's priced line items and totals, the buyer (with the e-mail given), the billing and shipping
+ * addresses with the cart's contact details, the chosen shipping option.
+ */
+function checkoutEntity(
+  id: string,
+  doc: { cartId: string; channelType: string; email?: string; currency: string } & Record<string, any>,
+  est: ReturnType<typeof estimate>,
+  now: Date,
+) {
+  const w = est.wire;
+  const contactDetails = doc.contactInfo?.contactDetails;
+  const at = (address: unknown) =>
+    address ? { address, ...(contactDetails ? { contactDetails } : {}) } : undefined;
+  return {
+    id,
+    cartId: doc.cartId,
+    lineItems: w.cart.lineItems,
+    buyerInfo: { ...w.cart.buyerInfo, ...(doc.email ? { email: doc.email } : {}) },
+    ...(doc.billingAddress ? { billingInfo: at(doc.billingAddress) } : {}),
+    shippingInfo: {
+      ...(doc.shippingAddress ? { shippingDestination: at(doc.shippingAddress) } : {}),
+      ...(w.shippingInfo.selectedCarrierServiceOption
+        ? { selectedCarrierServiceOption: w.shippingInfo.selectedCarrierServiceOption }
+        : {}),
+    },
+    currency: doc.currency,
+    conversionCurrency: doc.currency,
+    priceSummary: w.priceSummary,
+    taxSummary: w.taxSummary,
+    appliedDiscounts: w.appliedDiscounts,
+    weightUnit: w.weightUnit,
+    channelType: doc.channelType,
+    completed: false,
+    createdDate: now.toISOString(),
+    updatedDate: now.toISOString(),
+  };
+}
+
 async function elevatedToo(emu: Emulator, c: Context) {
   const parts = (c.req.header('authorization') ?? '').split(',');
   const key = parts[1]?.trim();
@@ -617,7 +657,12 @@ export const cart: Domain = {
           await saveCart(emu, sql, row);
           const cartNow = renderCart(await cartState(emu, sql, row), now);
           await emu.recordEvent(sql, CART_EVENTS.cartUpdated, row.id, cartNow);
-          await emu.recordEvent(sql, CART_EVENTS.checkoutCreated, checkoutId, { id: checkoutId, ...doc });
+          await emu.recordEvent(
+            sql,
+            CART_EVENTS.checkoutCreated,
+            checkoutId,
+            checkoutEntity(checkoutId, doc, est, now),
+          );
           return { checkoutId };
         }),
     });
