@@ -170,6 +170,11 @@ describe.each(testBackends())('the platform SDK with carts and their webhooks (%
       'wix.ecom.v1.cart_updated',
       'wix.ecom.v1.cart_deleted',
     ]);
+    // … and the cart as its calls read it, as the platform SDK's handler does.
+    const cartOf = (e: (typeof mine)[number]) =>
+      e.entity as { createdDate: Date; lineItems: { image: string }[] };
+    expect(cartOf(mine[0]!).createdDate).toEqual(created.entity._createdDate);
+    expect(cartOf(mine[0]!).lineItems[0]!.image).toBe(created.entity.lineItems[0].image);
     expect(mine[1]!.modifiedFields).toEqual(expect.arrayContaining(['contactInfo', 'updatedDate']));
     expect(mine[2]!.modifiedFields).toEqual(expect.arrayContaining(['lineItems']));
     expect(mine[4]!.entity).toEqual({ id: cart._id });

@@ -169,6 +169,55 @@ describe('webhooks.process', () => {
     expect(both.entity).toEqual({ id: 'c' });
   });
 
+  it("reads a cart event's cart as the cart calls read it: dates, image references, the SDK's names", async () => {
+    const wireCart = {
+      id: 'c-1',
+      createdDate: '2025-01-02T03:04:05.000Z',
+      lineItems: [
+        {
+          id: 'l-1',
+          image: {
+            id: 'tea.png',
+            url: 'https://static.example/tea.png',
+            width: 800,
+            height: 600,
+            altText: 'Tea',
+          },
+          url: { relativePath: '/product-page/tea', url: 'https://shop.example/product-page/tea' },
+          physicalProperties: { weight: 'NaN' },
+        },
+      ],
+      contactInfo: { address: { addressLine: '1 Main St', city: 'Albany' } },
+    };
+    const onCartCreated = vi.fn();
+    const event = await processWebhook(
+      await sign(
+        claims('wix.ecom.v1.cart_created', {
+          id: 'evt-2',
+          entityFqdn: 'wix.ecom.v1.cart',
+          slug: 'created',
+          entityId: 'c-1',
+          createdEvent: { entityAsJson: JSON.stringify(wireCart) },
+        }),
+      ),
+      { publicKey: pem, onCartCreated },
+    );
+    expect(onCartCreated).toHaveBeenCalledWith(event);
+    expect(event.entity).toEqual({
+      id: 'c-1',
+      createdDate: new Date('2025-01-02T03:04:05.000Z'),
+      lineItems: [
+        {
+          id: 'l-1',
+          image: 'wix:image://v1/tea.png/Tea#originWidth=800&originHeight=600',
+          url: 'https://shop.example/product-page/tea',
+          physicalProperties: { weight: Number.NaN },
+        },
+      ],
+      contactInfo: { address: { addressLine1: '1 Main St', city: 'Albany' } },
+    });
+  });
+
   it('reads who caused the event from the envelope: JSON text as the platform sends it, or an object', async () => {
     const data = JSON.parse(cartUpdated.data).data;
     const member = { identityType: 'MEMBER', memberId: 'm-1' };

@@ -18,8 +18,10 @@
 import type { CatalogVersion } from './enums/catalog.ts';
 import { ShopkitError } from './http/errors.ts';
 import type { Cart } from './modules/cart.ts';
+import { CART_FIELDS } from './modules/cart-fields.ts';
 import type { CollectionMedia } from './modules/collections.ts';
 import type { CostAndProfitData, Media, PriceData } from './modules/products.ts';
+import { walk } from './transforms.ts';
 
 /** A type as JSON carries it: timestamps are ISO strings (the SDK's read transforms are not applied). */
 export type Wire<T> = T extends Date
@@ -142,8 +144,9 @@ export interface CollectionDeleted extends CatalogEvent {
 
 /** What each event carries. */
 export interface EventEntities {
-  onCartCreated: Wire<Cart>;
-  onCartUpdated: Wire<Cart>;
+  /** The cart as `getCurrentCart` returns it. */
+  onCartCreated: Cart;
+  onCartUpdated: Cart;
   /** `mergedIntoCartId` when a visitor's cart was merged into a member's on login. */
   onCartDeleted: { id: string; mergedIntoCartId?: string };
   onProductCreated: ProductCreated;
@@ -325,8 +328,13 @@ export async function process(body: string, options: ProcessOptions): Promise<We
   } catch {
     throw fail('MALFORMED_EVENT', "The webhook event's entity is not JSON");
   }
-  const { entity, meta, modified } = unwrapped;
+  const { meta, modified } = unwrapped;
   const type: string = envelope.eventType;
+  // A cart reads as the cart calls read it: `Date`s, `wix:image://` references, the SDK's names.
+  const entity =
+    type === EVENT_TYPES.onCartCreated || type === EVENT_TYPES.onCartUpdated
+      ? walk(unwrapped.entity, CART_FIELDS, 1)
+      : unwrapped.entity;
   const event: WebhookEvent = {
     id: String(meta.id ?? ''),
     type,

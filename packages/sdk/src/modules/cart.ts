@@ -27,7 +27,8 @@ import type {
   WeightUnit,
 } from '../enums/commerce.ts';
 import { type CallOptions, op } from '../http/op.ts';
-import { address, date, float, image, nest, url } from '../transforms.ts';
+import { date, float, image } from '../transforms.ts';
+import { ADDRESS, CART_FIELDS, DISCOUNTS, ITEM } from './cart-fields.ts';
 
 /** A money amount: decimal strings, formatted in the store currency. */
 export interface Price {
@@ -343,24 +344,7 @@ export interface EstimateTotalsResponse {
   violations: Violation[];
 }
 
-// Transformed fields (wire §5.1).
-const ADDRESS = /* @__PURE__ */ nest(address, { geocode: { latitude: float, longitude: float } });
-const ITEM = {
-  image: /* @__PURE__ */ nest(image, { urlExpirationDate: date, focalPoint: { x: float, y: float } }),
-  subscriptionOptionInfo: { subscriptionSettings: { startDate: date } },
-  serviceProperties: { scheduledDate: date, endDate: date },
-  physicalProperties: { weight: float },
-  catalogOverrideFields: { physicalProperties: { weight: float }, image },
-  url,
-};
-const DISCOUNTS = { merchantDiscount: { percentage: float } };
-const CART_FIELDS = {
-  lineItems: ITEM,
-  contactInfo: { address: ADDRESS },
-  createdDate: date,
-  updatedDate: date,
-  appliedDiscounts: DISCOUNTS,
-};
+// Transformed fields (wire §5.1): the cart's own in cart-fields.ts.
 const RES = { cart: CART_FIELDS };
 const CUSTOM_ITEM = { ...ITEM, media: image };
 const INPUTS = { lineItems: ITEM, customLineItems: CUSTOM_ITEM };
