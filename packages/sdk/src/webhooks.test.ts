@@ -218,6 +218,75 @@ describe('webhooks.process', () => {
     });
   });
 
+  it('hands checkouts, orders and identities to their own handlers, read as the calls read them', async () => {
+    const created = (type: string, entity: unknown) =>
+      claims(type, { id: 'evt-3', entityId: 'x-1', createdEvent: { entityAsJson: JSON.stringify(entity) } });
+    const line = {
+      id: 'l-1',
+      image: { id: 'tea.png', width: 8, height: 6 },
+      url: { url: 'https://s.example/p/tea' },
+    };
+    const onCheckoutCreated = vi.fn();
+    const onOrderCreated = vi.fn();
+    const onIdentityCreated = vi.fn();
+    const onOther = vi.fn();
+    const handlers = { publicKey: pem, onCheckoutCreated, onOrderCreated, onIdentityCreated, onOther };
+    const checkout = await processWebhook(
+      await sign(
+        created('wix.ecom.v1.checkout_created', {
+          id: 'x-1',
+          lineItems: [line],
+          shippingInfo: { shippingDestination: { address: { addressLine: '1 Main St' } } },
+          createdDate: '2025-01-02T03:04:05.000Z',
+        }),
+      ),
+      handlers,
+    );
+    expect(onCheckoutCreated).toHaveBeenCalledWith(checkout);
+    expect(checkout.entity).toEqual({
+      id: 'x-1',
+      lineItems: [
+        {
+          id: 'l-1',
+          image: 'wix:image://v1/tea.png#originWidth=8&originHeight=6',
+          url: 'https://s.example/p/tea',
+        },
+      ],
+      shippingInfo: { shippingDestination: { address: { addressLine1: '1 Main St' } } },
+      createdDate: new Date('2025-01-02T03:04:05.000Z'),
+    });
+    const order = await processWebhook(
+      await sign(
+        created('wix.ecom.v1.order_created', {
+          id: 'x-1',
+          number: '7',
+          lineItems: [line],
+          recipientInfo: { address: { addressLine: '1 Main St' } },
+        }),
+      ),
+      handlers,
+    );
+    expect(onOrderCreated).toHaveBeenCalledWith(order);
+    expect(order.entity).toMatchObject({
+      number: '7',
+      lineItems: [{ image: 'wix:image://v1/tea.png#originWidth=8&originHeight=6' }],
+      recipientInfo: { address: { addressLine1: '1 Main St' } },
+    });
+    const identity = await processWebhook(
+      await sign(
+        created('wix.iam.v1.identity_created', {
+          id: 'x-1',
+          email: { address: 'ada@example.com', isVerified: false },
+          createdDate: '2025-01-02T03:04:05.000Z',
+        }),
+      ),
+      handlers,
+    );
+    expect(onIdentityCreated).toHaveBeenCalledWith(identity);
+    expect(identity.entity).toMatchObject({ createdDate: new Date('2025-01-02T03:04:05.000Z') });
+    expect(onOther).not.toHaveBeenCalled();
+  });
+
   it('reads who caused the event from the envelope: JSON text as the platform sends it, or an object', async () => {
     const data = JSON.parse(cartUpdated.data).data;
     const member = { identityType: 'MEMBER', memberId: 'm-1' };

@@ -16,12 +16,24 @@
  * @module
  */
 import type { CatalogVersion } from './enums/catalog.ts';
+import type { ChannelType, WeightUnit } from './enums/commerce.ts';
 import { ShopkitError } from './http/errors.ts';
-import type { Cart } from './modules/cart.ts';
-import { CART_FIELDS } from './modules/cart-fields.ts';
+import type {
+  Address,
+  AppliedDiscount,
+  Cart,
+  ContactInfo,
+  EstimateTotalsResponse,
+  LineItem,
+  PriceSummary,
+  SelectedShippingOption,
+} from './modules/cart.ts';
+import { ADDRESS, CART_FIELDS, DISCOUNTS, ITEM, LOGISTICS } from './modules/cart-fields.ts';
 import type { CollectionMedia } from './modules/collections.ts';
+import type { Identity } from './modules/identity.ts';
+import { IDENTITY_FIELDS } from './modules/identity-fields.ts';
 import type { CostAndProfitData, Media, PriceData } from './modules/products.ts';
-import { walk } from './transforms.ts';
+import { date, type TransformSpec, walk } from './transforms.ts';
 
 /** A type as JSON carries it: timestamps are ISO strings (the SDK's read transforms are not applied). */
 export type Wire<T> = T extends Date
@@ -84,6 +96,9 @@ export const EVENT_TYPES = {
   onCollectionChanged: 'com.wix.ecommerce.catalog.api.v1.CollectionChanged',
   onCollectionDeleted: 'com.wix.ecommerce.catalog.api.v1.CollectionDeleted',
   onRedirectSessionCreated: 'wix.headless.v1.redirect_session_created',
+  onCheckoutCreated: 'wix.ecom.v1.checkout_created',
+  onOrderCreated: 'wix.ecom.v1.order_created',
+  onIdentityCreated: 'wix.iam.v1.identity_created',
 } as const;
 
 /** What every catalog event says of its origin. */
@@ -142,6 +157,50 @@ export interface CollectionDeleted extends CatalogEvent {
   collection_Id: string;
 }
 
+/** A checkout as its event carries it: the cart's priced lines and totals, the buyer, the addresses. */
+export interface Checkout {
+  id: string;
+  cartId?: string;
+  lineItems: LineItem[];
+  buyerInfo?: { visitorId?: string; memberId?: string; userId?: string; email?: string };
+  billingInfo?: { address?: Address; contactDetails?: ContactInfo['contactDetails'] };
+  shippingInfo?: {
+    shippingDestination?: { address?: Address; contactDetails?: ContactInfo['contactDetails'] };
+    selectedCarrierServiceOption?: SelectedShippingOption;
+  };
+  currency: string;
+  conversionCurrency?: string;
+  priceSummary?: PriceSummary;
+  taxSummary?: EstimateTotalsResponse['taxSummary'];
+  appliedDiscounts?: AppliedDiscount[];
+  weightUnit?: WeightUnit;
+  channelType?: ChannelType;
+  completed?: boolean;
+  createdDate?: Date;
+  updatedDate?: Date;
+}
+
+/** An order placed on the hosted checkout page. */
+export interface Order {
+  id: string;
+  /** The order number the buyer sees (`Order #12`). */
+  number: string;
+  checkoutId?: string;
+  status?: string;
+  paymentStatus?: string;
+  channelInfo?: { type?: ChannelType };
+  buyerInfo?: { visitorId?: string; memberId?: string; userId?: string; email?: string };
+  lineItems: LineItem[];
+  priceSummary?: PriceSummary;
+  taxSummary?: EstimateTotalsResponse['taxSummary'];
+  appliedDiscounts?: AppliedDiscount[];
+  /** The shipping option chosen, if any. */
+  shippingInfo?: SelectedShippingOption | null;
+  recipientInfo?: { contactDetails?: { firstName?: string; lastName?: string }; address?: Address };
+  currency?: string;
+  createdDate?: Date;
+}
+
 /** What each event carries. */
 export interface EventEntities {
   /** The cart as `getCurrentCart` returns it. */
@@ -157,9 +216,35 @@ export interface EventEntities {
   onCollectionChanged: CollectionChanged;
   onCollectionDeleted: CollectionDeleted;
   onRedirectSessionCreated: { id: string; intent: string; fullUrl: string; createdDate?: string };
+  onCheckoutCreated: Checkout;
+  onOrderCreated: Order;
+  /** The new member's identity, with their e-mail and profile. */
+  onIdentityCreated: Identity;
 }
 
 type Name = keyof typeof EVENT_TYPES;
+
+const STAMPS = { createdDate: date, updatedDate: date };
+/** The read transforms of the entities that have them, by event type. */
+const READ: Record<string, TransformSpec> = {
+  [EVENT_TYPES.onCartCreated]: CART_FIELDS,
+  [EVENT_TYPES.onCartUpdated]: CART_FIELDS,
+  [EVENT_TYPES.onCheckoutCreated]: {
+    ...STAMPS,
+    lineItems: ITEM,
+    billingInfo: { address: ADDRESS },
+    shippingInfo: { shippingDestination: { address: ADDRESS }, selectedCarrierServiceOption: LOGISTICS },
+    appliedDiscounts: DISCOUNTS,
+  },
+  [EVENT_TYPES.onOrderCreated]: {
+    ...STAMPS,
+    lineItems: ITEM,
+    recipientInfo: { address: ADDRESS },
+    shippingInfo: LOGISTICS,
+    appliedDiscounts: DISCOUNTS,
+  },
+  [EVENT_TYPES.onIdentityCreated]: IDENTITY_FIELDS,
+};
 
 /** One optional handler per event type. */
 export type WebhookHandlers = {
@@ -330,11 +415,10 @@ export async function process(body: string, options: ProcessOptions): Promise<We
   }
   const { meta, modified } = unwrapped;
   const type: string = envelope.eventType;
-  // A cart reads as the cart calls read it: `Date`s, `wix:image://` references, the SDK's names.
-  const entity =
-    type === EVENT_TYPES.onCartCreated || type === EVENT_TYPES.onCartUpdated
-      ? walk(unwrapped.entity, CART_FIELDS, 1)
-      : unwrapped.entity;
+  // Carts, checkouts, orders and identities read as the calls read them: `Date`s, `wix:image://`
+  // references, the SDK's names.
+  const fields = READ[type];
+  const entity = fields ? walk(unwrapped.entity, fields, 1) : unwrapped.entity;
   const event: WebhookEvent = {
     id: String(meta.id ?? ''),
     type,

@@ -23,3 +23,6 @@ export const CART_FIELDS = {
   updatedDate: date,
   appliedDiscounts: DISCOUNTS,
 };
+export const LOGISTICS = {
+  logistics: { pickupDetails: { address: ADDRESS }, deliveryTimeSlot: { from: date, to: date } },
+};

@@ -28,7 +28,7 @@ import type {
 } from '../enums/commerce.ts';
 import { type CallOptions, op } from '../http/op.ts';
 import { date, float, image } from '../transforms.ts';
-import { ADDRESS, CART_FIELDS, DISCOUNTS, ITEM } from './cart-fields.ts';
+import { ADDRESS, CART_FIELDS, DISCOUNTS, ITEM, LOGISTICS } from './cart-fields.ts';
 
 /** A money amount: decimal strings, formatted in the store currency. */
 export interface Price {
@@ -348,9 +348,6 @@ export interface EstimateTotalsResponse {
 const RES = { cart: CART_FIELDS };
 const CUSTOM_ITEM = { ...ITEM, media: image };
 const INPUTS = { lineItems: ITEM, customLineItems: CUSTOM_ITEM };
-const LOGISTICS = {
-  logistics: { pickupDetails: { address: ADDRESS }, deliveryTimeSlot: { from: date, to: date } },
-};
 const MEMBERSHIP = { expirationDate: date };
 const ADDRESSES = { shippingAddress: ADDRESS, billingAddress: ADDRESS };
 

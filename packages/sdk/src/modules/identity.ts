@@ -18,7 +18,8 @@ import {
   ValidationError,
 } from '../http/errors.ts';
 import { type CallOptions, op } from '../http/op.ts';
-import { address, date, float } from '../transforms.ts';
+import { float } from '../transforms.ts';
+import { IDENTITY_FIELDS, PROFILE, VALUE } from './identity-fields.ts';
 import { createRedirectSession } from './redirects.ts';
 
 export {
@@ -86,13 +87,8 @@ interface StateResponse {
   additionalData?: Record<string, unknown>;
 }
 
-const VALUE = { numValue: float, dateValue: date };
-const PROFILE = { customFields: { value: VALUE }, addresses: { address } };
 const profileReq = { profile: PROFILE };
-const identityRes = {
-  identity: { createdDate: date, updatedDate: date, identityProfile: PROFILE },
-  additionalData: { '*': VALUE },
-};
+const identityRes = { identity: IDENTITY_FIELDS, additionalData: { '*': VALUE } };
 const A = '/_api/iam/authentication';
 const post = <Args extends unknown[], R>(path: string, args: string[], extra: object = {}) =>
   op<Args, R>({ method: 'POST', path, args, res: identityRes, ...extra });

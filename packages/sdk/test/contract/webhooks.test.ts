@@ -14,6 +14,7 @@ import {
   ApplicationError,
   cart,
   createClient,
+  identity,
   OAuthStrategy,
   op,
   products,
@@ -23,7 +24,7 @@ import {
   ValidationError,
   webhooks,
 } from '../../src/index.ts';
-import { merchantClient, visitorClient } from './setup.ts';
+import { CHECKOUT_FORM, merchantClient, postForm, visitorClient } from './setup.ts';
 
 interface Hit {
   body: string;
@@ -191,6 +192,29 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
     const { redirectSession } = await v.redirects.createRedirectSession({
       storesProduct: { productSlug: product.slug },
     });
+    // A checkout, and its order placed on the hosted page, by another visitor.
+    const buyer = visitor();
+    await buyer.cart.addToCurrentCart({ lineItems: [line] });
+    const { checkoutId } = await buyer.cart.createCheckoutFromCurrentCart({ email: 'ada@example.com' });
+    const { redirectSession: pay } = await buyer.redirects.createRedirectSession({
+      ecomCheckout: { checkoutId },
+    });
+    const placed = await postForm(pay.fullUrl, new URLSearchParams(CHECKOUT_FORM).toString(), {
+      Origin: emu.url,
+    });
+    // Without a post-flow URL the hosted page says the order is placed.
+    expect(await placed.text()).toContain('has been placed');
+    const [order] = await emu.emu.db.query<{ id: string }>('SELECT id FROM orders WHERE checkout_id = $1', [
+      checkoutId,
+    ]);
+    // A member registers.
+    const newcomer = `hooks-${backend}-${Date.now()}@example.com`;
+    const registered = await visitorClient(emu, { identity }).identity.register({
+      email: newcomer,
+      password: 'long enough pw',
+    });
+    const identityId = registered.data?.identity?.id;
+    expect(identityId).toBeTruthy();
 
     const seen: Record<string, string[]> = {};
     const note = (name: string) => (e: webhooks.WebhookEvent) => {
@@ -263,11 +287,46 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
         note('onCollectionDeleted')(e);
       },
       onRedirectSessionCreated: (e) => {
-        expect(e.entity.fullUrl).toBe(redirectSession.fullUrl);
+        if (e.entityId === redirectSession.id) expect(e.entity.fullUrl).toBe(redirectSession.fullUrl);
         note('onRedirectSessionCreated')(e);
       },
+      // Checkouts, orders and identities read as the calls read them.
+      onCheckoutCreated: (e) => {
+        expect(e.entity).toMatchObject({
+          id: checkoutId,
+          buyerInfo: { email: 'ada@example.com' },
+          completed: false,
+        });
+        expect(e.entity.lineItems[0]?.catalogReference?.catalogItemId).toBe(product.id);
+        expect(e.entity.createdDate).toBeInstanceOf(Date);
+        note('onCheckoutCreated')(e);
+      },
+      onOrderCreated: (e) => {
+        expect(e.entity).toMatchObject({
+          id: order!.id,
+          checkoutId,
+          recipientInfo: { address: { addressLine1: '1 Main St' } },
+        });
+        expect(e.entity.createdDate).toBeInstanceOf(Date);
+        note('onOrderCreated')(e);
+      },
+      onIdentityCreated: (e) => {
+        expect(e.entity).toMatchObject({ id: identityId, email: { address: newcomer } });
+        expect(e.entity.createdDate).toBeInstanceOf(Date);
+        note('onIdentityCreated')(e);
+      },
     };
-    const mine = new Set([product.id, shirt.id, collection.id, created.id, redirectSession.id]);
+    const mine = new Set([
+      product.id,
+      shirt.id,
+      collection.id,
+      created.id,
+      redirectSession.id,
+      pay.id,
+      checkoutId,
+      order!.id,
+      identityId!,
+    ]);
     const expected: Record<string, string[]> = {
       onProductCreated: [product.id, shirt.id],
       onProductChanged: [product.id, shirt.id],
@@ -279,7 +338,10 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
       onCartCreated: [created.id],
       onCartUpdated: [created.id],
       onCartDeleted: [created.id],
-      onRedirectSessionCreated: [redirectSession.id],
+      onRedirectSessionCreated: [redirectSession.id, pay.id],
+      onCheckoutCreated: [checkoutId],
+      onOrderCreated: [order!.id],
+      onIdentityCreated: [identityId!],
     };
     const done = () =>
       Object.entries(expected).every(([name, ids]) => ids.every((id) => seen[name]?.includes(id)));
