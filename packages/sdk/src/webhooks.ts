@@ -417,7 +417,7 @@ export async function process(body: string, options: ProcessOptions): Promise<We
   const type: string = envelope.eventType;
   // Carts, checkouts, orders and identities read as the calls read them: `Date`s, `wix:image://`
   // references, the SDK's names.
-  const fields = READ[type];
+  const fields = Object.hasOwn(READ, type) ? READ[type] : undefined;
   const entity = fields ? walk(unwrapped.entity, fields, 1) : unwrapped.entity;
   const event: WebhookEvent = {
     id: String(meta.id ?? ''),
