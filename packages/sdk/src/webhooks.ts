@@ -215,7 +215,7 @@ export interface EventEntities {
   onCollectionCreated: CollectionCreated;
   onCollectionChanged: CollectionChanged;
   onCollectionDeleted: CollectionDeleted;
-  onRedirectSessionCreated: { id: string; intent: string; fullUrl: string; createdDate?: string };
+  onRedirectSessionCreated: { id: string; intent: string; fullUrl: string; createdDate?: Date };
   onCheckoutCreated: Checkout;
   onOrderCreated: Order;
   /** The new member's identity, with their e-mail and profile. */
@@ -225,7 +225,7 @@ export interface EventEntities {
 type Name = keyof typeof EVENT_TYPES;
 
 const STAMPS = { createdDate: date, updatedDate: date };
-/** The read transforms of the entities that have them, by event type. */
+/** The read transforms of the entities that have them, by event type (the catalog's payloads have none). */
 const READ: Record<string, TransformSpec> = {
   [EVENT_TYPES.onCartCreated]: CART_FIELDS,
   [EVENT_TYPES.onCartUpdated]: CART_FIELDS,
@@ -244,6 +244,7 @@ const READ: Record<string, TransformSpec> = {
     appliedDiscounts: DISCOUNTS,
   },
   [EVENT_TYPES.onIdentityCreated]: IDENTITY_FIELDS,
+  [EVENT_TYPES.onRedirectSessionCreated]: { createdDate: date },
 };
 
 /** One optional handler per event type. */
@@ -415,8 +416,7 @@ export async function process(body: string, options: ProcessOptions): Promise<We
   }
   const { meta, modified } = unwrapped;
   const type: string = envelope.eventType;
-  // Carts, checkouts, orders and identities read as the calls read them: `Date`s, `wix:image://`
-  // references, the SDK's names.
+  // Entities read as the calls read them: `Date`s, `wix:image://` references, the SDK's names.
   const fields = Object.hasOwn(READ, type) ? READ[type] : undefined;
   const entity = fields ? walk(unwrapped.entity, fields, 1) : unwrapped.entity;
   const event: WebhookEvent = {

@@ -288,6 +288,7 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
       },
       onRedirectSessionCreated: (e) => {
         if (e.entityId === redirectSession.id) expect(e.entity.fullUrl).toBe(redirectSession.fullUrl);
+        expect(e.entity.createdDate).toBeInstanceOf(Date);
         note('onRedirectSessionCreated')(e);
       },
       // Checkouts, orders and identities read as the calls read them.
