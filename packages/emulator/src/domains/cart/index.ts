@@ -257,10 +257,6 @@ const checkoutSchema = z.object({
 });
 
 /**
- * Whether the call also carries a valid API key after the buyer's token (`<token>,<apiKey>`,
- * wire §1.6): merchant-only fields (custom line items, merchant discounts) need it.
- */
-/**
  * A new checkout as its `checkout_created` event carries it, in the platform's checkout shape: the
  * cart's priced line items and totals, the buyer (with the e-mail given), the billing and shipping
  * addresses with the cart's contact details, the chosen shipping option.
@@ -300,6 +296,10 @@ function checkoutEntity(
   };
 }
 
+/**
+ * Whether the call also carries a valid API key after the buyer's token (`<token>,<apiKey>`,
+ * wire §1.6): merchant-only fields (custom line items, merchant discounts) need it.
+ */
 async function elevatedToo(emu: Emulator, c: Context) {
   const parts = (c.req.header('authorization') ?? '').split(',');
   const key = parts[1]?.trim();
