@@ -284,24 +284,19 @@ describe('responses and failures', () => {
     expect(onError).toHaveBeenCalledWith(err, { method: 'POST', path: '/things/v1/remove' });
   });
 
+  /** A client whose fetch never answers (until aborted), trying each call once. */
+  const hangingClient = (options: { timeoutMs?: number } = {}) =>
+    createClient({ baseUrl: 'http://h', fetch: fakeFetch(hang).fetch, retry: { attempts: 1 }, ...options });
+
   it('times out a call that hangs', async () => {
-    const client = createClient({
-      baseUrl: 'http://h',
-      fetch: fakeFetch(hang).fetch,
-      timeoutMs: 20,
-      retry: { attempts: 1 },
-    });
+    const client = hangingClient({ timeoutMs: 20 });
     const err = await getThing(client, 'a').catch((e) => e);
     expect(err).toBeInstanceOf(SystemError);
     expect(err).toMatchObject({ code: 'TIMEOUT', message: 'System error occurred: the call timed out' });
   });
 
   it('times out a short call on time while a longer one is still waiting (one shared timer)', async () => {
-    const client = createClient({
-      baseUrl: 'http://h',
-      fetch: fakeFetch(hang).fetch,
-      retry: { attempts: 1 },
-    });
+    const client = hangingClient();
     const ctl = new AbortController();
     let longDone = false;
     const long = getThing(client, 'long', { timeoutMs: 60_000, signal: ctl.signal })
@@ -317,11 +312,7 @@ describe('responses and failures', () => {
   });
 
   it('times out a call that has a signal of its own as TIMEOUT, not ABORTED', async () => {
-    const client = createClient({
-      baseUrl: 'http://h',
-      fetch: fakeFetch(hang).fetch,
-      retry: { attempts: 1 },
-    });
+    const client = hangingClient();
     const ctl = new AbortController();
     const err = await getThing(client, 'a', { timeoutMs: 20, signal: ctl.signal }).catch((e) => e);
     expect(err).toMatchObject({ code: 'TIMEOUT' });
