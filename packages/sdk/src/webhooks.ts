@@ -35,15 +35,6 @@ import { IDENTITY_FIELDS } from './modules/identity-fields.ts';
 import type { CostAndProfitData, Media, PriceData } from './modules/products.ts';
 import { date, type TransformSpec, walk } from './transforms.ts';
 
-/** A type as JSON carries it: timestamps are ISO strings (the SDK's read transforms are not applied). */
-export type Wire<T> = T extends Date
-  ? string
-  : T extends (infer U)[]
-    ? Wire<U>[]
-    : T extends object
-      ? { [K in keyof T]: Wire<T[K]> }
-      : T;
-
 /** One verified event. */
 export interface WebhookEvent<E = unknown, T extends string = string> {
   /**
