@@ -25,7 +25,7 @@ import {
   resolveLines,
 } from './model.ts';
 import { CURRENCY, isAmount } from './money.ts';
-import { cartPages } from './pages.ts';
+import { type CheckoutDoc, cartPages } from './pages.ts';
 import { DEMO_COUPONS } from './pricing.ts';
 import {
   CART_EVENTS,
@@ -261,12 +261,7 @@ const checkoutSchema = z.object({
  * cart's priced line items and totals, the buyer (with the e-mail given), the billing and shipping
  * addresses with the cart's contact details, the chosen shipping option.
  */
-function checkoutEntity(
-  id: string,
-  doc: { cartId: string; channelType: string; email?: string; currency: string } & Record<string, any>,
-  est: ReturnType<typeof estimate>,
-  now: Date,
-) {
+function checkoutEntity(id: string, doc: CheckoutDoc, est: ReturnType<typeof estimate>, now: Date) {
   const w = est.wire;
   const contactDetails = doc.contactInfo?.contactDetails;
   const at = (address: unknown) =>
