@@ -109,7 +109,15 @@ export type {
 } from './modules/products.ts';
 export * as products from './modules/products.ts';
 export * as redirects from './modules/redirects.ts';
-export type { Paging, PagingMetadata, PlatformQuery, QueryPage, Sorting, SortOrder } from './query.ts';
+export type {
+  CursorQuery,
+  Paging,
+  PagingMetadata,
+  PlatformQuery,
+  QueryPage,
+  Sorting,
+  SortOrder,
+} from './query.ts';
 export { DEFAULT_LIMIT, QueryBuilder } from './query.ts';
 export type { Kind, TransformSpec, WireImage } from './transforms.ts';
 export {

@@ -22,6 +22,18 @@ export interface PlatformQuery {
   sort?: Sorting[];
   paging?: Paging;
 }
+/**
+ * A platform query paged by cursor instead of offset (wire §4): the first page sends `filter`,
+ * `sort` and `cursorPaging: {limit}`; a next one only `cursorPaging: {cursor, limit}`, with the
+ * cursor from `metadata.cursors.next` (or `prev`), which carries the filter and sort.
+ * @example
+ * const first = await client.products.queryProducts({ filter: { visible: true }, cursorPaging: { limit: 20 } });
+ * const cursor = first.metadata.cursors?.next;
+ * if (cursor) await client.products.queryProducts({ cursorPaging: { limit: 20, cursor } });
+ */
+export interface CursorQuery extends PlatformQuery {
+  cursorPaging?: { limit?: number; cursor?: string };
+}
 /** Paging metadata of an offset-paged answer. */
 export interface PagingMetadata {
   count?: number;

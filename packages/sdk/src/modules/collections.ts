@@ -4,9 +4,8 @@
  */
 import type { AnyClient } from '../client.ts';
 import { type CallOptions, op } from '../http/op.ts';
-import { type PagingMetadata, QueryBuilder } from '../query.ts';
+import { type CursorQuery, type PagingMetadata, QueryBuilder } from '../query.ts';
 import { date } from '../transforms.ts';
-import type { CursorQuery } from './products.ts';
 
 /** A media item of a collection. */
 export interface CollectionMedia {

@@ -18,7 +18,7 @@ import type {
   ProductType,
 } from '../enums/catalog.ts';
 import { type CallOptions, type OpSpec, op } from '../http/op.ts';
-import { type PagingMetadata, type PlatformQuery, QueryBuilder } from '../query.ts';
+import { type CursorQuery, type PagingMetadata, QueryBuilder } from '../query.ts';
 import { date, float, image, nest, video } from '../transforms.ts';
 import type { Collection } from './collections.ts';
 
@@ -269,18 +269,7 @@ export interface QueryProductVariantsResponse {
   metadata: { items?: number; offset?: number };
   totalResults: number;
 }
-/**
- * A platform query paged by cursor instead of offset (wire §4): the first page sends `filter`,
- * `sort` and `cursorPaging: {limit}`; a next one only `cursorPaging: {cursor, limit}`, with the
- * cursor from `metadata.cursors.next` (or `prev`), which carries the filter and sort.
- * @example
- * const first = await client.products.queryProducts({ filter: { visible: true }, cursorPaging: { limit: 20 } });
- * const cursor = first.metadata.cursors?.next;
- * if (cursor) await client.products.queryProducts({ cursorPaging: { limit: 20, cursor } });
- */
-export interface CursorQuery extends PlatformQuery {
-  cursorPaging?: { limit?: number; cursor?: string };
-}
+export type { CursorQuery } from '../query.ts';
 export type StoreVariantsQuery = CursorQuery;
 export interface QueryStoreVariantsResponse {
   variants: StoreVariant[];
