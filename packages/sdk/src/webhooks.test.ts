@@ -261,16 +261,34 @@ describe('webhooks.process', () => {
           id: 'x-1',
           number: '7',
           lineItems: [line],
+          billingInfo: { address: { addressLine: '1 Main St' } },
           recipientInfo: { address: { addressLine: '1 Main St' } },
+          shippingInfo: {
+            title: 'Standard',
+            logistics: {
+              shippingDestination: { address: { addressLine: '1 Main St' } },
+              deliveryTimeSlot: { from: '2025-01-03T00:00:00.000Z' },
+            },
+          },
+          activities: [{ type: 'ORDER_PLACED', createdDate: '2025-01-02T03:04:05.000Z' }],
         }),
       ),
       handlers,
     );
     expect(onOrderCreated).toHaveBeenCalledWith(order);
+    const main = { address: { addressLine1: '1 Main St' } };
     expect(order.entity).toMatchObject({
       number: '7',
       lineItems: [{ image: 'wix:image://v1/tea.png#originWidth=8&originHeight=6' }],
-      recipientInfo: { address: { addressLine1: '1 Main St' } },
+      billingInfo: main,
+      recipientInfo: main,
+      shippingInfo: {
+        logistics: {
+          shippingDestination: main,
+          deliveryTimeSlot: { from: new Date('2025-01-03T00:00:00.000Z') },
+        },
+      },
+      activities: [{ createdDate: new Date('2025-01-02T03:04:05.000Z') }],
     });
     const identity = await processWebhook(
       await sign(

@@ -23,10 +23,13 @@ import type {
   AppliedDiscount,
   Cart,
   ContactInfo,
+  DeliveryLogistics,
   EstimateTotalsResponse,
   LineItem,
+  Price,
   PriceSummary,
   SelectedShippingOption,
+  TaxDetails,
 } from './modules/cart.ts';
 import { ADDRESS, CART_FIELDS, DISCOUNTS, ITEM, LOGISTICS } from './modules/cart-fields.ts';
 import type { CollectionMedia } from './modules/collections.ts';
@@ -171,25 +174,56 @@ export interface Checkout {
   updatedDate?: Date;
 }
 
-/** An order placed on the hosted checkout page. */
+/** An order placed on the hosted checkout page, in the platform's order shape. */
 export interface Order {
   id: string;
   /** The order number the buyer sees (`Order #12`). */
   number: string;
   checkoutId?: string;
+  cartId?: string;
   status?: string;
   paymentStatus?: string;
+  fulfillmentStatus?: string;
+  archived?: boolean;
   channelInfo?: { type?: ChannelType };
   buyerInfo?: { visitorId?: string; memberId?: string; userId?: string; email?: string };
+  createdBy?: { visitorId?: string; memberId?: string };
   lineItems: LineItem[];
-  priceSummary?: PriceSummary;
+  /** The checkout's totals; `totalPrice` is `total` under the name orders also give it. */
+  priceSummary?: PriceSummary & { totalPrice?: Price };
   taxSummary?: EstimateTotalsResponse['taxSummary'];
   appliedDiscounts?: AppliedDiscount[];
-  /** The shipping option chosen, if any. */
-  shippingInfo?: SelectedShippingOption | null;
-  recipientInfo?: { contactDetails?: { firstName?: string; lastName?: string }; address?: Address };
+  /** The name and address given at checkout. */
+  billingInfo?: { address?: Address; contactDetails?: ContactInfo['contactDetails'] };
+  /** How the order ships: absent when no shipping option was chosen. */
+  shippingInfo?: OrderShippingInfo;
+  recipientInfo?: { contactDetails?: ContactInfo['contactDetails']; address?: Address };
+  weightUnit?: WeightUnit;
   currency?: string;
+  activities?: Array<{ type: string; createdDate?: Date }>;
   createdDate?: Date;
+  updatedDate?: Date;
+}
+
+/**
+ * An order's chosen shipping option: where it goes (`logistics.shippingDestination`, absent for a
+ * pickup, whose place is `logistics.pickupDetails`) and what it costs.
+ */
+export interface OrderShippingInfo {
+  carrierId?: string;
+  code?: string;
+  title: string;
+  logistics?: DeliveryLogistics & {
+    shippingDestination?: { address?: Address; contactDetails?: ContactInfo['contactDetails'] };
+  };
+  cost: {
+    price: Price;
+    totalPriceBeforeTax: Price;
+    totalPriceAfterTax: Price;
+    taxDetails?: TaxDetails;
+    discount: Price;
+  };
+  region?: { id?: string; name?: string };
 }
 
 /** What each event carries. */
@@ -230,9 +264,13 @@ const READ: Record<string, TransformSpec> = {
   [EVENT_TYPES.onOrderCreated]: {
     ...STAMPS,
     lineItems: ITEM,
+    billingInfo: { address: ADDRESS },
     recipientInfo: { address: ADDRESS },
-    shippingInfo: LOGISTICS,
+    shippingInfo: {
+      logistics: { ...LOGISTICS.logistics, shippingDestination: { address: ADDRESS } },
+    },
     appliedDiscounts: DISCOUNTS,
+    activities: { createdDate: date },
   },
   [EVENT_TYPES.onIdentityCreated]: IDENTITY_FIELDS,
   [EVENT_TYPES.onRedirectSessionCreated]: { createdDate: date },

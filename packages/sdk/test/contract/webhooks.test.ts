@@ -303,12 +303,28 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
         note('onCheckoutCreated')(e);
       },
       onOrderCreated: (e) => {
+        // The platform's order shape (its GetOrder example): the form's name and address bill and
+        // ship; the option's cost as orders state it.
+        const at = { address: { addressLine1: '1 Main St' }, contactDetails: { firstName: 'Ada' } };
         expect(e.entity).toMatchObject({
           id: order!.id,
           checkoutId,
-          recipientInfo: { address: { addressLine1: '1 Main St' } },
+          status: 'APPROVED',
+          fulfillmentStatus: 'NOT_FULFILLED',
+          buyerInfo: { email: 'ada@example.com' },
+          billingInfo: at,
+          recipientInfo: at,
+          shippingInfo: { logistics: { shippingDestination: at } },
+          activities: [{ type: 'ORDER_PLACED' }],
         });
+        const cost = e.entity.shippingInfo!.cost;
+        expect(Object.keys(cost).sort()).toEqual(
+          ['discount', 'price', 'taxDetails', 'totalPriceAfterTax', 'totalPriceBeforeTax'].sort(),
+        );
+        expect(e.entity.priceSummary!.totalPrice).toEqual(e.entity.priceSummary!.total);
+        expect(e.entity.createdBy).toEqual({ visitorId: e.entity.buyerInfo!.visitorId });
         expect(e.entity.createdDate).toBeInstanceOf(Date);
+        expect(e.entity.activities![0]!.createdDate).toBeInstanceOf(Date);
         note('onOrderCreated')(e);
       },
       onIdentityCreated: (e) => {
