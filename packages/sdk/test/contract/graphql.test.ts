@@ -18,6 +18,7 @@ import {
   type Product,
   products,
   request,
+  ShopkitError,
   ValidationError,
 } from '../../src/index.ts';
 import type { Collection } from '../../src/modules/collections.ts';
@@ -332,6 +333,38 @@ describe.each(testBackends())('GraphQL (%s)', (backend) => {
       expect(removed.errors).toBeUndefined();
       expect(removed.data.removeLineItemsFromCurrentCart.lineItems).toEqual([{ id: lines[1].id }]);
       expect((await c.cart.getCurrentCart()).lineItems.map((l) => l.id)).toEqual([lines[1].id]);
+
+      const updated = await gql<{ updateCurrentCartLineItemQuantity: any }>(
+        c,
+        'mutation ($l: [LineItemQuantityInput!]!) { updateCurrentCartLineItemQuantity(lineItems: $l) { lineItems { id quantity } } }',
+        { l: [{ id: lines[1].id, quantity: 5 }] },
+      );
+      expect(updated.errors).toBeUndefined();
+      expect(updated.data.updateCurrentCartLineItemQuantity.lineItems).toEqual([
+        { id: lines[1].id, quantity: 5 },
+      ]);
+      expect((await c.cart.getCurrentCart()).lineItems.map((l) => l.quantity)).toEqual([5]);
+      // 0 removes the line, as on REST.
+      const emptied = await gql<{ updateCurrentCartLineItemQuantity: any }>(
+        c,
+        'mutation ($l: [LineItemQuantityInput!]!) { updateCurrentCartLineItemQuantity(lineItems: $l) { lineItems { id } } }',
+        { l: [{ id: lines[1].id, quantity: 0 }] },
+      );
+      expect(emptied.data.updateCurrentCartLineItemQuantity.lineItems).toEqual([]);
+      // A line the cart does not hold is REST's error, and changes nothing.
+      await c.cart.addToCurrentCart({ lineItems: [item('dinner-plate')] });
+      const before = await c.cart.getCurrentCart();
+      const unknown = await gql(
+        c,
+        'mutation { updateCurrentCartLineItemQuantity(lineItems: [{id: "nope", quantity: 2}]) { id } }',
+      );
+      expect(unknown.data).toEqual({ updateCurrentCartLineItemQuantity: null });
+      const rest = await c.cart
+        .updateCurrentCartLineItemQuantity([{ id: 'nope', quantity: 2 }])
+        .catch((e) => e);
+      expect(rest).toBeInstanceOf(ShopkitError);
+      expect(codes(unknown)).toEqual([rest.code]);
+      expect(await c.cart.getCurrentCart()).toEqual(before);
     });
 
     it('refuses a bad mutation with the REST violations and stores nothing', async () => {

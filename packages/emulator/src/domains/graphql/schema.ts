@@ -49,6 +49,8 @@ type Mutation {
   addToCurrentCart(lineItems: [LineItemInput!]!): Cart
   "Removes line items by id (REST POST …/carts/current/remove-line-items)."
   removeLineItemsFromCurrentCart(ids: [ID!]!): Cart
+  "Sets line items' quantities, 0 removing a line (REST POST …/carts/current/update-line-items-quantity)."
+  updateCurrentCartLineItemQuantity(lineItems: [LineItemQuantityInput!]!): Cart
 }
 
 input Sorting {
@@ -70,6 +72,11 @@ input Paging {
 input LineItemInput {
   catalogReference: CatalogReferenceInput!
   quantity: Int = 1
+}
+
+input LineItemQuantityInput {
+  id: ID!
+  quantity: Int!
 }
 
 input CatalogReferenceInput {
@@ -432,6 +439,8 @@ const RESOLVERS: Record<string, Record<string, Resolver>> = {
       cart('POST', '/add-to-cart', { lineItems: a.lineItems }),
     removeLineItemsFromCurrentCart: (_, a: { ids: string[] }, { cart }) =>
       cart('POST', '/remove-line-items', { lineItemIds: a.ids }),
+    updateCurrentCartLineItemQuantity: (_, a: { lineItems: { id: string; quantity: number }[] }, { cart }) =>
+      cart('POST', '/update-line-items-quantity', { lineItems: a.lineItems }),
   },
 };
 
