@@ -17,6 +17,7 @@ import {
   graphql,
   type Product,
   products,
+  redirects,
   request,
   ShopkitError,
   ValidationError,
@@ -365,6 +366,132 @@ describe.each(testBackends())('GraphQL (%s)', (backend) => {
       expect(rest).toBeInstanceOf(ShopkitError);
       expect(codes(unknown)).toEqual([rest.code]);
       expect(await c.cart.getCurrentCart()).toEqual(before);
+    });
+
+    it('estimates totals exactly as REST does, and stores nothing', async () => {
+      const c = visitor();
+      await c.cart.addToCurrentCart({
+        lineItems: [item('linen-shirt', 2, { Size: 'S', Color: 'White' }), item('dinner-plate', 3)],
+      });
+      await c.cart.updateCurrentCart({ couponCode: 'SAVE10' });
+      const before = await c.cart.getCurrentCart();
+      const input = {
+        shippingAddress: { country: 'US', subdivision: 'US-NY', city: 'Albany', postalCode: '12207' },
+        selectedShippingOption: { code: 'express' },
+      };
+      // The REST answer on the wire (amounts as decimal strings, as GraphQL sends them).
+      const rest = await request(c, 'POST', '/ecom/v1/carts/current/estimate-totals', { body: input });
+      const { data, errors } = await gql<{ estimateCurrentCartTotals: any }>(
+        c,
+        `query ($a: AddressInput, $o: ShippingOptionInput) {
+          estimateCurrentCartTotals(shippingAddress: $a, selectedShippingOption: $o) {
+            currency cart { id lineItems { id quantity } }
+            priceSummary { subtotal { amount formattedAmount } shipping { amount } tax { amount } discount { amount } total { amount formattedAmount } }
+            shippingInfo {
+              region { id name }
+              selectedCarrierServiceOption { carrierId code title requestedShippingOption
+                logistics { deliveryTime } cost { price { amount } totalPriceBeforeTax { amount } totalPriceAfterTax { amount } totalDiscount { amount } } }
+              carrierServiceOptions { carrierId shippingOptions { code title cost { price { amount } } } }
+            }
+            appliedDiscounts { discountType lineItemIds coupon { code name amount { amount } } }
+            violations { severity description }
+          }
+        }`,
+        { a: input.shippingAddress, o: input.selectedShippingOption },
+      );
+      expect(errors).toBeUndefined();
+      const t = data.estimateCurrentCartTotals;
+      const amount = (x: { amount: string }) => ({ amount: x.amount });
+      const s = rest.priceSummary;
+      expect(t.priceSummary).toEqual({
+        subtotal: { amount: s.subtotal.amount, formattedAmount: s.subtotal.formattedAmount },
+        shipping: amount(s.shipping),
+        tax: amount(s.tax),
+        discount: amount(s.discount),
+        total: { amount: s.total.amount, formattedAmount: s.total.formattedAmount },
+      });
+      const sel = rest.shippingInfo.selectedCarrierServiceOption;
+      expect(t.shippingInfo.selectedCarrierServiceOption).toEqual({
+        carrierId: sel.carrierId,
+        code: 'express',
+        title: sel.title,
+        requestedShippingOption: true,
+        logistics: { deliveryTime: sel.logistics.deliveryTime },
+        cost: {
+          price: amount(sel.cost.price),
+          totalPriceBeforeTax: amount(sel.cost.totalPriceBeforeTax),
+          totalPriceAfterTax: amount(sel.cost.totalPriceAfterTax),
+          totalDiscount: amount(sel.cost.totalDiscount),
+        },
+      });
+      expect(t.shippingInfo.region).toEqual(rest.shippingInfo.region);
+      expect(t.shippingInfo.carrierServiceOptions).toEqual(
+        rest.shippingInfo.carrierServiceOptions.map((c: any) => ({
+          carrierId: c.carrierId,
+          shippingOptions: c.shippingOptions.map((o: any) => ({
+            code: o.code,
+            title: o.title,
+            cost: { price: amount(o.cost.price) },
+          })),
+        })),
+      );
+      expect(t.appliedDiscounts).toEqual(
+        rest.appliedDiscounts.map((d: any) => ({
+          discountType: d.discountType,
+          lineItemIds: d.lineItemIds,
+          coupon: { code: d.coupon.code, name: d.coupon.name, amount: amount(d.coupon.amount) },
+        })),
+      );
+      expect(t.appliedDiscounts[0].coupon.code).toBe('SAVE10');
+      expect(Number(t.priceSummary.tax.amount)).toBeGreaterThan(0);
+      expect(t.violations).toEqual([]);
+      expect(t.currency).toBe(rest.currency);
+      expect(t.cart.lineItems).toEqual(before.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })));
+      // An option that does not exist is REST's field violation; and nothing was stored either way.
+      const bad = await gql(
+        c,
+        '{ estimateCurrentCartTotals(selectedShippingOption: {code: "by-pigeon"}) { currency } }',
+      );
+      const restBad = await failure(
+        c.cart.estimateCurrentCartTotals({ selectedShippingOption: { code: 'by-pigeon' } }),
+      );
+      expect(codes(bad)).toEqual([restBad.code]);
+      expect(await c.cart.getCurrentCart()).toEqual(before);
+    });
+
+    it("creates a checkout as REST does, with REST's refusals", async () => {
+      const c = visitor();
+      const empty = await gql(
+        c,
+        'mutation { createCheckoutFromCurrentCart(channelType: "WEB") { checkoutId } }',
+      );
+      const restEmpty = await failure(c.cart.createCheckoutFromCurrentCart());
+      expect(codes(empty)).toEqual([restEmpty.code]);
+      expect(empty.errors![0]!.extensions.status).toBe(restEmpty.status);
+
+      await c.cart.addToCurrentCart({ lineItems: [item('dinner-plate', 2)] });
+      const badChannel = await gql(
+        c,
+        'mutation { createCheckoutFromCurrentCart(channelType: "CARRIER_PIGEON") { checkoutId } }',
+      );
+      expect(codes(badChannel)).toEqual(['INVALID_ARGUMENT']);
+      expect(badChannel.errors![0]!.extensions.fieldViolations).toContainEqual(
+        expect.objectContaining({ field: 'channelType' }),
+      );
+
+      const { data, errors } = await gql<{ createCheckoutFromCurrentCart: { checkoutId: string } }>(
+        c,
+        `mutation ($a: AddressInput) {
+          createCheckoutFromCurrentCart(channelType: "WEB", email: "ada@example.com", shippingAddress: $a) { checkoutId }
+        }`,
+        { a: { country: 'US', subdivision: 'US-NY', city: 'Albany', addressLine: '1 Main St' } },
+      );
+      expect(errors).toBeUndefined();
+      const { checkoutId } = data.createCheckoutFromCurrentCart;
+      // The cart now names it, as after the REST call, and the hosted checkout takes it.
+      expect((await c.cart.getCurrentCart()).checkoutId).toBe(checkoutId);
+      const { redirectSession } = await redirects.createRedirectSession(c, { ecomCheckout: { checkoutId } });
+      expect(redirectSession.fullUrl).toContain(redirectSession.id);
     });
 
     it('refuses a bad mutation with the REST violations and stores nothing', async () => {

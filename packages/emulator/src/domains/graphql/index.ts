@@ -80,7 +80,7 @@ function toWire(emu: Emulator, e: GraphQLError, phase: Phase): GraphQLFormattedE
 /**
  * The current-cart API as the caller: the cart domain's own routes on a private app, called in
  * process with the caller's `Authorization` and `wix-site-id`, so that GraphQL shares their rules,
- * transactions, events and errors (thrown through as `ApiError`). Resolves with the wire cart.
+ * transactions, events and errors (thrown through as `ApiError`). Resolves with the REST answer.
  */
 function currentCartApi(emu: Emulator) {
   const app = new Hono();
@@ -101,7 +101,7 @@ function currentCartApi(emu: Emulator) {
         headers,
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
-      return ((await res.json()) as { cart: unknown }).cart;
+      return (await res.json()) as Record<string, unknown>;
     };
 }
 

@@ -42,6 +42,14 @@ type Query {
   collections(filter: JSON, sort: [Sorting!], paging: Paging): CollectionsPage
   "The caller's current cart (REST GET /ecom/v1/carts/current); OWNED_CART_NOT_FOUND before the first add."
   currentCart: Cart
+  "The current cart priced: discounts, shipping options, tax, totals (REST POST …/carts/current/estimate-totals). Stores nothing."
+  estimateCurrentCartTotals(
+    selectedShippingOption: ShippingOptionInput
+    shippingAddress: AddressInput
+    billingAddress: AddressInput
+    calculateTax: Boolean
+    calculateShipping: Boolean
+  ): Totals
 }
 
 type Mutation {
@@ -51,6 +59,15 @@ type Mutation {
   removeLineItemsFromCurrentCart(ids: [ID!]!): Cart
   "Sets line items' quantities, 0 removing a line (REST POST …/carts/current/update-line-items-quantity)."
   updateCurrentCartLineItemQuantity(lineItems: [LineItemQuantityInput!]!): Cart
+  "A checkout of the current cart (REST POST …/carts/current/create-checkout); CART_IS_EMPTY or LINE_ITEMS_NOT_AVAILABLE when it cannot be checked out."
+  createCheckoutFromCurrentCart(
+    "WEB (the default), POS, …, as on REST."
+    channelType: String
+    email: String
+    shippingAddress: AddressInput
+    billingAddress: AddressInput
+    selectedShippingOption: ShippingOptionInput
+  ): CheckoutCreated
 }
 
 input Sorting {
@@ -77,6 +94,23 @@ input LineItemInput {
 input LineItemQuantityInput {
   id: ID!
   quantity: Int!
+}
+
+input ShippingOptionInput {
+  code: String!
+  carrierId: ID
+}
+
+"An address with the REST field names."
+input AddressInput {
+  "ISO 3166 alpha-2."
+  country: String
+  "ISO 3166-2, e.g. US-NY."
+  subdivision: String
+  city: String
+  postalCode: String
+  addressLine: String
+  addressLine2: String
 }
 
 input CatalogReferenceInput {
@@ -313,6 +347,106 @@ type LineItem {
   itemType: ItemType!
 }
 
+type Totals {
+  cart: Cart!
+  currency: String!
+  priceSummary: PriceSummary!
+  shippingInfo: ShippingInfo!
+  appliedDiscounts: [AppliedDiscount!]!
+  "Lines that cannot be bought as they are; a checkout is refused while there are any."
+  violations: [Violation!]!
+}
+
+type PriceSummary {
+  subtotal: Price!
+  shipping: Price!
+  tax: Price!
+  discount: Price!
+  total: Price!
+}
+
+type ShippingInfo {
+  region: Region
+  "The option priced in the totals: the one asked for, else the first."
+  selectedCarrierServiceOption: SelectedShippingOption
+  carrierServiceOptions: [CarrierServiceOptions!]!
+}
+
+type Region {
+  id: String
+  name: String
+}
+
+type SelectedShippingOption {
+  carrierId: ID
+  code: String!
+  title: String!
+  logistics: Logistics
+  cost: ShippingCost!
+  "Whether this is the option asked for."
+  requestedShippingOption: Boolean
+}
+
+type ShippingCost {
+  price: Price!
+  totalPriceBeforeTax: Price!
+  totalPriceAfterTax: Price!
+  totalDiscount: Price!
+}
+
+type Logistics {
+  deliveryTime: String
+  instructions: String
+}
+
+type CarrierServiceOptions {
+  carrierId: ID!
+  shippingOptions: [ShippingOption!]!
+}
+
+type ShippingOption {
+  code: String!
+  title: String!
+  logistics: Logistics
+  cost: ShippingOptionCost!
+}
+
+type ShippingOptionCost {
+  price: Price!
+}
+
+type AppliedDiscount {
+  "GLOBAL, SPECIFIC_ITEMS or SHIPPING."
+  discountType: String!
+  lineItemIds: [ID!]!
+  coupon: Coupon
+  merchantDiscount: MerchantDiscount
+}
+
+type Coupon {
+  id: ID!
+  code: String!
+  name: String
+  amount: Price!
+}
+
+type MerchantDiscount {
+  amount: Price!
+  percentage: Float
+}
+
+type Violation {
+  "ERROR or WARNING."
+  severity: String!
+  description: String
+  "Where a page shows it, as on REST (\`{lineItem: {id, name, suggestedFix}}\`)."
+  target: JSON
+}
+
+type CheckoutCreated {
+  checkoutId: ID!
+}
+
 type Translatable {
   original: String!
   translated: String
@@ -365,8 +499,8 @@ type ItemType {
 export interface GraphqlContext {
   emu: Emulator;
   identity: Identity;
-  /** Calls `…/carts/current{action}` with the caller's credentials; resolves with the wire cart. */
-  cart(method: 'GET' | 'POST', action?: string, body?: object): Promise<unknown>;
+  /** Calls `…/carts/current{action}` with the caller's credentials; resolves with the REST answer. */
+  cart(method: 'GET' | 'POST', action?: string, body?: object): Promise<Record<string, unknown>>;
 }
 
 type Resolver<A = any> = GraphQLFieldResolver<unknown, GraphqlContext, A>;
@@ -393,6 +527,10 @@ function platformQuery({ filter, sort, paging }: QueryArgs) {
       : {}),
   };
 }
+
+/** The arguments given (GraphQL passes an omitted nullable argument as absent, a `null` as null). */
+const given = (a: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(a).filter(([, v]) => v != null));
 
 const RESOLVERS: Record<string, Record<string, Resolver>> = {
   Query: {
@@ -432,15 +570,19 @@ const RESOLVERS: Record<string, Record<string, Resolver>> = {
     },
     collections: (_, a: QueryArgs, { emu, identity }) =>
       queryCollections(emu, emu.db, identity, platformQuery(a)),
-    currentCart: (_, _a, { cart }) => cart('GET'),
+    currentCart: async (_, _a, { cart }) => (await cart('GET')).cart,
+    estimateCurrentCartTotals: (_, a: Record<string, unknown>, { cart }) =>
+      cart('POST', '/estimate-totals', given(a)),
   },
   Mutation: {
-    addToCurrentCart: (_, a: { lineItems: unknown[] }, { cart }) =>
-      cart('POST', '/add-to-cart', { lineItems: a.lineItems }),
-    removeLineItemsFromCurrentCart: (_, a: { ids: string[] }, { cart }) =>
-      cart('POST', '/remove-line-items', { lineItemIds: a.ids }),
-    updateCurrentCartLineItemQuantity: (_, a: { lineItems: { id: string; quantity: number }[] }, { cart }) =>
-      cart('POST', '/update-line-items-quantity', { lineItems: a.lineItems }),
+    addToCurrentCart: async (_, a: { lineItems: unknown[] }, { cart }) =>
+      (await cart('POST', '/add-to-cart', { lineItems: a.lineItems })).cart,
+    removeLineItemsFromCurrentCart: async (_, a: { ids: string[] }, { cart }) =>
+      (await cart('POST', '/remove-line-items', { lineItemIds: a.ids })).cart,
+    updateCurrentCartLineItemQuantity: async (_, a: { lineItems: unknown[] }, { cart }) =>
+      (await cart('POST', '/update-line-items-quantity', { lineItems: a.lineItems })).cart,
+    createCheckoutFromCurrentCart: (_, a: Record<string, unknown>, { cart }) =>
+      cart('POST', '/create-checkout', given(a)),
   },
 };
 
