@@ -10,12 +10,14 @@
 import type { ShopkitError } from './http/errors.ts';
 import type { CallOptions } from './http/op.ts';
 
-/** The low-level transport a strategy uses for its own token calls (no auth, no retries). */
+/** The low-level transport a strategy uses for its own token calls (no auth). */
 export interface Transport {
   baseUrl: string;
   fetch: typeof fetch;
   /** The client's per-call timeout in milliseconds, for the strategy's own calls too. */
   timeoutMs?: number;
+  /** The client's retry settings: token requests are retried on network errors and 5xx. */
+  retry?: RetryOptions;
 }
 
 /** How a client authenticates its calls. */
@@ -50,7 +52,7 @@ export interface ClientOptions<A extends AuthStrategy | undefined, M extends Mod
   headers?: Record<string, string>;
   /** Per-call timeout in milliseconds (default 30 000). */
   timeoutMs?: number;
-  /** Retries of retry-safe calls on network errors, 429 and 503. */
+  /** Retries of retry-safe calls on network errors, 429 and 503, and of token requests on network errors and 5xx. */
   retry?: RetryOptions;
   /** Called with every failure before it is thrown. */
   onError?: (error: ShopkitError, call: { method: string; path: string }) => void;
@@ -154,6 +156,7 @@ export function createClient<A extends AuthStrategy | undefined = undefined, M e
       baseUrl,
       fetch: (input, init) => (options.fetch ?? fetch)(input, init),
       timeoutMs: options.timeoutMs,
+      retry: options.retry,
     } satisfies Transport,
     _: { o: options, s: shared, r: new Map() } satisfies ClientState,
     withOptions: (o: ClientOptions<A, M>) =>

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createClient } from '../client.ts';
 import type { ShopkitError } from '../http/errors.ts';
 import { call } from '../http/op.ts';
 import { AppStrategy } from './app.ts';
 import { OAuthStrategy } from './oauth.ts';
+import { emptyTokens } from './tokens.ts';
 
 /** A fetch that never answers, until the request's signal aborts it. */
 const hanging = ((_input: RequestInfo | URL, init?: RequestInit) =>
@@ -56,6 +57,7 @@ describe('a refresh that fails', () => {
     const client = createClient({
       baseUrl: 'http://h',
       auth,
+      retry: { baseDelayMs: 1 },
       fetch: async (input, init) => {
         if (!String(input).endsWith('/oauth2/token')) return new Response('{}');
         grants.push(JSON.parse(String(init?.body)).grantType);
@@ -68,23 +70,153 @@ describe('a refresh that fails', () => {
   }
 
   it.each([500, 503, 'offline' as const])(
-    'with %s fails the call and keeps the member signed in',
+    'with %s is tried three times, then fails the call and keeps the member signed in',
     async (status) => {
       const m = member(status);
       await expect(m.send()).rejects.toMatchObject({ message: 'something went wrong' });
-      expect(m.grants).toEqual(['refresh_token']);
+      expect(m.grants).toEqual(['refresh_token', 'refresh_token', 'refresh_token']);
       expect((await m.auth.getTokens()).refreshToken).toEqual({ value: 'member-refresh', role: 'member' });
     },
   );
 
-  it('with a refusal (4xx) ends the member session and goes on as a new visitor', async () => {
-    const m = member(400);
+  it.each([429, 408, 403])(
+    'with %s is sent once, fails the call and keeps the member signed in',
+    async (status) => {
+      const m = member(status);
+      const ended: string[] = [];
+      m.auth.on('sessionExpired', () => ended.push('expired'));
+      await expect(m.send()).rejects.toMatchObject({ message: 'something went wrong', status });
+      expect(m.grants).toEqual(['refresh_token']);
+      expect(ended).toEqual([]);
+      expect(await m.auth.loggedIn()).toBe(true);
+    },
+  );
+
+  it.each([400, 401])(
+    'with a refusal (%s) ends the member session and goes on as a new visitor',
+    async (status) => {
+      const m = member(status);
+      const ended: string[] = [];
+      m.auth.on('sessionExpired', () => ended.push('expired'));
+      await expect(m.send()).rejects.toMatchObject({ message: 'something went wrong' });
+      // The anonymous grant is refused too here, so the call fails; the member session is gone.
+      expect(m.grants).toEqual(['refresh_token', 'anonymous']);
+      expect(ended).toEqual(['expired']);
+      expect(await m.auth.loggedIn()).toBe(false);
+    },
+  );
+});
+
+describe('a token request', () => {
+  it('that fails on the network twice, then succeeds, is sent three times and works', async () => {
+    let calls = 0;
+    const client = createClient({
+      baseUrl: 'http://h',
+      retry: { baseDelayMs: 1 },
+      auth: OAuthStrategy({ clientId: 'c' }),
+      fetch: async (input) => {
+        if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
+        if (++calls < 3) throw new TypeError('fetch failed');
+        return Response.json({ access_token: 'a', refresh_token: 'r', expires_in: 3600 });
+      },
+    });
+    await expect(call(client, { method: 'GET', path: '/things/v1/x' }, [])).resolves.toEqual({ ok: true });
+    expect(calls).toBe(3);
+  });
+
+  it('is tried once when the client turns retries off', async () => {
+    let calls = 0;
+    const client = createClient({
+      baseUrl: 'http://h',
+      retry: { attempts: 1 },
+      auth: OAuthStrategy({ clientId: 'c' }),
+      fetch: async () => {
+        calls++;
+        throw new TypeError('fetch failed');
+      },
+    });
+    await expect(call(client, { method: 'GET', path: '/things/v1/x' }, [])).rejects.toMatchObject({
+      code: 'NETWORK_ERROR',
+    });
+    expect(calls).toBe(1);
+  });
+});
+
+describe('tokens stored while a renewal is in flight', () => {
+  /** An expired visitor or member, whose token endpoint answers only when `release` is called. */
+  function held(role: 'visitor' | 'member', answer: number) {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const grants: string[] = [];
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      tokens: {
+        accessToken: { value: 'old-access', expiresAt: 1 },
+        refreshToken: { value: 'old-refresh', role },
+      },
+    });
+    const client = createClient({
+      baseUrl: 'http://h',
+      auth,
+      fetch: async (input, init) => {
+        if (!String(input).endsWith('/oauth2/token'))
+          return Response.json({ sentWith: new Headers(init?.headers).get('authorization') });
+        grants.push(JSON.parse(String(init?.body)).grantType);
+        await gate;
+        return answer === 200
+          ? Response.json({
+              access_token: 'renewed-access',
+              refresh_token: 'renewed-refresh',
+              expires_in: 3600,
+            })
+          : Response.json({ message: 'no' }, { status: answer });
+      },
+    });
+    const send = () => call<{ sentWith: string }>(client, { method: 'GET', path: '/things/v1/x' }, []);
+    return { auth, grants, release, send };
+  }
+  const login = {
+    accessToken: { value: 'member-access', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+    refreshToken: { value: 'member-refresh', role: 'member' as const },
+  };
+
+  it("win over the renewal's answer: a login during a visitor's refresh is kept", async () => {
+    const v = held('visitor', 200);
+    const pending = v.send();
+    await vi.waitFor(() => expect(v.grants).toEqual(['refresh_token']));
+    await v.auth.setTokens(login);
+    v.release();
+    // The call goes out with the member's token, and the member stays signed in.
+    expect(await pending).toEqual({ sentWith: 'member-access' });
+    expect(await v.auth.getTokens()).toEqual(login);
+    expect(await v.auth.loggedIn()).toBe(true);
+  });
+
+  it("win over a refusal: a new login during a member's refused refresh is not logged out", async () => {
+    const m = held('member', 400);
     const ended: string[] = [];
     m.auth.on('sessionExpired', () => ended.push('expired'));
-    await expect(m.send()).rejects.toMatchObject({ message: 'something went wrong' });
-    // The anonymous grant is refused too here, so the call fails; the member session is gone.
+    const pending = m.send();
+    await vi.waitFor(() => expect(m.grants).toEqual(['refresh_token']));
+    await m.auth.setTokens(login);
+    m.release();
+    expect(await pending).toEqual({ sentWith: 'member-access' });
+    expect(ended).toEqual([]);
+    expect(await m.auth.getTokens()).toEqual(login);
+  });
+
+  it('renew again from a logout stored meanwhile, as a new visitor', async () => {
+    const m = held('member', 200);
+    const pending = m.send();
+    await vi.waitFor(() => expect(m.grants).toEqual(['refresh_token']));
+    await m.auth.setTokens(emptyTokens());
+    m.release();
+    // The member's renewed tokens are not stored over the logout: a visitor's are.
+    await pending;
     expect(m.grants).toEqual(['refresh_token', 'anonymous']);
-    expect(ended).toEqual(['expired']);
     expect(await m.auth.loggedIn()).toBe(false);
+    expect((await m.auth.getTokens()).refreshToken.role).toBe('visitor');
   });
 });

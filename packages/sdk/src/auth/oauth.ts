@@ -84,6 +84,9 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     await storage.setTokens(tokens);
     emit('tokensChanged', tokens, renewed);
   };
+  /** Whether two token sets are the same session state (the same refresh and access tokens). */
+  const same = (a: Tokens, b: Tokens) =>
+    a.refreshToken.value === b.refreshToken.value && a.accessToken.value === b.accessToken.value;
   const usable = (t: Tokens) => !!t.accessToken.value && t.accessToken.expiresAt - leeway > nowSeconds();
 
   /** One grant; a network failure or any answer without an access token is `something went wrong`. */
@@ -105,41 +108,57 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   /**
    * Renewal itself: refresh when possible; a refused member refresh is a visible logout. `renewed`:
    * another tab renewed while this one waited for the lock; its tokens are taken even when forced.
+   *
+   * Tokens stored while a grant is in flight (a login, a logout, `setTokens`) win over its answer:
+   * an answer is stored, and a refusal ends the session, only while the stored tokens are still the
+   * ones it started from (compare and set); otherwise renewal goes on from the new ones.
    */
   async function renew(force: boolean, renewed = false): Promise<Tokens> {
-    const current = await read();
-    if ((!force || renewed) && usable(current)) return current;
-    let next: Tokens | undefined;
-    const rt = current.refreshToken;
+    let from = await read();
+    if ((!force || renewed) && usable(from)) return from;
+    /** When someone else stored tokens since `from`: what renewal goes on with instead. */
+    const moved = async () => {
+      const now = await read();
+      return same(now, from) ? undefined : usable(now) ? now : renew(false);
+    };
+    /** Stores `next` in place of `from`, unless someone else stored tokens meanwhile. */
+    const swap = async (next: Tokens, isRenewal = false) => {
+      const other = await moved();
+      if (other) return other;
+      await write(next, isRenewal);
+      return next;
+    };
+    const rt = from.refreshToken;
     if (rt.value) {
+      let fresh: Tokens;
       try {
-        const fresh = await tokenRequest(
-          { clientId, grantType: 'refresh_token', refreshToken: rt.value },
-          rt.role,
-        );
-        // Adopt a rotated refresh token; keep the old one when the server sends none.
-        next = {
-          accessToken: fresh.accessToken,
-          refreshToken: { value: fresh.refreshToken.value || rt.value, role: rt.role },
-        };
+        fresh = await tokenRequest({ clientId, grantType: 'refresh_token', refreshToken: rt.value }, rt.role);
       } catch (e) {
-        // Only a refused grant (a 4xx) ends the session; a network failure or a 5xx is thrown.
-        const status = (e as ShopkitError).status ?? 0;
-        if (status < 400 || status > 499) throw e;
+        // Only a refused grant (400 `invalid_grant`, 401) ends the session; a network failure, a
+        // timeout, a 5xx or any other 4xx (429, 408) is thrown, and the session kept.
+        const status = (e as ShopkitError).status;
+        if (status !== 400 && status !== 401) throw e;
         if (rt.role === TokenRole.MEMBER) {
+          const other = await moved();
+          if (other) return other;
           await write(emptyTokens());
           emit('sessionExpired');
+          from = emptyTokens();
         }
+        // New visitor tokens start another session.
+        return swap(await anonymous());
       }
+      // A refresh that worked keeps the session. Adopt a rotated refresh token; keep the old one
+      // when the server sends none.
+      return swap(
+        {
+          accessToken: fresh.accessToken,
+          refreshToken: { value: fresh.refreshToken.value || rt.value, role: rt.role },
+        },
+        true,
+      );
     }
-    // A refresh that worked keeps the session; new visitor tokens start another one.
-    if (next) {
-      await write(next, true);
-      return next;
-    }
-    const visitor = await anonymous();
-    await write(visitor);
-    return visitor;
+    return swap(await anonymous());
   }
 
   /**
@@ -149,12 +168,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
    */
   async function changedSince(seen: Tokens) {
     for (let i = 0; i < 50; i++) {
-      const now = await read();
-      if (
-        now.refreshToken.value !== seen.refreshToken.value ||
-        now.accessToken.value !== seen.accessToken.value
-      )
-        return true;
+      if (!same(await read(), seen)) return true;
       await new Promise((r) => setTimeout(r, 20));
     }
     return false;

@@ -14,9 +14,12 @@ interface TokenResponse {
 }
 
 /**
- * Posts `body` to `path` and returns the answer. A network failure or any answer without an
- * access token throws `something went wrong`, with the platform's error code when it gave one;
- * no message or detail repeats the body's secrets.
+ * Posts `body` to `path` and returns the answer. A network failure, a timeout or a 5xx is tried
+ * again, with the client's retry settings (3 attempts in all by default, full-jitter backoff): the
+ * server either never saw the grant or failed it; a 4xx is never retried (a refused refresh token
+ * sent again stays refused). Any other answer without an access token throws `something went
+ * wrong`, with the platform's error code when it gave one; no message or detail repeats the body's
+ * secrets.
  */
 export async function postTokenRequest(
   t: Transport,
@@ -24,22 +27,30 @@ export async function postTokenRequest(
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<TokenResponse & { access_token: string }> {
-  let res: Response | undefined;
-  let json: TokenResponse & { details?: { applicationError?: { code?: string } } } = {};
-  let cause: unknown;
-  try {
-    res = await t.fetch(t.baseUrl + path, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-      // A token endpoint that never answers must not hang every call behind it.
-      signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
-    });
-    json = await res.json().catch(() => json);
-  } catch (e) {
-    cause = e;
-  }
-  if (res?.status !== 200 || !json.access_token)
+  const { attempts = 3, baseDelayMs = 250, maxDelayMs = 10_000 } = t.retry ?? {};
+  for (let attempt = 1; ; attempt++) {
+    let res: Response | undefined;
+    let json: TokenResponse & { details?: { applicationError?: { code?: string } } } = {};
+    let cause: unknown;
+    try {
+      res = await t.fetch(t.baseUrl + path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+        // A token endpoint that never answers must not hang every call behind it.
+        signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
+      });
+      json = await res.json().catch(() => json);
+    } catch (e) {
+      cause = e;
+    }
+    if (res?.status === 200 && json.access_token) return json as TokenResponse & { access_token: string };
+    if ((!res || res.status > 499) && attempt < attempts) {
+      await new Promise((r) =>
+        setTimeout(r, Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1))),
+      );
+      continue;
+    }
     throw new ShopkitError('something went wrong', {
       status: res?.status,
       code: res ? String(json.details?.applicationError?.code ?? 'TOKEN_REQUEST_FAILED') : 'NETWORK_ERROR',
@@ -47,5 +58,5 @@ export async function postTokenRequest(
       requestId: res?.headers.get('x-wix-request-id'),
       cause,
     });
-  return json as TokenResponse & { access_token: string };
+  }
 }

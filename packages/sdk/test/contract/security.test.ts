@@ -1,7 +1,7 @@
 /**
  * Security checklist items that need the whole system, the SDK against the emulator over HTTP on
  * both backends (see docs/security.md): 7–9 (state checked before any token request, single use),
- * 24 (expiry leeway), 26 (token requests are not retried), 42 (no-store on every grant and every
+ * 24 (expiry leeway), 26 (token requests retried on network failures only, never a refusal), 42 (no-store on every grant and every
  * answer with a session token), 44 (refresh tokens never outlive their family, and expire when
  * unused for 14 days), 45 (`/oauth2/revoke`, the emulator's RFC 7009 extension), 46 (no CORS on the
  * authorize endpoint), 47 (no presented secret stored in cleartext: every table dumped after
@@ -239,7 +239,7 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
     expect(near.seen).toEqual(['token:refresh_token', '/v2/collections/slug/summer-linen']);
   });
 
-  it('checklist 26: token requests are not retried: a refused refresh is sent once, a network failure once', async () => {
+  it('checklist 26: a refused refresh is sent once; a network failure is tried three times, then fails clearly', async () => {
     const pair = await (await token({ clientId: emu.demo.clientId, grantType: 'anonymous' })).json();
     const stale: Tokens = {
       accessToken: { value: '', expiresAt: 0 },
@@ -254,7 +254,7 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
       'token:anonymous',
       '/v2/collections/slug/summer-linen',
     ]);
-    // The network fails: one token request, one clear error.
+    // The network fails: three token requests with backoff, then one clear error.
     let calls = 0;
     const offline = member(async () => {
       calls++;
@@ -264,7 +264,19 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
       message: 'something went wrong',
       code: 'NETWORK_ERROR',
     });
-    expect(calls).toBe(1);
+    expect(calls).toBe(3);
+    // It fails twice, then comes back: the third token request works and the call goes through.
+    const flaky = recorder();
+    let failures = 0;
+    const back = member(async (input, init) => {
+      if (String(input).endsWith('/oauth2/token') && failures++ < 2) throw new TypeError('fetch failed');
+      return flaky.fetch(input, init);
+    });
+    expect((await back.collections.getCollectionBySlug('summer-linen')).collection?.slug).toBe(
+      'summer-linen',
+    );
+    expect(failures).toBe(3);
+    expect(flaky.seen).toEqual(['token:anonymous', '/v2/collections/slug/summer-linen']);
   });
 
   it('checklist 42: every grant, and every answer with a session token, is no-store and no-cache', async () => {
