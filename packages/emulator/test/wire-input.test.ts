@@ -302,6 +302,25 @@ describe.each(testBackends())('wire input (%s)', (backend) => {
       }
     });
 
+    it('reads `.r` with or without base64 padding (wire §1.4: a server base64url-decodes it)', async () => {
+      const path = '/v2/collections/query';
+      const message = JSON.stringify({ query: { paging: { limit: 1, offset: 1 } } });
+      const plain = Buffer.from(message).toString('base64url');
+      const padded = Buffer.from(message).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+      expect(padded).toMatch(/=$/);
+      const a = await call('GET', `${path}?.r=${plain}`);
+      const b = await call('GET', `${path}?.r=${encodeURIComponent(padded)}`);
+      expect(a.res.status).toBe(200);
+      expect(b.res.status).toBe(200);
+      expect(b.body).toEqual(a.body);
+      expect(a.body.metadata).toMatchObject({ count: 1, offset: 1 });
+      // Not base64url at all (`+`, `/`, padding in the middle) is still refused as `.r`.
+      for (const bad of ['a+b', 'a/b', 'ab=c'])
+        expect(
+          violations((await refused('GET', `${path}?.r=${encodeURIComponent(bad)}`)).body)[0]!.field,
+        ).toBe('.r');
+    });
+
     it('accepts `fields` on both query endpoints and returns whole entities', async () => {
       for (const [path, key] of [
         ['/v2/collections/query', 'collections'],

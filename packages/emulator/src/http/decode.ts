@@ -98,8 +98,9 @@ export function unflatten(params: URLSearchParams): Record<string, unknown> {
   return out;
 }
 
+/** JSON in base64url, its `=` padding optional (the platform's SDKs drop it; wire §1.4). */
 function base64urlJson(value: string): unknown {
-  if (!/^[A-Za-z0-9_-]*$/.test(value)) throw new Error('not base64url');
+  if (!/^[A-Za-z0-9_-]*={0,2}$/.test(value)) throw new Error('not base64url');
   const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'base64url'));
   return JSON.parse(text);
 }
