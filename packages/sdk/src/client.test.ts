@@ -95,6 +95,34 @@ describe('request building', () => {
     expect(f.requests[1]!.headers.get('x-wix-consistent')).toBe('c-1');
   });
 
+  it('lets later headers win whatever their case: the client over Content-Type, consistency and auth over the client', async () => {
+    const f = fakeFetch(() => Response.json({}, { headers: { 'X-Wix-Consistent': 'c-1' } }));
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch: f.fetch,
+      auth: token('tok-123'),
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        authorization: 'stale',
+        'x-wix-consistent': 'old',
+      },
+    });
+    await createThing(client, { name: 'x' });
+    await createThing(
+      client,
+      { name: 'y' },
+      { headers: { 'X-WIX-CONSISTENT': 'older', 'Content-Type': 'text/json' } },
+    );
+    const [first, second] = f.requests;
+    // One value each (a Headers object would join two spellings with a comma).
+    expect(first!.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(first!.headers.get('authorization')).toBe('tok-123');
+    expect(first!.headers.get('x-wix-consistent')).toBe('old');
+    expect(second!.headers.get('content-type')).toBe('text/json');
+    expect(second!.headers.get('authorization')).toBe('tok-123');
+    expect(second!.headers.get('x-wix-consistent')).toBe('c-1');
+  });
+
   it('refuses a missing path parameter before sending', async () => {
     const f = fakeFetch();
     const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });

@@ -12,9 +12,10 @@ const root = new URL('../../../', import.meta.url).pathname;
 /** Gzip bytes of an entry. */
 const gzipSize = async (source: string) => (await browserBundle(source, root)).gzip;
 
-// Measured 7952 B and 1922 B (esbuild 0.28); under 1% of slack for esbuild version noise. The
-// last rise (+137 B, +171 B) is the token requests' retries and the compare-and-set of renewals.
-const BUDGET = { typical: 7995, auth: 1930 };
+// Measured 7993 B and 1922 B (esbuild 0.28); under 1% of slack for esbuild version noise. The
+// last rises: the token requests' retries and the compare-and-set of renewals (+137 B, +171 B),
+// headers that override each other whatever their case (+41 B on the typical entry).
+const BUDGET = { typical: 8030, auth: 1930 };
 
 it('keeps the typical storefront entry within its budget', async () => {
   const size = await gzipSize(TYPICAL);

@@ -74,6 +74,14 @@ function hold(ms: number): AbortSignal {
   return slot.c.signal;
 }
 
+/** Sets each of `more` in `headers`, in place of a header of the same name in another case. */
+function put(headers: Record<string, string>, more?: Record<string, string>) {
+  for (const k in more) {
+    for (const h in headers) if (h !== k && h.toLowerCase() === k.toLowerCase()) delete headers[h];
+    headers[k] = more[k]!;
+  }
+}
+
 /** Waits `ms`, or rejects when `signal` aborts first; leaves no listener on `signal` either way. */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -103,10 +111,14 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
   const outer = init.signal;
   let refreshed = false;
   for (let attempt = 1; ; attempt++) {
-    const headers: Record<string, string> = { ...options.headers, ...init.headers };
-    if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (shared.consistent) headers['X-Wix-Consistent'] = shared.consistent;
-    if (auth) Object.assign(headers, await auth.getAuthHeaders(transport));
+    // Later headers win, whatever their case (wire §1.6): the client's and the call's over
+    // Content-Type, X-Wix-Consistent and the strategy's over them.
+    const headers: Record<string, string> =
+      init.body !== undefined ? { 'Content-Type': 'application/json' } : {};
+    put(headers, options.headers);
+    put(headers, init.headers);
+    if (shared.consistent) put(headers, { 'X-Wix-Consistent': shared.consistent });
+    if (auth) put(headers, await auth.getAuthHeaders(transport));
     if (init.apiKey)
       headers.Authorization = headers.Authorization ? `${headers.Authorization},${init.apiKey}` : init.apiKey;
     // This attempt's deadline: its slot's shared signal, or with a caller's signal one of its own
