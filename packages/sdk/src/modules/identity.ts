@@ -636,6 +636,28 @@ export async function getMemberTokens(
   }
 }
 
+/**
+ * The callback page's step of the redirect flow: reads the answer from the address, as
+ * {@link parseFromUrl} does (clearing it from the address bar), and exchanges its code for member
+ * tokens, as {@link getMemberTokens} does; returns them, does not store them. An authorization
+ * error in the answer (`#error=access_denied&state=…`) is thrown as a `ShopkitError` whose `code` is
+ * that error and whose message is its description, once its state is checked, never masked as a
+ * missing code.
+ * @example
+ * await client.auth.setTokens(await client.identity.getMemberTokensFromUrl(data));
+ */
+export async function getMemberTokensFromUrl(
+  client: AnyClient,
+  data: OAuthData,
+  url?: string,
+  responseMode: 'query' | 'fragment' = 'fragment',
+): Promise<Tokens> {
+  const { code, state, error, errorDescription } = parseFromUrl(client, url, responseMode);
+  if (!error) return getMemberTokens(client, code, state, data);
+  if (state !== data.state) throw new Error('Invalid _state');
+  throw new ShopkitError(errorDescription || error, { code: error, description: errorDescription || error });
+}
+
 export { getMemberTokensForDirectLogin } from '../auth/silent.ts';
 
 const logoutOp = /* @__PURE__ */ op<

@@ -21,7 +21,7 @@ import {
   ShopkitError,
   type Tokens,
 } from '../../src/index.ts';
-import { mailbox as mailboxOf, setupEmulator, visitorClient } from './setup.ts';
+import { failure, mailbox as mailboxOf, setupEmulator, visitorClient } from './setup.ts';
 
 const SHOP = 'http://shop.test:5173';
 const CALLBACK = `${SHOP}/callback`;
@@ -601,8 +601,7 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     const res = await fetch(authUrl, { redirect: 'manual' });
     const loc = res.headers.get('location')!;
     expect(loc.startsWith(`${CALLBACK}#code=`)).toBe(true);
-    const p = identity.parseFromUrl(member(), loc);
-    expect((await client.identity.getMemberTokens(p.code, p.state, data)).refreshToken.role).toBe('member');
+    expect((await client.identity.getMemberTokensFromUrl(data, loc)).refreshToken.role).toBe('member');
     const again = await identity.generateOAuthData(member(), CALLBACK);
     const second = await client.identity.getAuthUrl(again, {
       prompt: 'none',
@@ -610,6 +609,20 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     });
     const loc2 = (await fetch(second.authUrl, { redirect: 'manual' })).headers.get('location')!;
     expect(identity.parseFromUrl(member(), loc2).error).toBe('login_required');
+    // The callback step surfaces the server's error with its code (checklist 10), not as a missing
+    // code, and checks the state of an error answer too.
+    const refused = await failure(client.identity.getMemberTokensFromUrl(again, loc2));
+    expect(refused).toBeInstanceOf(ShopkitError);
+    expect(refused.code).toBe('login_required');
+    expect(refused.message).not.toMatch(/Missing code/);
+    const forged = `${CALLBACK}#error=access_denied&error_description=No%20thanks&state=${again.state}`;
+    expect(await failure(client.identity.getMemberTokensFromUrl(again, forged))).toMatchObject({
+      code: 'access_denied',
+      message: 'No thanks',
+    });
+    await expect(
+      client.identity.getMemberTokensFromUrl(again, `${CALLBACK}#error=access_denied&state=other`),
+    ).rejects.toThrow('Invalid _state');
   });
 
   it('web_message answers go to the exact allowed origin only, and may be framed only by it', async () => {
