@@ -78,6 +78,35 @@ describe.each(testBackends())('identity abuse (%s)', (backend) => {
     expect((await login(email, PASSWORD)).status).toBe(200);
   });
 
+  it('checklist 51: after 100 failures in a row the address is blocked until a reset, which still works', async () => {
+    const email = newEmail();
+    expect((await register(email, await visitor())).status).toBe(200);
+    // 100 wrong passwords, each after the last lock has passed (at most 15 minutes).
+    for (let i = 0; i < 100; i++) {
+      clock += 15 * 60 * 1000 + 1000;
+      expect((await login(email, 'a wrong password')).status).toBe(400);
+    }
+    // The 101st attempt is refused without a check, and so is the right password a day later.
+    clock += 15 * 60 * 1000 + 1000;
+    const blocked = await login(email, 'a wrong password');
+    expect(blocked.status).toBe(429);
+    expect(code(blocked)).toBe('THROTTLED_FEATURE');
+    expect(blocked.headers.get('retry-after')).toBeNull();
+    clock += 25 * 3600 * 1000;
+    expect(code(await login(email, PASSWORD))).toBe('THROTTLED_FEATURE');
+    // The way out: the reset e-mail is still sent, and a reset unblocks.
+    expect((await call('POST', '/_api/iam/recovery/v1/send-email', { email })).status).toBe(200);
+    const mail = (await call('GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)).body
+      .messages;
+    const recoveryToken = new URL(mail[0].link).searchParams.get('token');
+    const reset = await call('POST', '/_api/iam/recovery/v1/recover', {
+      recoveryToken,
+      password: 'a new password',
+    });
+    expect(reset.status).toBe(200);
+    expect((await login(email, 'a new password')).body.state).toBe('SUCCESS');
+  });
+
   it('checklist 50: with hideAccountExistence, throttling answers an unknown e-mail as it answers a member', async () => {
     const known = newEmail();
     expect((await register(known, await visitor())).status).toBe(200);

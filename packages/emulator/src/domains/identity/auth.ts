@@ -15,6 +15,7 @@ import { z } from '../../http/validate.ts';
 import { hostedPageClient, identify, revokeMemberTokens } from '../platform/index.ts';
 import { isAllowedRedirect } from '../redirects/intents.ts';
 import {
+  BLOCK_AFTER,
   CODE_ATTEMPTS,
   CODE_TTL_MS,
   checkCaptcha,
@@ -195,12 +196,19 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
       await emu.db.tx((sql) => checkCaptcha(emu, sql, settings, msg.captchaTokens));
       // The attempt counts before the (slow) hash. Unknown addresses count too when existence is
       // hidden, so that throttling answers them as it answers members (checklist 50).
-      const { m, wait } = await emu.db.tx(async (sql) => {
+      const { m, wait, blocked } = await emu.db.tx(async (sql) => {
         const m = await memberByEmail(sql, loginEmail);
         const known = m !== undefined && m.status !== 'DELETED';
         if (!known && !settings.hideAccountExistence) return { m, wait: 0 };
         return { m, ...(await countLoginAttempt(emu, sql, loginEmail)) };
       });
+      // Blocked: no password is checked any more, not even the right one; a reset unblocks.
+      if (blocked)
+        throw appError(
+          429,
+          'THROTTLED_FEATURE',
+          `Too many failed logins (${BLOCK_AFTER} in a row): reset the password to log in again`,
+        );
       if (wait) {
         throw tooMany('THROTTLED_FEATURE', 'Too many failed logins', wait);
       }

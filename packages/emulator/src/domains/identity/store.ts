@@ -333,21 +333,32 @@ export function stateOf(m: MemberRow): 'SUCCESS' | 'REQUIRE_EMAIL_VERIFICATION' 
 /** Failed logins in a row before an address is throttled; the wait doubles with each further one. */
 const THROTTLE_AFTER = 5;
 const MAX_LOCK_SECONDS = 15 * 60;
-/** An address with no failed login for this long starts again from zero. */
+/**
+ * Failed logins in a row after which an address is blocked until its password is reset (checklist
+ * 51: at most 100): a guess every 15 minutes would otherwise go on for ever.
+ */
+export const BLOCK_AFTER = 100;
+/** An address with no failed login for this long starts again from zero (a blocked one does not). */
 const FORGET_FAILURES_MS = 24 * 3600 * 1000;
 
 /**
  * Counts a login attempt for an e-mail address before its password is checked, with the count's
  * row locked, so parallel attempts cannot share one count (checklist 51): from the
  * `THROTTLE_AFTER`th attempt in a row the address is locked for 1 s, then twice as long each time,
- * at most 15 minutes. A locked address is not counted: it gets the seconds to wait. A correct
- * password clears the count (`forgetLoginFailures`).
+ * at most 15 minutes. A locked address is not counted: it gets the seconds to wait. After
+ * `BLOCK_AFTER` failures in a row it is `blocked` until a password reset. A correct password, or a
+ * reset, clears the count (`forgetLoginFailures`).
  */
-export async function countLoginAttempt(emu: Emulator, sql: Sql, email: string) {
+export async function countLoginAttempt(
+  emu: Emulator,
+  sql: Sql,
+  email: string,
+): Promise<{ wait: number; blocked?: boolean }> {
   const now = emu.now();
   const key = emailKey(email);
-  await sql.query('DELETE FROM login_throttles WHERE updated_at < $1', [
+  await sql.query('DELETE FROM login_throttles WHERE updated_at < $1 AND failed_logins < $2', [
     new Date(now.getTime() - FORGET_FAILURES_MS),
+    BLOCK_AFTER,
   ]);
   // Created first, so that the row lock below also holds against the first attempts.
   await sql.query(
@@ -358,6 +369,7 @@ export async function countLoginAttempt(emu: Emulator, sql: Sql, email: string) 
     'SELECT failed_logins, locked_until FROM login_throttles WHERE email_lower = $1 FOR UPDATE',
     [key],
   );
+  if (row!.failed_logins >= BLOCK_AFTER) return { wait: 0, blocked: true };
   if (row!.locked_until && new Date(row!.locked_until) > now)
     return { wait: Math.ceil((new Date(row!.locked_until).getTime() - now.getTime()) / 1000) };
   const fails = row!.failed_logins + 1;
