@@ -3,6 +3,7 @@
  * p = 1) by default, a fresh 16-byte salt per hash, and no trace of the password. Runs an
  * emulator with the default configuration (no test override of the cost).
  */
+import { randomBytes, scryptSync } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createEmulator, type EmulatorInstance } from '../src/app.ts';
 
@@ -70,4 +71,38 @@ it('hashes with scrypt N=2^17, r=8, p=1 and a new 16-byte salt each time; same p
     password: 'not the same password',
   });
   expect(wrong.status).toBe(400);
+}, 120_000);
+
+it('stores a hash from a cheaper time again at the configured cost when its password logs in (rehash on upgrade)', async () => {
+  const email = 'old@example.test';
+  const res = await post('/_api/iam/authentication/v2/register', { loginId: { email }, password: PASSWORD });
+  expect(res.status).toBe(200);
+  // A hash made when the cost was N = 2^10, in the stored form.
+  const salt = randomBytes(16);
+  const key = scryptSync(PASSWORD.normalize('NFKC'), salt, 32, { N: 2 ** 10, r: 8, p: 1 });
+  const old = `scrypt$1024$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  await emu.emu.db.query('UPDATE members SET password_hash = $2 WHERE email = $1', [email, old]);
+  const stored = async () =>
+    (
+      await emu.emu.db.query<{ password_hash: string }>(
+        'SELECT password_hash FROM members WHERE email = $1',
+        [email],
+      )
+    )[0]!.password_hash;
+  // A wrong password changes nothing.
+  const wrong = await post('/_api/iam/authentication/v2/login', {
+    loginId: { email },
+    password: 'not it at all',
+  });
+  expect(wrong.status).toBe(400);
+  expect(await stored()).toBe(old);
+  // The right one logs in with the old hash, which is then stored again at N = 2^17.
+  const ok = await post('/_api/iam/authentication/v2/login', { loginId: { email }, password: PASSWORD });
+  expect(((await ok.json()) as { state: string }).state).toBe('SUCCESS');
+  const now = await stored();
+  expect(now).toMatch(/^scrypt\$131072\$8\$1\$/);
+  expect(now).not.toContain(PASSWORD);
+  const again = await post('/_api/iam/authentication/v2/login', { loginId: { email }, password: PASSWORD });
+  expect(((await again.json()) as { state: string }).state).toBe('SUCCESS');
+  expect(await stored()).toBe(now);
 }, 120_000);

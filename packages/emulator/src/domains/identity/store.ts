@@ -260,6 +260,15 @@ export async function verifyPassword(emu: Emulator, stored: string | null, passw
   return key.length === want.length && timingSafeEqual(key, want);
 }
 
+/**
+ * Whether a stored hash is weaker than the configured cost (an older, cheaper N): the login that
+ * proves the password then stores it again at today's cost (checklist 48, rehash on upgrade).
+ */
+export const needsRehash = (emu: Emulator, stored: string) => {
+  const [kind, n, r, p] = stored.split('$');
+  return kind === 'scrypt' && (Number(n) < emu.config.scryptN || r !== '8' || p !== '1');
+};
+
 // ---- members ----
 
 export interface MemberRow {
