@@ -233,6 +233,63 @@ describe.each(testBackends())('identity abuse (%s)', (backend) => {
     const bound = await login(email, PASSWORD, await visitor());
     expect((await redeem(bound.body.sessionToken)).get('code')).toBeTruthy();
   });
+
+  it('checklist 54: a session token is redeemed only by the client it was issued to, once, within 10 minutes', async () => {
+    const email = newEmail();
+    expect((await register(email)).status).toBe(200);
+    const other = await owner('POST', '/_api/emulator/v1/oauth-clients', {
+      name: 'Another storefront',
+      allowedOrigins: [SHOP],
+    });
+    expect(other.status).toBe(200);
+    const otherClient = other.body.clientId as string;
+    /** A visitor token of `clientId`. */
+    const visitorOf = async (clientId: string) =>
+      (await call('POST', '/oauth2/token', { clientId, grantType: 'anonymous' })).body.access_token as string;
+    /** Redeems a session token as `clientId`'s direct login does; the callback's parameters. */
+    const redeemAs = async (clientId: string, sessionToken: string) => {
+      const verifier = randomBytes(32).toString('base64url');
+      const session = await call(
+        'POST',
+        '/_api/redirects-api/v1/redirect-session',
+        {
+          auth: {
+            authRequest: {
+              clientId,
+              codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+              codeChallengeMethod: 'S256',
+              responseMode: 'query',
+              responseType: 'code',
+              scope: 'offline_access',
+              redirectUri: `${SHOP}/callback`,
+              state: 'state-54b',
+              sessionToken,
+            },
+            prompt: 'none',
+          },
+        },
+        { authorization: await visitorOf(clientId) },
+      );
+      expect(session.status).toBe(200);
+      const res = await fetch(session.body.redirectSession.fullUrl, { redirect: 'manual' });
+      return new URL(res.headers.get('location')!).searchParams;
+    };
+    // Issued to the demo client: another client cannot redeem it, and the attempt uses it up.
+    const first = await login(email, PASSWORD, await visitor());
+    expect((await redeemAs(otherClient, first.body.sessionToken)).get('error')).toBe('login_required');
+    expect((await redeemAs(emu.demo.clientId, first.body.sessionToken)).get('error')).toBe('login_required');
+    // A fresh one works for its own client, once.
+    const second = await login(email, PASSWORD, await visitor());
+    expect((await redeemAs(emu.demo.clientId, second.body.sessionToken)).get('code')).toBeTruthy();
+    expect((await redeemAs(emu.demo.clientId, second.body.sessionToken)).get('error')).toBe('login_required');
+    // Ten minutes and a second after it was issued, it is refused.
+    const third = await login(email, PASSWORD, await visitor());
+    clock += 10 * 60 * 1000 + 1000;
+    expect((await redeemAs(emu.demo.clientId, third.body.sessionToken)).get('error')).toBe('login_required');
+    // One issued to the other client works for it.
+    const fourth = await login(email, PASSWORD, await visitorOf(otherClient));
+    expect((await redeemAs(otherClient, fourth.body.sessionToken)).get('code')).toBeTruthy();
+  });
 });
 
 describe.each(testBackends())('anonymous-token buckets (%s)', (backend) => {

@@ -335,6 +335,28 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     expect(refreshed.status).toBe(400);
   });
 
+  it('recovery: a return address off the allowed origins is dropped, not linked (checklist 52)', async () => {
+    const client = member();
+    const e = email();
+    await client.identity.register({ email: e, password: 'first password' });
+    await client.identity.sendPasswordResetEmail(e, 'https://evil.example/after-reset');
+    const link = (await mailbox(e))[0]!.link!;
+    expect(link).not.toContain('evil.example');
+    const token = new URL(link).searchParams.get('token')!;
+    const done = await fetch(`${emu.url}/reset-password`, {
+      method: 'POST',
+      body: new URLSearchParams({ token, password: 'second password' }),
+    });
+    expect(done.status).toBe(200);
+    const page = await done.text();
+    expect(page).not.toContain('evil.example');
+    expect(page).not.toMatch(/href="https?:\/\/(?!127\.0\.0\.1)/);
+    // The reset itself worked.
+    expect((await client.identity.login({ email: e, password: 'second password' })).loginState).toBe(
+      'SUCCESS',
+    );
+  });
+
   it('the code flow gives member tokens whose visitor is the one that logged in', async () => {
     const client = member();
     await client.collections.getCollectionBySlug('summer-linen').catch(() => undefined);
