@@ -7,8 +7,8 @@ export type { ApiKeyOptions } from './auth/api-key.ts';
 export { ApiKeyStrategy } from './auth/api-key.ts';
 export type { AppInstallTokens, AppOptions } from './auth/app.ts';
 export { AppStrategy, exchangeAppInstallCode } from './auth/app.ts';
-export type { CookieJar } from './auth/cookie.ts';
-export { cookieStorage, tokenCookieName } from './auth/cookie.ts';
+export type { CookieJar, CookieOptions, RequestLike } from './auth/cookie.ts';
+export { cookieStorage, isCrossSiteWrite, tokenCookieName } from './auth/cookie.ts';
 export {
   AddressTag,
   CAPTCHA_SITE_KEY,

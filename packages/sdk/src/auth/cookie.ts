@@ -1,9 +1,20 @@
 /**
  * Tokens in a server-side session cookie (checklist 32): `__Host-` name, `Secure`, `HttpOnly`,
- * `SameSite=Lax`, `Path=/`, no `Domain`. Pass your framework's cookie jar.
+ * `SameSite=Lax` (or `Strict`), `Path=/`, no `Domain`. Pass your framework's cookie jar. With `Lax`,
+ * refuse cross-site writes with {@link isCrossSiteWrite}: a form on another site may still post
+ * to yours with the cookie attached in older browsers and on top-level navigations.
  * @module
  */
 import type { TokenStorage, Tokens } from './tokens.ts';
+
+export interface CookieOptions {
+  /**
+   * `Lax` (default) keeps the session when a shopper follows a link from another site (an e-mail,
+   * a search result), and needs {@link isCrossSiteWrite} against cross-site posts; `Strict` sends
+   * the cookie on same-site requests only, so such a shopper arrives signed out.
+   */
+  sameSite?: 'Lax' | 'Strict';
+}
 
 /** A request/response cookie jar (Next.js `cookies()`, Hono's helpers, a small adapter, …). */
 export interface CookieJar {
@@ -16,9 +27,9 @@ export interface CookieJar {
 export const tokenCookieName = (clientId: string) => `__Host-shopkit-${clientId.replace(/[^\w-]/g, '')}`;
 
 /** Keeps tokens in an HttpOnly, Secure, host-only cookie (30 days; deleted on logout). */
-export function cookieStorage(jar: CookieJar, clientId: string): TokenStorage {
+export function cookieStorage(jar: CookieJar, clientId: string, options: CookieOptions = {}): TokenStorage {
   const name = tokenCookieName(clientId);
-  const attrs = 'Path=/; Secure; HttpOnly; SameSite=Lax';
+  const attrs = `Path=/; Secure; HttpOnly; SameSite=${options.sameSite === 'Strict' ? 'Strict' : 'Lax'}`;
   return {
     getTokens() {
       try {
@@ -37,4 +48,32 @@ export function cookieStorage(jar: CookieJar, clientId: string): TokenStorage {
       );
     },
   };
+}
+
+/** What {@link isCrossSiteWrite} reads of a request: a `Request`, or the same three fields. */
+export interface RequestLike {
+  method: string;
+  url: string;
+  headers: { get(name: string): string | null };
+}
+
+/**
+ * The CSRF defence that goes with a `SameSite=Lax` session cookie (checklist 32): whether a request
+ * that can change state (any method but GET, HEAD and OPTIONS) comes from another origin. The
+ * browser says so in `Sec-Fetch-Site` (anything but `same-origin`, or `none` for what the user
+ * typed); a browser without it sends `Origin`, which must be the request's own origin. An `Origin`
+ * among `allowedOrigins` passes either way (give your public origins when a proxy changes the URL
+ * the server sees, or another of your sites posts to this one). A
+ * request with neither header comes from no browser, which is what a forged request needs. Answer
+ * `true` with a 403 before the cookie's session is used.
+ * @example
+ * if (isCrossSiteWrite(request)) return new Response('Forbidden', { status: 403 });
+ */
+export function isCrossSiteWrite(request: RequestLike, allowedOrigins: string[] = []): boolean {
+  if (/^(GET|HEAD|OPTIONS)$/i.test(request.method)) return false;
+  const site = request.headers.get('sec-fetch-site');
+  const origin = request.headers.get('origin');
+  if (origin && allowedOrigins.includes(origin)) return false;
+  if (site) return site !== 'same-origin' && site !== 'none';
+  return !!origin && origin !== new URL(request.url).origin;
 }
