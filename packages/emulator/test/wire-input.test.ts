@@ -242,6 +242,47 @@ describe.each(testBackends())('wire input (%s)', (backend) => {
       ]);
     });
 
+    it('reads the wire spellings of non-finite floats (wire §2) and refuses them as such', async () => {
+      const finite = (field: string) => ({
+        field,
+        description: 'must be a finite number',
+        violatedRule: 'OTHER',
+        ruleName: 'CUSTOM',
+        data: {},
+      });
+      const price = await refused(
+        'POST',
+        '/stores/v1/products',
+        { product: { ...product, priceData: { price: 'Infinity' } } },
+        true,
+      );
+      expect(violations(price.body)).toEqual([finite('product.priceData.price')]);
+      const geo = await refused('PATCH', '/ecom/v1/carts/current', {
+        cartInfo: {
+          contactInfo: { address: { country: 'US', geocode: { latitude: 'NaN', longitude: '-Infinity' } } },
+        },
+      });
+      expect(violations(geo.body)).toEqual([
+        finite('cartInfo.contactInfo.address.geocode.latitude'),
+        finite('cartInfo.contactInfo.address.geocode.longitude'),
+      ]);
+      // Any other string is still the wrong type.
+      const text = await refused(
+        'POST',
+        '/stores/v1/products',
+        { product: { ...product, priceData: { price: 'ten' } } },
+        true,
+      );
+      expect(violations(text.body)).toEqual([
+        {
+          field: 'product.priceData.price',
+          description: 'must be a number',
+          violatedRule: 'FORMAT',
+          data: { type: 'number' },
+        },
+      ]);
+    });
+
     it('says "an integer" for a number that is not one', async () => {
       const { body } = await refused('POST', '/stores-reader/v1/products/any-id/variants/query', {
         paging: { limit: 1.5 },

@@ -160,6 +160,24 @@ export function parseMessage<T>(schema: z.ZodType<T>, msg: unknown): T {
 /** Rounds of dropping nulls before the violations stand (see `parseMessage`). */
 const MAX_NULL_ROUNDS = 8;
 
+/** The wire's spellings of non-finite numbers (wire §2). */
+const NON_FINITE = new Set(['NaN', 'Infinity', '-Infinity']);
+
+/**
+ * A float field as clients send it: a number, or a non-finite one spelled `"NaN"`, `"Infinity"` or
+ * `"-Infinity"` (wire §2, as the platform's SDKs and ours write it), which is read as what it is
+ * and refused as `must be a finite number`, not as a string where a number belongs. `schema` adds
+ * the field's range.
+ */
+export const float = (schema: z.ZodNumber = z.number()) =>
+  z
+    .unknown()
+    .superRefine((v, ctx) => {
+      if (typeof v === 'string' && NON_FINITE.has(v))
+        ctx.addIssue({ code: 'custom', message: 'must be a finite number', input: v });
+    })
+    .pipe(schema);
+
 /** Query-string helpers: GET messages arrive as strings. */
 export const qs = {
   bool: () =>

@@ -75,8 +75,9 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
       merchant().createProduct({ name: '', productType: 'physical', priceData: { price: Number.NaN } }),
     );
     expect(e1).toBeInstanceOf(ValidationError);
+    // NaN travels as the string "NaN" (wire §2), read as the number it names.
     expect(e1.message).toMatch(
-      /^INVALID_ARGUMENT: "product.name" .*"product.priceData.price" must be a number/,
+      /^INVALID_ARGUMENT: "product.name" .*"product.priceData.price" must be a finite number/,
     );
     const e2 = await fail(merchant().createProduct({ name: 'X', productType: 'physical' }));
     expect(e2.message).toContain('"product.priceData.price" is required');

@@ -11,7 +11,7 @@ import { hashToken, newId } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, invalid } from '../../http/errors.ts';
 import { FAMILY } from '../../http/router.ts';
-import { z } from '../../http/validate.ts';
+import { float, z } from '../../http/validate.ts';
 import { lookupCatalogItem, STORES_APP_ID } from '../catalog/lookup.ts';
 import { loadProduct } from '../catalog/store.ts';
 import {
@@ -43,7 +43,6 @@ import {
 
 const text = (max = 200) => z.string().max(max);
 const id = () => z.string().min(1).max(200);
-const finite = () => z.number().refine(Number.isFinite, 'must be a finite number');
 
 const address = z.object({
   country: z
@@ -62,8 +61,8 @@ const address = z.object({
   subdivisionFullname: text().optional(),
   geocode: z
     .object({
-      latitude: finite().pipe(z.number().min(-90).max(90)).optional(),
-      longitude: finite().pipe(z.number().min(-180).max(180)).optional(),
+      latitude: float(z.number().min(-90).max(90)).optional(),
+      longitude: float(z.number().min(-180).max(180)).optional(),
     })
     .optional(),
   streetAddress: z
@@ -150,7 +149,7 @@ const customLineItem = z.object({
   url: z.object({ relativePath: text(2048).optional(), url: text(2048).optional() }).optional(),
   physicalProperties: z
     .object({
-      weight: finite().pipe(z.number().min(0)).optional(),
+      weight: float(z.number().min(0)).optional(),
       sku: text().optional(),
       shippable: z.boolean().optional(),
     })
@@ -164,7 +163,7 @@ const merchantDiscount = z
       .string()
       .refine(isAmount, 'must be a decimal amount with at most two decimal places, like "5.00"')
       .optional(),
-    percentage: finite().pipe(z.number().gt(0).max(100)).optional(),
+    percentage: float(z.number().gt(0).max(100)).optional(),
     lineItemIds: z.array(id()).max(MAX_LINES).optional(),
   })
   .refine(

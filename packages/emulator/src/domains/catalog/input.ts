@@ -6,7 +6,7 @@
  */
 import { MeasurementUnit } from '@shopkit/sdk';
 import { invalid, type Violation } from '../../http/errors.ts';
-import { z } from '../../http/validate.ts';
+import { float, z } from '../../http/validate.ts';
 import {
   compatibleUnits,
   DIMENSIONS_UNITS,
@@ -25,10 +25,10 @@ export const MAX_VARIANTS = 300;
 export const MAX_OPTIONS = 6;
 export const MAX_MEDIA = 100;
 
-const money = () => z.number().min(0).max(1e9);
+const money = () => float(z.number().min(0).max(1e9));
 /** Product, variant and bulk weights: the typings' `@max 999999999.99`. */
 export const MAX_WEIGHT = 999_999_999.99;
-const weight = () => z.number().min(0).max(MAX_WEIGHT);
+const weight = () => float(z.number().min(0).max(MAX_WEIGHT));
 /**
  * A length, width or height. The platform's typings make it a decimal string (`@decimalValue`,
  * 0 to 999999999, at most 6 places) and the platform SDK sends it as given; a number is taken too,
@@ -107,9 +107,9 @@ export const productInput = z
     manageVariants: z.boolean().optional(),
     pricePerUnitData: z
       .object({
-        totalQuantity: z.number().gt(0),
+        totalQuantity: float(z.number().gt(0)),
         totalMeasurementUnit: z.enum(UNITS),
-        baseQuantity: z.number().gt(0),
+        baseQuantity: float(z.number().gt(0)),
         baseMeasurementUnit: z.enum(UNITS),
       })
       .strict()

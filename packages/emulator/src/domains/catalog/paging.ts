@@ -7,7 +7,7 @@
 import type { QueryInput } from '../../db/filter.ts';
 import { nestsDeeperThan } from '../../http/decode.ts';
 import { invalid, type Violation } from '../../http/errors.ts';
-import { qs, queryFields, z } from '../../http/validate.ts';
+import { float, qs, queryFields, z } from '../../http/validate.ts';
 
 /** The largest page (the typings' `@max 100` on `paging.limit` and `cursorPaging.limit`). */
 export const MAX_LIMIT = 100;
@@ -25,7 +25,7 @@ export const platformQuery = z
             order: z.enum(['ASC', 'DESC']).optional(),
             // A distance sort's origin: no catalog field is a GEO field, so it orders nothing here.
             origin: z
-              .object({ latitude: z.number().optional(), longitude: z.number().optional() })
+              .object({ latitude: float().optional(), longitude: float().optional() })
               .strict()
               .optional(),
           })

@@ -9,7 +9,7 @@ import type { Emulator } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { ApiError, appError, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
-import { z } from '../../http/validate.ts';
+import { float, z } from '../../http/validate.ts';
 import { findCollection, type WireCollection } from './collections.ts';
 import {
   COLLECTION_EVENTS,
@@ -194,18 +194,18 @@ export async function adjustInventory(
 
 const bulkSet = z
   .object({
-    price: z.number().min(0).max(1e9).optional(),
-    cost: z.number().min(0).max(1e9).optional(),
-    weight: z.number().min(0).max(MAX_WEIGHT).optional(),
+    price: float(z.number().min(0).max(1e9)).optional(),
+    cost: float(z.number().min(0).max(1e9)).optional(),
+    weight: float(z.number().min(0).max(MAX_WEIGHT)).optional(),
     ribbon: z.string().trim().max(30).optional(),
     brand: z.string().trim().max(50).optional(),
   })
   .strict();
 const adjustment = z
   .object({
-    amount: z.number().min(-1e9).max(1e9).optional(),
+    amount: float(z.number().min(-1e9).max(1e9)).optional(),
     percentage: z
-      .object({ rate: z.number().min(-100).max(10_000), roundToInt: z.boolean().optional() })
+      .object({ rate: float(z.number().min(-100).max(10_000)), roundToInt: z.boolean().optional() })
       .strict()
       .optional(),
   })
