@@ -682,13 +682,19 @@ export async function logoutOnServer(
 
 /**
  * Logs out: creates the logout redirect session with the current token (when a member), then
- * clears both tokens (role `none`) even if that call fails. Returns the URL to visit, if any.
+ * clears both tokens (role `none`) even if that call fails. Returns the URL to visit, whose page
+ * ends the member's session on the platform, if any; when the call failed (offline, a 5xx), the
+ * local logout still happened and `warning` says why the platform's session could not be ended.
  * `originalUrl` must be an absolute http(s) URL; an unsafe one (`//host`, `javascript:` …) is a
  * `ValidationError`, thrown after the tokens are cleared.
  */
-export async function logout(client: AnyClient, originalUrl?: string): Promise<{ logoutUrl?: string }> {
+export async function logout(
+  client: AnyClient,
+  originalUrl?: string,
+): Promise<{ logoutUrl?: string; warning?: ShopkitError }> {
   const s = oauth(client);
   let logoutUrl: string | undefined;
+  let warning: ShopkitError | undefined;
   // Checked for visitors too, who send nothing: the same call must not pass or fail by role.
   const problem = originalUrl ? returnUrlProblem(originalUrl) : undefined;
   let refused: unknown;
@@ -704,6 +710,7 @@ export async function logout(client: AnyClient, originalUrl?: string): Promise<{
     // The local logout happens whatever the network says (checklist 33); an unsafe return URL is
     // still the caller's error, thrown once the tokens are gone.
     if (e instanceof ValidationError) refused = e;
+    else warning = e as ShopkitError;
   }
   await s.setTokens(emptyTokens());
   if (problem)
@@ -715,5 +722,5 @@ export async function logout(client: AnyClient, originalUrl?: string): Promise<{
       REDIRECT_SESSION_PATH,
     );
   if (refused) throw refused;
-  return { logoutUrl };
+  return warning ? { logoutUrl, warning } : { logoutUrl };
 }

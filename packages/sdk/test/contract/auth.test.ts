@@ -729,8 +729,18 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
       auth: OAuthStrategy({ clientId: emu.demo.clientId, tokens }),
       modules: { identity },
     });
-    expect(await offline.identity.logout()).toEqual({ logoutUrl: undefined });
+    // The local logout happens; the answer says the platform's session could not be ended.
+    const out = await offline.identity.logout();
+    expect(out.logoutUrl).toBeUndefined();
+    expect(out.warning).toBeInstanceOf(ShopkitError);
+    expect(out.warning!.code).toBe('NETWORK_ERROR');
     expect((await offline.auth.getTokens()).refreshToken.role).toBe('none');
+    // Online, nothing to warn about.
+    const online = await newMember();
+    await online.client.auth.setTokens(online.tokens);
+    const fine = await online.client.identity.logout();
+    expect(fine.logoutUrl).toMatch(/^http/);
+    expect(fine.warning).toBeUndefined();
   });
 
   it("the platform's GET logout ends the member's session and answers where to go", async () => {
