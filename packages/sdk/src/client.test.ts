@@ -7,6 +7,10 @@ import { ApplicationError, ShopkitError, SystemError, ValidationError } from './
 import { call, op } from './http/op.ts';
 import { date, float } from './transforms.ts';
 
+/** A fetch handler that never answers, until its signal aborts it. */
+const hang: Handler = (_req, signal) =>
+  new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+
 /** `signal` is the caller's own signal, as a real fetch would watch it. */
 type Handler = (req: Request, signal: AbortSignal) => Response | Promise<Response>;
 /** A fetch that answers with `handler` and records every request. */
@@ -271,9 +275,6 @@ describe('identical reads in flight', () => {
 
 describe('responses and failures', () => {
   /** A server that never answers: the call ends only when its signal aborts. */
-  const hang: Handler = (_req, signal) =>
-    new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
-
   it('treats every status but 200 as an error, 201 and 204 included', async () => {
     for (const status of [201, 204]) {
       const client = createClient({
@@ -484,5 +485,140 @@ describe('401 handling', () => {
     expect(err).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
     expect(refreshes).toBe(1);
     expect(f.requests.map((r) => r.headers.get('authorization'))).toEqual(['t0', 't1']);
+  });
+});
+
+describe('edges of the engine', () => {
+  it('keeps the timeout for the whole call: a timed-out read is not tried again', async () => {
+    const f = fakeFetch(hang);
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch, timeoutMs: 30 });
+    const err = await getThing(client, 'a').catch((e) => e);
+    expect(err).toMatchObject({ code: 'TIMEOUT' });
+    expect(f.fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives up rather than wait past the timeout, with the error it has', async () => {
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    try {
+      const f = fakeFetch(() => {
+        throw new TypeError('fetch failed');
+      });
+      // The first backoff would be 5 s; the call has 1 s in all.
+      const client = createClient({
+        baseUrl: 'http://h',
+        fetch: f.fetch,
+        timeoutMs: 1000,
+        retry: { baseDelayMs: 10_000 },
+      });
+      expect(await search(client, 'x').catch((e) => e)).toMatchObject({ code: 'NETWORK_ERROR' });
+      expect(f.fn).toHaveBeenCalledTimes(1);
+    } finally {
+      random.mockRestore();
+    }
+  });
+
+  it('calls a deadline that fires while the body is read a TIMEOUT, not a cut-off answer', async () => {
+    const f = fakeFetch((_req, signal) => {
+      const body = new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode('{"thing":'));
+          signal.addEventListener('abort', () => c.error(signal.reason));
+        },
+      });
+      return new Response(body);
+    });
+    const client = createClient({
+      baseUrl: 'http://h',
+      fetch: f.fetch,
+      timeoutMs: 30,
+      retry: { attempts: 1 },
+    });
+    expect(await getThing(client, 'a').catch((e) => e)).toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('reports an abort during a retry wait as ABORTED, to onError too', async () => {
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    try {
+      const seen: string[] = [];
+      const f = fakeFetch(() => new Response('{}', { status: 503 }));
+      const client = createClient({
+        baseUrl: 'http://h',
+        fetch: f.fetch,
+        retry: { baseDelayMs: 10_000 },
+        onError: (e) => seen.push(e.code),
+      });
+      const ctl = new AbortController();
+      setTimeout(() => ctl.abort(), 20);
+      const err = (await search(client, 'x', { signal: ctl.signal }).catch((e) => e)) as SystemError;
+      expect(err).toBeInstanceOf(SystemError);
+      expect(err.code).toBe('ABORTED');
+      expect(seen).toEqual(['ABORTED']);
+      expect(f.fn).toHaveBeenCalledTimes(1);
+    } finally {
+      random.mockRestore();
+    }
+  });
+
+  it('sends nothing for a body JSON cannot hold, and does not call it a network error', async () => {
+    const f = fakeFetch();
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const err = (await createThing(client, { name: 'x', weight: 10n as unknown as number }).catch(
+      (e) => e,
+    )) as ShopkitError;
+    expect(err).toBeInstanceOf(ShopkitError);
+    expect(err.code).not.toBe('NETWORK_ERROR');
+    expect(f.fn).not.toHaveBeenCalled();
+  });
+
+  it('refuses . and .. as path parameters, which would reach another endpoint', async () => {
+    const f = fakeFetch();
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const err = await getThing(client, '..').catch((e) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe('INVALID_ARGUMENT: "id" must not be . or ..');
+    expect(f.fn).not.toHaveBeenCalled();
+  });
+
+  it('takes a Proxy as a request message (a Vue reactive object), without changing it', async () => {
+    const f = fakeFetch();
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch });
+    const at = new Date('2026-01-02T03:04:05.000Z');
+    const thing = new Proxy({ name: 'x', weight: Number.NaN, at }, {});
+    await createThing(client, thing);
+    expect(await f.requests[0]!.json()).toEqual({
+      thing: { name: 'x', weight: 'NaN', at: '2026-01-02T03:04:05.000Z' },
+    });
+    expect(thing.at).toBe(at);
+    expect(thing.weight).toBeNaN();
+  });
+
+  it('shares a read in flight only with reads of the same session (auth epoch)', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const f = fakeFetch(async (req) => {
+      if (req.headers.get('authorization') === 'visitor') await gate;
+      return Response.json({ thing: { id: req.headers.get('authorization') } });
+    });
+    let epoch = 1;
+    let token = 'visitor';
+    const auth: AuthStrategy = {
+      getAuthHeaders: async () => ({ Authorization: token }),
+      get epoch() {
+        return epoch;
+      },
+    };
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch, auth });
+    const first = getThing(client, 'a');
+    await vi.waitFor(() => expect(f.fn).toHaveBeenCalledTimes(1));
+    // A login: the next read must not join the visitor's request.
+    token = 'member';
+    epoch++;
+    const second = await getThing(client, 'a');
+    release();
+    expect(second.thing.id).toBe('member');
+    expect((await first).thing.id).toBe('visitor');
+    expect(f.fn).toHaveBeenCalledTimes(2);
   });
 });

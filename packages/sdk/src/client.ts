@@ -24,8 +24,17 @@ export interface Transport {
 export interface AuthStrategy {
   /** Headers that authenticate one request (for example `{ Authorization: '<token>' }`). */
   getAuthHeaders(transport: Transport): Promise<Record<string, string>>;
-  /** After a 401: obtain a fresh credential; resolve `true` when the call may be replayed once. */
-  onUnauthorized?(transport: Transport): Promise<boolean>;
+  /**
+   * After a 401: obtain a fresh credential; resolve `true` when the call may be replayed once.
+   * `rejected` is the `Authorization` the refused request carried.
+   */
+  onUnauthorized?(transport: Transport, rejected?: string): Promise<boolean>;
+  /**
+   * Changes whenever the strategy's tokens change to another session (a login, a logout, new
+   * visitor tokens), not when it renews the same one: identical reads share a request only within
+   * one epoch, so a read made after a login never joins one sent with the visitor's token.
+   */
+  readonly epoch?: number;
   /** Whether this strategy can make elevated (merchant/app) calls. */
   readonly elevated?: boolean;
   /** Called once when a client is created with this strategy. */

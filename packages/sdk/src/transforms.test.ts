@@ -85,6 +85,12 @@ describe('images (wix:image media references)', () => {
       height: 2,
     });
     expect(imageToWire('https://cdn.example/a.jpg')).toEqual({ url: 'https://cdn.example/a.jpg' });
+    // A name that is not percent-encoded text is kept as it is, not thrown on.
+    expect(imageToWire('wix:image://v1/abc.png/50%off.png#originWidth=1&originHeight=2')).toMatchObject({
+      id: 'abc.png',
+      filename: '50%off.png',
+      altText: '50%off.png',
+    });
   });
 
   it('build a reference from a wire object with an id, and a URL otherwise', () => {

@@ -44,7 +44,14 @@ const IMAGE_REF = /^(?:wix:)?image:\/\/v1\/([^/#]+)(?:\/([^#]*))?(?:#(.*))?$/;
 const VIDEO_REF = /^wix:video:\/\/v1\/([^/#]+)(?:\/([^#]*))?(?:#(.*))?$/;
 
 const num = (s: string | null) => (s ? +s : undefined);
-const dec = (s?: string) => (s ? decodeURIComponent(s) : undefined);
+/** A name from a media reference, percent-decoded when it can be (`50%off.png` stays as it is). */
+const dec = (s?: string) => {
+  try {
+    return s ? decodeURIComponent(s) : undefined;
+  } catch {
+    return s;
+  }
+};
 
 /**
  * An image value → the wire image object.

@@ -220,3 +220,89 @@ describe('tokens stored while a renewal is in flight', () => {
     expect((await m.auth.getTokens()).refreshToken.role).toBe('visitor');
   });
 });
+
+describe('401s that arrive after a renewal', () => {
+  it('replay with the renewed token instead of renewing again', async () => {
+    const refreshes: string[] = [];
+    let access = 'AT1';
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      tokens: {
+        accessToken: { value: 'AT1', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+        refreshToken: { value: 'RT1', role: 'member' },
+      },
+    });
+    const client = createClient({
+      baseUrl: 'http://h',
+      auth,
+      fetch: async (input, init) => {
+        if (String(input).endsWith('/oauth2/token')) {
+          const rt = JSON.parse(String(init?.body)).refreshToken;
+          refreshes.push(rt);
+          access = `AT${refreshes.length + 1}`;
+          return Response.json({
+            access_token: access,
+            refresh_token: `RT${refreshes.length + 1}`,
+            expires_in: 3600,
+          });
+        }
+        const sent = new Headers(init?.headers).get('authorization');
+        // The old token is refused, each refusal arriving a little later than the last.
+        if (sent === 'AT1') {
+          const delay = Number(new URL(String(input)).searchParams.get('id')) * 30;
+          await new Promise((r) => setTimeout(r, delay));
+          return Response.json({ message: 'expired' }, { status: 401 });
+        }
+        return Response.json({ ok: sent });
+      },
+    });
+    const get = (id: number) => call(client, { method: 'GET', path: '/things/v1/x', args: ['id'] }, [id]);
+    const answers = await Promise.all([get(1), get(2), get(3)]);
+    expect(answers).toEqual([{ ok: 'AT2' }, { ok: 'AT2' }, { ok: 'AT2' }]);
+    expect(refreshes).toEqual(['RT1']);
+  });
+});
+
+describe('stored tokens of another shape', () => {
+  it('count as none: the client gets visitor tokens instead of failing every call', async () => {
+    const grants: string[] = [];
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      storage: { getTokens: () => ({ token: 'from an older version' }) as never, setTokens: () => {} },
+    });
+    const client = createClient({
+      baseUrl: 'http://h',
+      auth,
+      fetch: async (input, init) => {
+        if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
+        grants.push(JSON.parse(String(init?.body)).grantType);
+        return Response.json({ access_token: 'a', refresh_token: 'r', expires_in: 3600 });
+      },
+    });
+    expect(await call(client, { method: 'GET', path: '/things/v1/x' }, [])).toEqual({ ok: true });
+    expect(grants).toEqual(['anonymous']);
+    expect(await auth.loggedIn()).toBe(false);
+  });
+});
+
+describe('the auth epoch', () => {
+  it('moves with another session, not with a renewal of the same one', async () => {
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      tokens: {
+        accessToken: { value: 'old', expiresAt: 1 },
+        refreshToken: { value: 'RT1', role: 'member' },
+      },
+    });
+    createClient({
+      baseUrl: 'http://h',
+      auth,
+      fetch: async () => Response.json({ access_token: 'new', refresh_token: 'RT2', expires_in: 3600 }),
+    });
+    const start = auth.epoch!;
+    await auth.renewToken();
+    expect(auth.epoch).toBe(start);
+    await auth.setTokens(emptyTokens());
+    expect(auth.epoch).toBe(start + 1);
+  });
+});

@@ -79,8 +79,15 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   const emit = <E extends keyof OAuthEvents>(event: E, ...args: Parameters<OAuthEvents[E]>) => {
     for (const l of listeners[event] ?? []) (l as (...a: unknown[]) => void)(...args);
   };
-  const read = async (): Promise<Tokens> => (await storage.getTokens()) ?? emptyTokens();
+  /** The stored tokens; anything else stored there (an older format, a hand-edited value) is none. */
+  const read = async (): Promise<Tokens> => {
+    const t = await storage.getTokens();
+    return t?.accessToken && t.refreshToken ? t : emptyTokens();
+  };
+  /** Another session's tokens bump it (see `AuthStrategy.epoch`). */
+  let epoch = 1;
   const write = async (tokens: Tokens, renewed = false) => {
+    if (!renewed) epoch++;
     await storage.setTokens(tokens);
     emit('tokensChanged', tokens, renewed);
   };
@@ -201,8 +208,14 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       const tokens = await read();
       return { Authorization: (usable(tokens) ? tokens : await renewOnce(false)).accessToken.value };
     },
-    async onUnauthorized(t) {
+    get epoch() {
+      return epoch;
+    },
+    async onUnauthorized(t, rejected) {
       transport ??= t;
+      // Renewed since that request went out (another call's 401): replay with the new token.
+      const now = await read();
+      if (rejected && usable(now) && now.accessToken.value !== rejected.split(',')[0]) return true;
       await renewOnce(true);
       return true;
     },

@@ -80,8 +80,16 @@ describe('path parameters', () => {
   });
 
   it('names the first missing or empty parameter', () => {
-    expect(fillPath('/x/{id}', {})).toEqual({ missing: 'id' });
-    expect(fillPath('/x/{id}', { id: '' })).toEqual({ missing: 'id' });
-    expect(fillPath('/x/{a.b}/{c}', { c: 'z' })).toEqual({ missing: 'a.b' });
+    expect(fillPath('/x/{id}', {})).toEqual({ missing: 'id', dot: false });
+    expect(fillPath('/x/{id}', { id: '' })).toEqual({ missing: 'id', dot: false });
+    expect(fillPath('/x/{a.b}/{c}', { c: 'z' })).toEqual({ missing: 'a.b', dot: false });
+  });
+
+  it('refuses . and .., which a URL parser would take as steps up the path', () => {
+    expect(fillPath('/x/{id}', { id: '..' })).toEqual({ missing: 'id', dot: true });
+    expect(fillPath('/x/{a}/{id}', { a: 'k', id: '.' })).toEqual({ missing: 'id', dot: true });
+    // Dots inside a value are only characters.
+    expect(fillPath('/x/{id}', { id: '...' })).toEqual({ path: '/x/...' });
+    expect(fillPath('/x/{id}', { id: 'a..b' })).toEqual({ path: '/x/a..b' });
   });
 });

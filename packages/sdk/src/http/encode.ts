@@ -81,17 +81,22 @@ export function setPath(obj: Record<string, any>, path: string, value: unknown) 
 
 /**
  * Fills `{field}` or `{a.b}` segments of a path template from the message, percent-encoding each
- * value. Returns the name of the first missing parameter instead when one is empty.
+ * value. Returns the name of the first missing parameter instead when one is empty, or `.` or `..`,
+ * which a URL parser would take as a step up the path (`/products/..` is `/`).
  */
 export function fillPath(
   template: string,
   msg: Record<string, unknown>,
-): { path: string } | { missing: string } {
+): { path: string } | { missing: string; dot?: boolean } {
   let missing = '';
+  let dot = false;
   const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const v = getPath(msg, name);
-    if ((typeof v !== 'string' && typeof v !== 'number') || v === '') missing ||= name;
+    if (!missing && ((typeof v !== 'string' && typeof v !== 'number') || /^\.{0,2}$/.test(String(v)))) {
+      missing = name;
+      dot = typeof v === 'string' && v !== '';
+    }
     return encodeURIComponent(v);
   });
-  return missing ? { missing } : { path };
+  return missing ? { missing, dot } : { path };
 }

@@ -82,16 +82,17 @@ function put(headers: Record<string, string>, more?: Record<string, string>) {
   }
 }
 
-/** Waits `ms`, or rejects when `signal` aborts first; leaves no listener on `signal` either way. */
+/** Waits `ms`: `true`, or `false` at once when `signal` aborts; leaves no listener on `signal`. */
 const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
+  new Promise<boolean>((resolve) => {
+    if (signal?.aborted) return resolve(false);
     const stop = () => {
       clearTimeout(t);
-      reject(signal!.reason);
+      resolve(false);
     };
     const t = setTimeout(() => {
       signal?.removeEventListener('abort', stop);
-      resolve();
+      resolve(true);
     }, ms);
     signal?.addEventListener('abort', stop);
   });
@@ -109,6 +110,17 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
   const { o: options, s: shared } = client._;
   const retry = { attempts: 3, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retry };
   const outer = init.signal;
+  // The timeout is the whole call's, retries and their waits included.
+  const end = Date.now() + (init.timeoutMs ?? options.timeoutMs ?? 30_000);
+  // Stringified once, before anything is sent: a body JSON cannot hold fails as it is, unretried.
+  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+  const aborted = () => systemError(null, { code: 'ABORTED', reason: 'the call was aborted' });
+  /** Waits `ms` before another attempt: false when the call's time would run out first. */
+  const pause = async (ms: number) => {
+    if (Date.now() + ms >= end) return false;
+    if (!(await sleep(ms, outer))) throw aborted();
+    return true;
+  };
   let refreshed = false;
   for (let attempt = 1; ; attempt++) {
     // Later headers win, whatever their case (wire §1.6): the client's and the call's over
@@ -123,7 +135,7 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
       headers.Authorization = headers.Authorization ? `${headers.Authorization},${init.apiKey}` : init.apiKey;
     // This attempt's deadline: its slot's shared signal, or with a caller's signal one of its own
     // that either aborts.
-    const deadline = hold(init.timeoutMs ?? options.timeoutMs ?? 30_000);
+    const deadline = hold(Math.max(1, end - Date.now()));
     let signal = deadline;
     let onAbort: () => void;
     if (outer) {
@@ -141,7 +153,7 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
       res = await transport.fetch(url, {
         method,
         headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        body,
         signal,
       });
       text = await res.text();
@@ -155,17 +167,23 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     }
     const backoff = () => Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
     if (text === undefined) {
-      // Only a request that never got an answer is retried (never a caller's abort).
-      if (!res && !outer?.aborted && init.retrySafe && attempt < retry.attempts) {
-        await sleep(backoff(), outer);
+      // Only a request that never got an answer is retried (never a caller's abort, nor a call
+      // out of time), when there is time left for it.
+      if (
+        !res &&
+        !outer?.aborted &&
+        !deadline.aborted &&
+        init.retrySafe &&
+        attempt < retry.attempts &&
+        (await pause(backoff()))
+      )
         continue;
-      }
       const [code, reason] = outer?.aborted
         ? ['ABORTED', 'the call was aborted']
-        : res
-          ? ['NETWORK_ERROR', 'the response was cut off']
-          : deadline.aborted
-            ? ['TIMEOUT', 'the call timed out']
+        : deadline.aborted
+          ? ['TIMEOUT', 'the call timed out']
+          : res
+            ? ['NETWORK_ERROR', 'the response was cut off']
             : ['NETWORK_ERROR', 'the network request failed'];
       throw systemError(res && !outer?.aborted ? res.headers.get('x-wix-request-id') : null, {
         status: outer?.aborted ? undefined : res?.status,
@@ -195,12 +213,15 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
       });
     if (status === 401 && auth?.onUnauthorized && !refreshed) {
       refreshed = true;
-      if (await auth.onUnauthorized(transport)) continue;
+      if (await auth.onUnauthorized(transport, headers.Authorization)) continue;
     }
-    if (init.retrySafe && attempt < retry.attempts && (status === 429 || status === 503)) {
-      await sleep(Math.min(retryAfterMs(res) ?? backoff(), retry.maxDelayMs), outer);
+    if (
+      init.retrySafe &&
+      attempt < retry.attempts &&
+      (status === 429 || status === 503) &&
+      (await pause(Math.min(retryAfterMs(res) ?? backoff(), retry.maxDelayMs)))
+    )
       continue;
-    }
     throw errorFromResponse({ status, statusText: res.statusText, body: parsed, requestId }, init.rename);
   }
 }
@@ -240,11 +261,12 @@ export async function request<R = any>(
   const reads = client._.r;
   // Reads without a signal or an API key of their own may share; calls with their own headers or
   // timeout share only with identical ones.
+  // Reads share within one auth epoch only (see `AuthStrategy.epoch`).
+  const epoch = client.auth?.epoch;
   const key =
     method === 'GET' && !init.signal && !init.apiKey
-      ? init.headers || init.timeoutMs
-        ? url + JSON.stringify([init.headers, init.timeoutMs])
-        : url
+      ? (epoch ? `${epoch} ` : '') +
+        (init.headers || init.timeoutMs ? url + JSON.stringify([init.headers, init.timeoutMs]) : url)
       : '';
   try {
     if (!key) return (await send(client, method, url, init)) as R;
@@ -259,7 +281,7 @@ export async function request<R = any>(
       const raw = await entry.p;
       return (entry.n ? copy(raw) : raw) as R;
     } finally {
-      reads.delete(key);
+      if (reads.get(key) === entry) reads.delete(key);
     }
   } catch (err) {
     return fail(client, err, method, path);

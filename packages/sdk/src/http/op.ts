@@ -126,6 +126,18 @@ export const argFieldMapper =
 const prepared = new WeakMap<OpSpec, { places: ArgPlace[]; rename: (field: string) => string }>();
 
 /**
+ * A copy of a request message's plain objects and arrays (the request transforms work in place),
+ * other values kept as they are. Not `structuredClone`, which refuses a Proxy (a Vue `reactive`
+ * object, a MobX observable) and a class instance.
+ */
+const copy = (v: unknown): any =>
+  Array.isArray(v)
+    ? v.map(copy)
+    : v && typeof v === 'object' && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)]))
+      : v;
+
+/**
  * Runs one declared call: `call(client, spec, [arg1, arg2], callOptions)`. Domain functions are
  * `op(spec)`; this is for one-off calls (an emulator admin path in a test, say).
  */
@@ -145,7 +157,7 @@ export async function call<R = unknown>(
   let method: string = spec.method;
   let query = '';
   let body: unknown;
-  let filled: { path: string } | { missing: string };
+  let filled: ReturnType<typeof fillPath>;
   try {
     if (spec.elevated && !client.auth?.elevated)
       throw new ShopkitError(
@@ -153,11 +165,14 @@ export async function call<R = unknown>(
         { code: 'ELEVATION_REQUIRED', description: 'An elevated client is required' },
       );
     let msg = prep.places.length ? buildMessage(prep.places, args) : {};
-    if (spec.req) msg = walk(structuredClone(msg), spec.req, 0);
+    if (spec.req) msg = walk(copy(msg), spec.req, 0);
     filled = fillPath(spec.path, msg);
     if ('missing' in filled)
       throw new ValidationError([
-        { field: rename(filled.missing), description: 'must be a non-empty string' },
+        {
+          field: rename(filled.missing),
+          description: filled.dot ? 'must not be . or ..' : 'must be a non-empty string',
+        },
       ]);
     if (method === 'GET' || method === 'DELETE') {
       query = encodeQuery(msg, !!spec.complexQuery);

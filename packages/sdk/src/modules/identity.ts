@@ -235,14 +235,20 @@ export async function processVerification(
   }
 }
 
+const sendEmailOp = /* @__PURE__ */ op<[msg: object], object>({
+  method: 'POST',
+  path: '/_api/iam/recovery/v1/send-email',
+  args: ['m:'],
+});
+
 /** POST recovery `send-email`: a reset link; the same answer whether or not the e-mail is a member's. */
-export const sendPasswordResetEmail = (
+export const sendPasswordResetEmail = async (
   client: AnyClient,
   email: string,
   redirectUri?: string,
   options?: CallOptions,
 ) =>
-  op<[msg: object], object>({ method: 'POST', path: '/_api/iam/recovery/v1/send-email', args: ['m:'] })(
+  sendEmailOp(
     client,
     { email, redirect: redirectUri ? { url: redirectUri, clientId: oauth(client).clientId } : undefined },
     options,
@@ -618,7 +624,10 @@ export async function getMemberTokens(
 ): Promise<Tokens> {
   if (!code || !state) throw new Error('Missing code or _state');
   if (state !== data.state || usedStates.has(state)) throw new Error('Invalid _state');
+  // Spent now (checklist 9); the set keeps the latest 1000 states, enough for a server's logins in
+  // progress.
   usedStates.add(state);
+  if (usedStates.size > 1000) usedStates.delete(usedStates.values().next().value!);
   const s = oauth(client);
   try {
     return await s.tokenRequest(

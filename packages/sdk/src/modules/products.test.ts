@@ -210,6 +210,19 @@ describe('products module', () => {
     });
   });
 
+  it('takes an empty query followed by options or call options as a query, as its type says', async () => {
+    const { client, calls } = fake({ products: [], metadata: { count: 0, offset: 0, total: 0 } });
+    const all = await products.queryProducts(client, {}, { includeVariants: true });
+    expect(all.products).toEqual([]);
+    expect(calls[0]!.url.pathname).toBe('/stores-reader/v1/products/query-platformized');
+    expect(calls[0]!.url.searchParams.get('includeVariants')).toBe('true');
+    const ctl = new AbortController();
+    expect((await client.products.queryProducts({}, undefined, { signal: ctl.signal })).products).toEqual([]);
+    expect(calls).toHaveLength(2);
+    // Alone, `{}` is still the builder's options.
+    expect(typeof (client.products.queryProducts({}) as { find?: unknown }).find).toBe('function');
+  });
+
   it('void writes resolve to undefined and use the wire paths', async () => {
     const { client, calls } = fake({});
     const results = await Promise.all([

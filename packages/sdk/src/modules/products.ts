@@ -399,8 +399,9 @@ const queryOp = /* @__PURE__ */ op<
 const isQuery = (x: object) => ['filter', 'sort', 'paging', 'cursorPaging'].some((k) => k in x);
 
 /**
- * Queries products. With a query (an object with `filter`, `sort`, `paging` or `cursorPaging`), one
- * call that returns `{products, metadata}`; otherwise a builder, optionally with options. Hidden
+ * Queries products. With a query (an object with `filter`, `sort`, `paging` or `cursorPaging`, or
+ * any object followed by options or call options), one call that returns `{products, metadata}`;
+ * otherwise a builder, optionally with options. Hidden
  * products only with `includeHiddenProducts`. Builder fields: `id`,
  * `createdDate`, `lastUpdated`, `name`, `description`, `sku`, `price`, `priceData.price`,
  * `numericId`, `productType`, `slug`, `visible`, `collectionIds` (`hasSome`/`hasAll`).
@@ -415,11 +416,16 @@ export function queryProducts(
 ): Promise<QueryProductsResponse>;
 export function queryProducts(
   client: AnyClient,
-  query?: CursorQuery | QueryProductsOptions,
-  options?: QueryProductsOptions,
-  callOptions?: CallOptions,
+  ...args: [
+    query?: CursorQuery | QueryProductsOptions,
+    options?: QueryProductsOptions,
+    callOptions?: CallOptions,
+  ]
 ) {
-  if (query && isQuery(query)) return queryOp(client, query as CursorQuery, options, callOptions);
+  const [query, options, callOptions] = args;
+  // A query (even `{}`, which has none of the query's keys) once options or call options follow it.
+  if (query && (isQuery(query) || args.length > 1))
+    return queryOp(client, query as CursorQuery, options, callOptions);
   return new QueryBuilder<Product>(async (q) => {
     const r = await queryOp(client, q, query as QueryProductsOptions | undefined);
     return { items: r.products, metadata: r.metadata };
