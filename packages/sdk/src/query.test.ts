@@ -163,6 +163,19 @@ describe('pages', () => {
     expect(seen.map((s) => s.paging?.offset)).toEqual([0, 3, 6]);
   });
 
+  it('refuses a next page past the last when the totals are known, without a request (spec 9)', async () => {
+    const { run, seen } = fake(7);
+    const last = await (await (await new QueryBuilder(run).limit(3).find()).next()).next();
+    expect(last.items).toEqual([6]);
+    expect(last.hasNext()).toBe(false);
+    await expect(last.next()).rejects.toThrow('Page 3 of 3 is the last: there is no next page');
+    expect(seen).toHaveLength(3);
+    // With the totals hidden, no page is known to be the last.
+    const hidden = fake(3, { noTotal: true });
+    const first = await new QueryBuilder(hidden.run).limit(3).find();
+    expect((await first.next()).items).toEqual([]);
+  });
+
   it('yields an empty first page once', async () => {
     const pages = [];
     for await (const p of new QueryBuilder(fake(0).run).pages()) pages.push(p.items);

@@ -252,7 +252,13 @@ export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Pro
     // false while the total pages are unknown: the comparison with NaN is false
     hasNext: () => currentPage < totalPages! - 1,
     hasPrev: () => currentPage > 0,
-    next: at(1),
+    // Spec 9: a next page only below the last one; with the totals hidden no page is known last.
+    next: () =>
+      totalPages === undefined || currentPage < totalPages - 1
+        ? at(1)()
+        : Promise.reject(
+            new RangeError(`Page ${currentPage + 1} of ${totalPages} is the last: there is no next page`),
+          ),
     prev: at(-1),
   };
 }

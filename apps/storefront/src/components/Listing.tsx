@@ -3,7 +3,7 @@ import { type PlatformQuery, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { count } from '../format.ts';
+import { pager } from '../pager.ts';
 import { ProductCard } from './ProductCard.tsx';
 import { Empty, ErrorState, GridSkeleton } from './States.tsx';
 
@@ -93,8 +93,9 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
     update({ min: String(f.get('min') ?? ''), max: String(f.get('max') ?? '') });
   };
 
-  const total = list.data?.metadata.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE));
+  const shown = pager(list.data?.metadata, page, PAGE, list.data?.products.length ?? 0);
+  // The page to offer past the end: the last, or the first when the platform did not count them all.
+  const pages = shown.pages ?? 1;
   return (
     <div className="listing">
       <aside className="filters" aria-label="Filters">
@@ -160,9 +161,9 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
         {list.data && ready && (
           <>
             <p className="muted" role="status">
-              {count(total, 'product')}
+              {shown.label}
             </p>
-            {list.data.products.length === 0 && page > pages ? (
+            {shown.beyond ? (
               <Empty>
                 <p>This page does not exist.</p>
                 <Link to={{ search: pageSearch(params, pages) }} className="button">
@@ -183,7 +184,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
                 ))}
               </ul>
             )}
-            {pages > 1 && page <= pages && (
+            {(page > 1 || shown.hasNext) && !shown.beyond && (
               <nav className="pager" aria-label="Pages">
                 <button
                   type="button"
@@ -194,12 +195,13 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
                   Previous
                 </button>
                 <span aria-current="page">
-                  Page {page} of {pages}
+                  Page {page}
+                  {shown.pages ? ` of ${shown.pages}` : ''}
                 </span>
                 <button
                   type="button"
                   className="button"
-                  disabled={page >= pages}
+                  disabled={!shown.hasNext}
                   onClick={() => update({ page: String(page + 1) })}
                 >
                   Next
