@@ -162,6 +162,8 @@ export async function register(
     password: string;
     profile?: Record<string, unknown>;
     captchaTokens?: CaptchaTokens;
+    /** Sent as the platform's `clientMetaData` (for the site's own records). */
+    clientMetaData?: Record<string, unknown>;
   },
 ): Promise<LoginResult> {
   try {
@@ -170,6 +172,7 @@ export async function register(
       password: params.password,
       profile: params.profile,
       captchaTokens: captcha(params.captchaTokens),
+      clientMetaData: params.clientMetaData,
     });
     return fromState(client, r);
   } catch (e) {
@@ -190,13 +193,20 @@ export async function register(
 /** Logs a member in with e-mail and password (spec 4 and 8). Never throws for a refused login. */
 export async function login(
   client: AnyClient,
-  params: { email: string; password: string; captchaTokens?: CaptchaTokens },
+  params: {
+    email: string;
+    password: string;
+    captchaTokens?: CaptchaTokens;
+    /** Sent as the platform's `clientMetaData`. */
+    clientMetaData?: Record<string, unknown>;
+  },
 ): Promise<LoginResult> {
   try {
     const r = await loginOp(client, {
       loginId: { email: params.email },
       password: params.password,
       captchaTokens: captcha(params.captchaTokens),
+      clientMetaData: params.clientMetaData,
     });
     return fromState(client, r);
   } catch (e) {
@@ -241,18 +251,29 @@ const sendEmailOp = /* @__PURE__ */ op<[msg: object], object>({
   args: ['m:'],
 });
 
-/** POST recovery `send-email`: a reset link; the same answer whether or not the e-mail is a member's. */
+/**
+ * POST recovery `send-email`: a reset link; the same answer whether or not the e-mail is a member's.
+ * The third argument is where the reset page links back to, or `{redirectUri?, language?}` with the
+ * e-mail's language too.
+ */
 export const sendPasswordResetEmail = async (
   client: AnyClient,
   email: string,
-  redirectUri?: string,
+  redirect?: string | { redirectUri?: string; language?: string },
   options?: CallOptions,
-) =>
-  sendEmailOp(
+) => {
+  const { redirectUri, language } =
+    typeof redirect === 'string' ? { redirectUri: redirect } : (redirect ?? {});
+  return sendEmailOp(
     client,
-    { email, redirect: redirectUri ? { url: redirectUri, clientId: oauth(client).clientId } : undefined },
+    {
+      email,
+      language,
+      redirect: redirectUri ? { url: redirectUri, clientId: oauth(client).clientId } : undefined,
+    },
     options,
   );
+};
 
 /** POST recovery `activation-email` for an identity. */
 export const sendActivationEmail = /* @__PURE__ */ op<

@@ -70,15 +70,26 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
 
   it('registers a member: SUCCESS with a session token, and the identity is transformed', async () => {
     const client = member();
+    const e = email();
     const r = await client.identity.register({
-      email: email(),
+      email: e,
       password: 'correct horse battery',
       profile: {
         nickname: 'Ada',
         customFields: [{ name: 'born', value: { dateValue: new Date('1990-01-02T00:00:00Z') } }],
       },
+      clientMetaData: { source: 'contract test' },
     });
     expect(r.loginState).toBe(LoginState.SUCCESS);
+    // The optional fields of spec 7 are accepted: clientMetaData on login, the reset e-mail's language.
+    const again = await client.identity.login({
+      email: e,
+      password: 'correct horse battery',
+      clientMetaData: { source: 'contract test' },
+    });
+    expect(again.loginState).toBe(LoginState.SUCCESS);
+    await client.identity.sendPasswordResetEmail(e, { language: 'fr' });
+    expect(await mailbox(e)).toHaveLength(1);
     expect(r.data?.sessionToken).toBeTruthy();
     expect(r.data?.identity?.createdDate).toBeInstanceOf(Date);
     expect(r.data?.identity?.identityProfile?.customFields[0].value.dateValue).toBeInstanceOf(Date);

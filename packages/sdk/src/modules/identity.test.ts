@@ -1,0 +1,65 @@
+/**
+ * The identity module's request bodies with a fake fetch: the optional fields the platform's
+ * calls take (spec 7) reach the wire.
+ */
+import { describe, expect, it } from 'vitest';
+import { OAuthStrategy } from '../auth/oauth.ts';
+import { createClient } from '../client.ts';
+import * as identity from './identity.ts';
+
+function fake() {
+  const bodies: Record<string, any> = {};
+  const client = createClient({
+    baseUrl: 'https://api.test',
+    auth: OAuthStrategy({
+      clientId: 'client-1',
+      tokens: {
+        accessToken: { value: 'visitor', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+        refreshToken: { value: 'r', role: 'visitor' },
+      },
+    }),
+    fetch: async (input, init) => {
+      bodies[new URL(String(input)).pathname] = JSON.parse(String(init?.body ?? '{}'));
+      return Response.json({ state: 'SUCCESS', sessionToken: 's', identity: { id: 'i' } });
+    },
+    modules: { identity },
+  });
+  return { client, bodies };
+}
+
+describe('identity requests', () => {
+  it('send clientMetaData on register and login', async () => {
+    const { client, bodies } = fake();
+    const meta = { source: 'checkout-page' };
+    await client.identity.register({
+      email: 'a@example.test',
+      password: 'long enough pw',
+      clientMetaData: meta,
+    });
+    await client.identity.login({
+      email: 'a@example.test',
+      password: 'long enough pw',
+      clientMetaData: meta,
+    });
+    expect(bodies['/_api/iam/authentication/v2/register'].clientMetaData).toEqual(meta);
+    expect(bodies['/_api/iam/authentication/v2/login'].clientMetaData).toEqual(meta);
+  });
+
+  it('send the reset e-mail’s language and return address, or the address alone', async () => {
+    const { client, bodies } = fake();
+    await client.identity.sendPasswordResetEmail('a@example.test', {
+      redirectUri: 'https://shop.example/after',
+      language: 'fr',
+    });
+    expect(bodies['/_api/iam/recovery/v1/send-email']).toEqual({
+      email: 'a@example.test',
+      language: 'fr',
+      redirect: { url: 'https://shop.example/after', clientId: 'client-1' },
+    });
+    await client.identity.sendPasswordResetEmail('b@example.test', 'https://shop.example/back');
+    expect(bodies['/_api/iam/recovery/v1/send-email']).toEqual({
+      email: 'b@example.test',
+      redirect: { url: 'https://shop.example/back', clientId: 'client-1' },
+    });
+  });
+});
