@@ -256,9 +256,7 @@ export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Pro
     next: () =>
       totalPages === undefined || currentPage < totalPages - 1
         ? at(1)()
-        : Promise.reject(
-            new RangeError(`Page ${currentPage + 1} of ${totalPages} is the last: there is no next page`),
-          ),
+        : Promise.reject(new RangeError('This is the last page')),
     prev: at(-1),
   };
 }
