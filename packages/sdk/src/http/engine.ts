@@ -97,6 +97,16 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', stop);
   });
 
+/**
+ * Waits `ms` before another attempt: `false` at once when the call's time (until `end`) would run
+ * out first; throws `ABORTED` when the caller aborts meanwhile.
+ */
+async function pause(ms: number, end: number, outer?: AbortSignal) {
+  if (Date.now() + ms >= end) return false;
+  if (!(await sleep(ms, outer))) throw systemError(null, { code: 'ABORTED', reason: 'the call was aborted' });
+  return true;
+}
+
 /** `Retry-After` in seconds or as an HTTP date, in milliseconds. */
 function retryAfterMs(res: Response): number | undefined {
   const h = res.headers.get('retry-after');
@@ -114,13 +124,6 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
   const end = Date.now() + (init.timeoutMs ?? options.timeoutMs ?? 30_000);
   // Stringified once, before anything is sent: a body JSON cannot hold fails as it is, unretried.
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-  const aborted = () => systemError(null, { code: 'ABORTED', reason: 'the call was aborted' });
-  /** Waits `ms` before another attempt: false when the call's time would run out first. */
-  const pause = async (ms: number) => {
-    if (Date.now() + ms >= end) return false;
-    if (!(await sleep(ms, outer))) throw aborted();
-    return true;
-  };
   let refreshed = false;
   for (let attempt = 1; ; attempt++) {
     // Later headers win, whatever their case (wire §1.6): the client's and the call's over
@@ -175,7 +178,7 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
         !deadline.aborted &&
         init.retrySafe &&
         attempt < retry.attempts &&
-        (await pause(backoff()))
+        (await pause(backoff(), end, outer))
       )
         continue;
       const [code, reason] = outer?.aborted
@@ -219,7 +222,7 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
       init.retrySafe &&
       attempt < retry.attempts &&
       (status === 429 || status === 503) &&
-      (await pause(Math.min(retryAfterMs(res) ?? backoff(), retry.maxDelayMs)))
+      (await pause(Math.min(retryAfterMs(res) ?? backoff(), retry.maxDelayMs), end, outer))
     )
       continue;
     throw errorFromResponse({ status, statusText: res.statusText, body: parsed, requestId }, init.rename);
