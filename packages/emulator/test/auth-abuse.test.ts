@@ -180,37 +180,44 @@ describe.each(testBackends())('identity abuse (%s)', (backend) => {
     });
   });
 
+  /** A visitor token of `clientId` (the demo client's by default). */
+  const visitorOf = async (clientId = emu.demo.clientId) =>
+    (await call('POST', '/oauth2/token', { clientId, grantType: 'anonymous' })).body.access_token as string;
+  /**
+   * Redeems a session token as `clientId`'s direct login does (a prompt=none redirect session made
+   * with one of its visitor tokens); the callback's parameters.
+   */
+  const redeem = async (sessionToken: string, clientId = emu.demo.clientId) => {
+    const verifier = randomBytes(32).toString('base64url');
+    const session = await call(
+      'POST',
+      '/_api/redirects-api/v1/redirect-session',
+      {
+        auth: {
+          authRequest: {
+            clientId,
+            codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+            codeChallengeMethod: 'S256',
+            responseMode: 'query',
+            responseType: 'code',
+            scope: 'offline_access',
+            redirectUri: `${SHOP}/callback`,
+            state: 'state-54',
+            sessionToken,
+          },
+          prompt: 'none',
+        },
+      },
+      { authorization: await visitorOf(clientId) },
+    );
+    expect(session.status).toBe(200);
+    const res = await fetch(session.body.redirectSession.fullUrl, { redirect: 'manual' });
+    return new URL(res.headers.get('location')!).searchParams;
+  };
+
   it('checklist 54: a session token from a login without a visitor token logs in for no client', async () => {
     const email = newEmail();
     expect((await register(email)).status).toBe(200);
-    /** Redeems a session token as the SDK's direct login does: a prompt=none redirect session. */
-    const redeem = async (sessionToken: string) => {
-      const verifier = randomBytes(32).toString('base64url');
-      const session = await call(
-        'POST',
-        '/_api/redirects-api/v1/redirect-session',
-        {
-          auth: {
-            authRequest: {
-              clientId: emu.demo.clientId,
-              codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
-              codeChallengeMethod: 'S256',
-              responseMode: 'query',
-              responseType: 'code',
-              scope: 'offline_access',
-              redirectUri: `${SHOP}/callback`,
-              state: 'state-54',
-              sessionToken,
-            },
-            prompt: 'none',
-          },
-        },
-        { authorization: await visitor() },
-      );
-      expect(session.status).toBe(200);
-      const res = await fetch(session.body.redirectSession.fullUrl, { redirect: 'manual' });
-      return new URL(res.headers.get('location')!).searchParams;
-    };
     const tokenless = await login(email, PASSWORD);
     expect(tokenless.body.state).toBe('SUCCESS');
     expect(tokenless.headers.get('cache-control')).toBe('no-store');
@@ -243,52 +250,21 @@ describe.each(testBackends())('identity abuse (%s)', (backend) => {
     });
     expect(other.status).toBe(200);
     const otherClient = other.body.clientId as string;
-    /** A visitor token of `clientId`. */
-    const visitorOf = async (clientId: string) =>
-      (await call('POST', '/oauth2/token', { clientId, grantType: 'anonymous' })).body.access_token as string;
-    /** Redeems a session token as `clientId`'s direct login does; the callback's parameters. */
-    const redeemAs = async (clientId: string, sessionToken: string) => {
-      const verifier = randomBytes(32).toString('base64url');
-      const session = await call(
-        'POST',
-        '/_api/redirects-api/v1/redirect-session',
-        {
-          auth: {
-            authRequest: {
-              clientId,
-              codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
-              codeChallengeMethod: 'S256',
-              responseMode: 'query',
-              responseType: 'code',
-              scope: 'offline_access',
-              redirectUri: `${SHOP}/callback`,
-              state: 'state-54b',
-              sessionToken,
-            },
-            prompt: 'none',
-          },
-        },
-        { authorization: await visitorOf(clientId) },
-      );
-      expect(session.status).toBe(200);
-      const res = await fetch(session.body.redirectSession.fullUrl, { redirect: 'manual' });
-      return new URL(res.headers.get('location')!).searchParams;
-    };
     // Issued to the demo client: another client cannot redeem it, and the attempt uses it up.
     const first = await login(email, PASSWORD, await visitor());
-    expect((await redeemAs(otherClient, first.body.sessionToken)).get('error')).toBe('login_required');
-    expect((await redeemAs(emu.demo.clientId, first.body.sessionToken)).get('error')).toBe('login_required');
+    expect((await redeem(first.body.sessionToken, otherClient)).get('error')).toBe('login_required');
+    expect((await redeem(first.body.sessionToken, emu.demo.clientId)).get('error')).toBe('login_required');
     // A fresh one works for its own client, once.
     const second = await login(email, PASSWORD, await visitor());
-    expect((await redeemAs(emu.demo.clientId, second.body.sessionToken)).get('code')).toBeTruthy();
-    expect((await redeemAs(emu.demo.clientId, second.body.sessionToken)).get('error')).toBe('login_required');
+    expect((await redeem(second.body.sessionToken, emu.demo.clientId)).get('code')).toBeTruthy();
+    expect((await redeem(second.body.sessionToken, emu.demo.clientId)).get('error')).toBe('login_required');
     // Ten minutes and a second after it was issued, it is refused.
     const third = await login(email, PASSWORD, await visitor());
     clock += 10 * 60 * 1000 + 1000;
-    expect((await redeemAs(emu.demo.clientId, third.body.sessionToken)).get('error')).toBe('login_required');
+    expect((await redeem(third.body.sessionToken, emu.demo.clientId)).get('error')).toBe('login_required');
     // One issued to the other client works for it.
     const fourth = await login(email, PASSWORD, await visitorOf(otherClient));
-    expect((await redeemAs(otherClient, fourth.body.sessionToken)).get('code')).toBeTruthy();
+    expect((await redeem(fourth.body.sessionToken, otherClient)).get('code')).toBeTruthy();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createClient } from '../client.ts';
+import { createClient, type RetryOptions } from '../client.ts';
 import type { ShopkitError } from '../http/errors.ts';
 import { call } from '../http/op.ts';
 import { AppStrategy } from './app.ts';
@@ -108,37 +108,32 @@ describe('a refresh that fails', () => {
 });
 
 describe('a token request', () => {
-  it('that fails on the network twice, then succeeds, is sent three times and works', async () => {
-    let calls = 0;
+  /** A client whose token endpoint fails on the network `failures` times, then answers. */
+  function flakyTokens(retry: RetryOptions, failures: number) {
+    const counter = { calls: 0 };
     const client = createClient({
       baseUrl: 'http://h',
-      retry: { baseDelayMs: 1 },
+      retry,
       auth: OAuthStrategy({ clientId: 'c' }),
       fetch: async (input) => {
         if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
-        if (++calls < 3) throw new TypeError('fetch failed');
+        if (++counter.calls <= failures) throw new TypeError('fetch failed');
         return Response.json({ access_token: 'a', refresh_token: 'r', expires_in: 3600 });
       },
     });
-    await expect(call(client, { method: 'GET', path: '/things/v1/x' }, [])).resolves.toEqual({ ok: true });
-    expect(calls).toBe(3);
+    return { counter, send: () => call(client, { method: 'GET', path: '/things/v1/x' }, []) };
+  }
+
+  it('that fails on the network twice, then succeeds, is sent three times and works', async () => {
+    const t = flakyTokens({ baseDelayMs: 1 }, 2);
+    await expect(t.send()).resolves.toEqual({ ok: true });
+    expect(t.counter.calls).toBe(3);
   });
 
   it('is tried once when the client turns retries off', async () => {
-    let calls = 0;
-    const client = createClient({
-      baseUrl: 'http://h',
-      retry: { attempts: 1 },
-      auth: OAuthStrategy({ clientId: 'c' }),
-      fetch: async () => {
-        calls++;
-        throw new TypeError('fetch failed');
-      },
-    });
-    await expect(call(client, { method: 'GET', path: '/things/v1/x' }, [])).rejects.toMatchObject({
-      code: 'NETWORK_ERROR',
-    });
-    expect(calls).toBe(1);
+    const t = flakyTokens({ attempts: 1 }, 2);
+    await expect(t.send()).rejects.toMatchObject({ code: 'NETWORK_ERROR' });
+    expect(t.counter.calls).toBe(1);
   });
 });
 
