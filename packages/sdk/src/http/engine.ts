@@ -262,9 +262,8 @@ export async function request<R = any>(
   if (!METHODS.includes(method)) throw new TypeError(`Unknown HTTP method: ${method}`);
   const url = client.baseUrl + path + (init.query ? '?' + init.query : '');
   const reads = client._.r;
-  // Reads without a signal or an API key of their own may share; calls with their own headers or
-  // timeout share only with identical ones.
-  // Reads share within one auth epoch only (see `AuthStrategy.epoch`).
+  // Reads without a signal or an API key of their own may share, within one auth epoch (see
+  // `AuthStrategy.epoch`); calls with their own headers or timeout share only with identical ones.
   const epoch = client.auth?.epoch;
   const key =
     method === 'GET' && !init.signal && !init.apiKey
