@@ -6,6 +6,7 @@
  * @module
  */
 import type { AnyClient } from '../client.ts';
+import { fail, tokenFailure } from '../http/engine.ts';
 import { ShopkitError } from '../http/errors.ts';
 import { createRedirectSession } from '../modules/redirects.ts';
 import type { OAuthStrategyApi } from './oauth.ts';
@@ -23,10 +24,15 @@ export async function getMemberTokensForDirectLogin(
 ): Promise<Tokens> {
   const w = globalThis as unknown as { window?: Window; document?: Document };
   if (!w.window || !w.document?.body)
-    throw new ShopkitError('getMemberTokensForDirectLogin needs a browser (window and document)', {
-      code: 'BROWSER_REQUIRED',
-      description: 'Silent login runs in a browser only',
-    });
+    fail(
+      client,
+      new ShopkitError('getMemberTokensForDirectLogin needs a browser (window and document)', {
+        code: 'BROWSER_REQUIRED',
+        description: 'Silent login runs in a browser only',
+      }),
+      'GET',
+      '/oauth2/authorize',
+    );
   const auth = client.auth as OAuthStrategyApi;
   const codeVerifier = generateVerifier();
   const state = generateState();
@@ -46,6 +52,7 @@ export async function getMemberTokensForDirectLogin(
     },
   });
   const origin = new URL(redirectSession.fullUrl).origin;
+  // The authorize page's answer; a refusal or the timeout is reported as a call's failure is.
   const code = await new Promise<string>((resolve, reject) => {
     const frame = w.document!.createElement('iframe');
     const end = () => {
@@ -90,13 +97,18 @@ export async function getMemberTokensForDirectLogin(
     frame.style.display = 'none';
     frame.src = redirectSession.fullUrl;
     w.document!.body.appendChild(frame);
-  });
+  }).catch((e) => fail(client, e, 'GET', '/oauth2/authorize'));
   try {
     return await auth.tokenRequest(
       { clientId: auth.clientId, grantType: 'authorization_code', code, codeVerifier },
       TokenRole.MEMBER,
     );
   } catch (cause) {
-    throw new Error('Failed to get member tokens', { cause });
+    return tokenFailure(
+      client,
+      'Failed to get member tokens',
+      (cause as ShopkitError).code ?? 'TOKEN_REQUEST_FAILED',
+      cause,
+    );
   }
 }

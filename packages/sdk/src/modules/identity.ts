@@ -9,7 +9,7 @@ import { generateChallenge, generateState, generateVerifier } from '../auth/pkce
 import { allowedReturnOrigins, REDIRECT_SESSION_PATH, returnUrlProblem } from '../auth/return-url.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
 import type { AnyClient } from '../client.ts';
-import { fail } from '../http/engine.ts';
+import { fail, tokenFailure } from '../http/engine.ts';
 import {
   ApplicationError,
   type FieldViolation,
@@ -428,12 +428,17 @@ export const getMemberTokensForExternalLogin = async (
   apiKey: string,
 ) => {
   const s = oauth(client);
-  const { Authorization } = await s.getAuthHeaders(client.transport);
-  return s.tokenRequest(
-    { grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId },
-    TokenRole.MEMBER,
-    { Authorization: `${Authorization},${apiKey}` },
-  );
+  try {
+    const { Authorization } = await s.getAuthHeaders(client.transport);
+    return await s.tokenRequest(
+      { grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId },
+      TokenRole.MEMBER,
+      { Authorization: `${Authorization},${apiKey}` },
+    );
+  } catch (e) {
+    // The token request's own error (`something went wrong`, with the platform's code), reported.
+    return fail(client, e, 'POST', '/oauth2/token');
+  }
 };
 
 // ---- SSO: an external identity provider (an IdP connection of the site) ----
@@ -643,11 +648,11 @@ export async function getMemberTokens(
   state: string | undefined,
   data: OAuthData,
 ): Promise<Tokens> {
-  if (!code || !state) throw new Error('Missing code or _state');
-  if (state !== data.state || usedStates.has(state)) throw new Error('Invalid _state');
+  if (!code || !state) tokenFailure(client, 'Missing code or _state', 'MISSING_CODE_OR_STATE');
+  if (state !== data.state || usedStates.has(state!)) tokenFailure(client, 'Invalid _state', 'INVALID_STATE');
   // Spent now (checklist 9); the set keeps the latest 1000 states, enough for a server's logins in
   // progress.
-  usedStates.add(state);
+  usedStates.add(state!);
   if (usedStates.size > 1000) usedStates.delete(usedStates.values().next().value!);
   const s = oauth(client);
   try {
@@ -662,7 +667,12 @@ export async function getMemberTokens(
       TokenRole.MEMBER,
     );
   } catch (cause) {
-    throw new Error('Failed to get member tokens', { cause });
+    return tokenFailure(
+      client,
+      'Failed to get member tokens',
+      (cause as ShopkitError).code ?? 'TOKEN_REQUEST_FAILED',
+      cause,
+    );
   }
 }
 
@@ -684,8 +694,8 @@ export async function getMemberTokensFromUrl(
 ): Promise<Tokens> {
   const { code, state, error, errorDescription } = parseFromUrl(client, url, responseMode);
   if (!error) return getMemberTokens(client, code, state, data);
-  if (state !== data.state) throw new Error('Invalid _state');
-  throw new ShopkitError(errorDescription || error, { code: error, description: errorDescription || error });
+  if (state !== data.state) return tokenFailure(client, 'Invalid _state', 'INVALID_STATE');
+  return tokenFailure(client, errorDescription || error, error);
 }
 
 export { getMemberTokensForDirectLogin } from '../auth/silent.ts';

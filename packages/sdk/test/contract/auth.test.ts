@@ -408,6 +408,37 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     );
   });
 
+  it('reports every failure of a token exchange to onError, then throws it (spec 7)', async () => {
+    const seen: Array<[string, string, string]> = [];
+    const client = createClient({
+      baseUrl: emu.url,
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules: { identity },
+      onError: (e, at) => seen.push([e.message, at.method, at.path]),
+    });
+    const data = await identity.generateOAuthData(client, CALLBACK);
+    const thrown: unknown[] = [];
+    for (const attempt of [
+      () => client.identity.getMemberTokens(undefined, data.state, data),
+      () => client.identity.getMemberTokens('c', 'other', data),
+      () => client.identity.getMemberTokens('made-up-code', data.state, data),
+      () =>
+        client.identity.getMemberTokensFromUrl(data, `${CALLBACK}#error=access_denied&state=${data.state}`),
+      () => client.identity.getMemberTokensForExternalLogin('no-such-member', 'not-an-api-key'),
+    ])
+      thrown.push(await attempt().catch((e) => e));
+    expect(seen).toEqual([
+      ['Missing code or _state', 'POST', '/oauth2/token'],
+      ['Invalid _state', 'POST', '/oauth2/token'],
+      ['Failed to get member tokens', 'POST', '/oauth2/token'],
+      ['access_denied', 'POST', '/oauth2/token'],
+      ['something went wrong', 'POST', '/oauth2/token'],
+    ]);
+    // What onError saw is what was thrown, each a ShopkitError (an Error) with a code.
+    for (const e of thrown) expect(e).toBeInstanceOf(ShopkitError);
+    expect((thrown[2] as ShopkitError).cause).toBeInstanceOf(ShopkitError);
+  });
+
   it('parseFromUrl reads query or fragment, errors included', () => {
     expect(identity.parseFromUrl(member(), 'https://x.test/cb#code=a&state=b', 'fragment')).toEqual({
       code: 'a',
