@@ -34,9 +34,9 @@ import {
   MIN_PASSWORD,
   memberByEmail,
   memberById,
-  needsRehash,
   openChallenge,
   RECOVERY_TTL_MS,
+  rehashIfWeak,
   renewChallengeCode,
   sendMail,
   stateOf,
@@ -225,14 +225,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
           settings.hideAccountExistence ? 'The e-mail or password is wrong' : 'The password is wrong',
         );
       await forgetLoginFailures(emu.db, m.email);
-      // A hash from a cheaper time is stored again at today's cost, unless the password changed
-      // meanwhile.
-      if (needsRehash(emu, m.password_hash!))
-        await emu.db.query('UPDATE members SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
-          m.id,
-          await hashPassword(emu, pw),
-          m.password_hash,
-        ]);
+      await rehashIfWeak(emu, m, pw);
       if (m.reset_required) throw appError(400, '-19973', 'The password must be reset before logging in');
       if (m.status === 'BLOCKED') throw appError(403, 'MEMBER_BLOCKED', 'This member is blocked');
       return emu.db.tx((sql) => stateResponse(emu, sql, m, identity, hostedPageClient(c)));

@@ -261,13 +261,19 @@ export async function verifyPassword(emu: Emulator, stored: string | null, passw
 }
 
 /**
- * Whether a stored hash is weaker than the configured cost (an older, cheaper N): the login that
- * proves the password then stores it again at today's cost (checklist 48, rehash on upgrade).
+ * After a login proved `password` against `m`'s stored hash: a hash weaker than the configured cost
+ * (an older, cheaper N) is stored again at today's cost, unless the password changed meanwhile
+ * (checklist 48, rehash on upgrade).
  */
-export const needsRehash = (emu: Emulator, stored: string) => {
-  const [kind, n, r, p] = stored.split('$');
-  return kind === 'scrypt' && (Number(n) < emu.config.scryptN || r !== '8' || p !== '1');
-};
+export async function rehashIfWeak(emu: Emulator, m: MemberRow, password: string) {
+  const [kind, n, r, p] = (m.password_hash ?? '').split('$');
+  if (kind !== 'scrypt' || (Number(n) >= emu.config.scryptN && r === '8' && p === '1')) return;
+  await emu.db.query('UPDATE members SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
+    m.id,
+    await hashPassword(emu, password),
+    m.password_hash,
+  ]);
+}
 
 // ---- members ----
 
