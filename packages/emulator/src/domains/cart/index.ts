@@ -14,6 +14,7 @@ import { FAMILY } from '../../http/router.ts';
 import { float, z } from '../../http/validate.ts';
 import { lookupCatalogItem, STORES_APP_ID } from '../catalog/lookup.ts';
 import { loadProduct } from '../catalog/store.ts';
+import { checkoutEntity } from './entities.ts';
 import {
   type CartState,
   cartState,
@@ -25,7 +26,7 @@ import {
   resolveLines,
 } from './model.ts';
 import { CURRENCY, isAmount } from './money.ts';
-import { type CheckoutDoc, cartPages } from './pages.ts';
+import { cartPages } from './pages.ts';
 import { DEMO_COUPONS } from './pricing.ts';
 import {
   CART_EVENTS,
@@ -254,41 +255,6 @@ const checkoutSchema = z.object({
   selectedShippingOption: shippingOption.optional(),
   email: z.email().max(254).optional(),
 });
-
-/**
- * A new checkout as its `checkout_created` event carries it, in the platform's checkout shape: the
- * cart's priced line items and totals, the buyer (with the e-mail given), the billing and shipping
- * addresses with the cart's contact details, the chosen shipping option.
- */
-function checkoutEntity(id: string, doc: CheckoutDoc, est: ReturnType<typeof estimate>, now: Date) {
-  const w = est.wire;
-  const contactDetails = doc.contactInfo?.contactDetails;
-  const at = (address: unknown) =>
-    address ? { address, ...(contactDetails ? { contactDetails } : {}) } : undefined;
-  return {
-    id,
-    cartId: doc.cartId,
-    lineItems: w.cart.lineItems,
-    buyerInfo: { ...w.cart.buyerInfo, ...(doc.email ? { email: doc.email } : {}) },
-    ...(doc.billingAddress ? { billingInfo: at(doc.billingAddress) } : {}),
-    shippingInfo: {
-      ...(doc.shippingAddress ? { shippingDestination: at(doc.shippingAddress) } : {}),
-      ...(w.shippingInfo.selectedCarrierServiceOption
-        ? { selectedCarrierServiceOption: w.shippingInfo.selectedCarrierServiceOption }
-        : {}),
-    },
-    currency: doc.currency,
-    conversionCurrency: doc.currency,
-    priceSummary: w.priceSummary,
-    taxSummary: w.taxSummary,
-    appliedDiscounts: w.appliedDiscounts,
-    weightUnit: w.weightUnit,
-    channelType: doc.channelType,
-    completed: false,
-    createdDate: now.toISOString(),
-    updatedDate: now.toISOString(),
-  };
-}
 
 /**
  * Whether the call also carries a valid API key after the buyer's token (`<token>,<apiKey>`,
@@ -655,7 +621,7 @@ export const cart: Domain = {
             sql,
             CART_EVENTS.checkoutCreated,
             checkoutId,
-            checkoutEntity(checkoutId, doc, est, now),
+            checkoutEntity(checkoutId, doc, est.wire, now),
           );
           return { checkoutId };
         }),

@@ -27,6 +27,7 @@ import {
   type RedirectCallbacks,
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
+import { orderEntity } from './entities.ts';
 import { type CartState, estimate, findCoupon, resolveLines } from './model.ts';
 import { CURRENCY, price, toCents } from './money.ts';
 import type { RestAddress } from './pricing.ts';
@@ -339,71 +340,6 @@ class StockShort extends Error {
   }
 }
 
-/**
- * A new order in the platform's order shape (`GET /ecom/v1/orders/{id}`), as its `order_created`
- * event carries it: the form's name and address are the billing and recipient details and, unless
- * the buyer picks the order up, the shipping destination; `shippingInfo` is the chosen option with
- * its cost as orders state it (`discount`, where estimates say `totalDiscount`).
- */
-function orderEntity(
-  id: string,
-  co: CheckoutRow,
-  est: Estimate,
-  form: CheckoutForm,
-  address: RestAddress,
-  now: Date,
-) {
-  const w = est.wire;
-  const contactDetails = { firstName: form.firstName, lastName: form.lastName };
-  const ship = w.shippingInfo.selectedCarrierServiceOption;
-  const { visitorId, memberId } = w.cart.buyerInfo as { visitorId?: string; memberId?: string };
-  const at = now.toISOString();
-  return {
-    id,
-    checkoutId: co.id,
-    cartId: co.cart_id,
-    status: 'APPROVED',
-    paymentStatus: 'NOT_PAID',
-    fulfillmentStatus: 'NOT_FULFILLED',
-    archived: false,
-    channelInfo: { type: co.doc.channelType },
-    buyerInfo: { ...w.cart.buyerInfo, email: form.email },
-    createdBy: memberId ? { memberId } : { visitorId },
-    lineItems: w.cart.lineItems,
-    priceSummary: { ...w.priceSummary, totalPrice: w.priceSummary.total },
-    taxSummary: w.taxSummary,
-    appliedDiscounts: w.appliedDiscounts,
-    billingInfo: { address, contactDetails },
-    ...(ship
-      ? {
-          shippingInfo: {
-            carrierId: ship.carrierId,
-            code: ship.code,
-            title: ship.title,
-            logistics: {
-              ...ship.logistics,
-              ...(ship.logistics.pickupDetails ? {} : { shippingDestination: { address, contactDetails } }),
-            },
-            cost: {
-              price: ship.cost.price,
-              totalPriceBeforeTax: ship.cost.totalPriceBeforeTax,
-              totalPriceAfterTax: ship.cost.totalPriceAfterTax,
-              taxDetails: ship.cost.taxDetails,
-              discount: ship.cost.totalDiscount,
-            },
-            ...(w.shippingInfo.region ? { region: w.shippingInfo.region } : {}),
-          },
-        }
-      : {}),
-    recipientInfo: { contactDetails, address },
-    weightUnit: w.weightUnit,
-    currency: w.currency,
-    activities: [{ createdDate: at, type: 'ORDER_PLACED' }],
-    createdDate: at,
-    updatedDate: at,
-  };
-}
-
 /** `POST /redirect/{id}` of an `ecomCheckout` session (its form's fields in `body`): places the order. */
 async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknown>) {
   const session = await loadRedirectSession(emu.db, String(body.id ?? ''));
@@ -445,7 +381,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
           };
         const orderId = newId();
         const now = emu.now();
-        const order = orderEntity(orderId, co, est, form, shippingAddress, now);
+        const order = orderEntity(orderId, co, est.wire, form, shippingAddress, now);
         const [{ number }] = (await sql.query<{ number: number }>(
           `INSERT INTO orders (id, checkout_id, owner_kind, owner_id, doc, created_at)
            VALUES ($1, $2, $3, $4, $5, $6) RETURNING number`,
