@@ -6,12 +6,13 @@
  * @module
  */
 import type { AnyClient } from '../client.ts';
-import { fail, tokenFailure } from '../http/engine.ts';
+import { fail } from '../http/engine.ts';
 import { ShopkitError } from '../http/errors.ts';
 import { createRedirectSession } from '../modules/redirects.ts';
+import { exchangeCode } from './exchange.ts';
 import type { OAuthStrategyApi } from './oauth.ts';
 import { generateChallenge, generateState, generateVerifier } from './pkce.ts';
-import { TokenRole, type Tokens } from './tokens.ts';
+import type { Tokens } from './tokens.ts';
 
 /**
  * Member tokens for a session token from `login`/`register` (role `member`; not stored: call
@@ -98,17 +99,5 @@ export async function getMemberTokensForDirectLogin(
     frame.src = redirectSession.fullUrl;
     w.document!.body.appendChild(frame);
   }).catch((e) => fail(client, e, 'GET', '/oauth2/authorize'));
-  try {
-    return await auth.tokenRequest(
-      { clientId: auth.clientId, grantType: 'authorization_code', code, codeVerifier },
-      TokenRole.MEMBER,
-    );
-  } catch (cause) {
-    return tokenFailure(
-      client,
-      'Failed to get member tokens',
-      (cause as ShopkitError).code ?? 'TOKEN_REQUEST_FAILED',
-      cause,
-    );
-  }
+  return exchangeCode(client, auth, code, codeVerifier);
 }

@@ -236,14 +236,6 @@ const copy = (raw: object) => {
   return c;
 };
 
-/**
- * A failure of a token exchange made outside the request engine (the code flow, a direct login),
- * reported as a call's is (spec 7: every call's failure goes to the error hook, then is thrown): a
- * `ShopkitError` with the spec's message.
- */
-export const tokenFailure = (client: AnyClient, message: string, code: string, cause?: unknown): never =>
-  fail(client, new ShopkitError(message, { code, description: message, cause }), 'POST', '/oauth2/token');
-
 /** Reports a failure of a call to the client's `onError`, then throws it (as a `ShopkitError`). */
 export function fail(client: AnyClient, err: unknown, method: string, path: string): never {
   const error =

@@ -4,12 +4,13 @@
  * `createClient({ auth: OAuthStrategy({clientId}), modules: { identity } })`.
  * @module
  */
+import { exchangeCode, tokenFailure } from '../auth/exchange.ts';
 import type { OAuthStrategyApi } from '../auth/oauth.ts';
 import { generateChallenge, generateState, generateVerifier } from '../auth/pkce.ts';
 import { allowedReturnOrigins, REDIRECT_SESSION_PATH, returnUrlProblem } from '../auth/return-url.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
 import type { AnyClient } from '../client.ts';
-import { fail, tokenFailure } from '../http/engine.ts';
+import { fail } from '../http/engine.ts';
 import {
   ApplicationError,
   type FieldViolation,
@@ -654,26 +655,7 @@ export async function getMemberTokens(
   // progress.
   usedStates.add(state!);
   if (usedStates.size > 1000) usedStates.delete(usedStates.values().next().value!);
-  const s = oauth(client);
-  try {
-    return await s.tokenRequest(
-      {
-        clientId: s.clientId,
-        grantType: 'authorization_code',
-        ...(data.redirectUri ? { redirectUri: data.redirectUri } : {}),
-        code,
-        codeVerifier: data.codeVerifier,
-      },
-      TokenRole.MEMBER,
-    );
-  } catch (cause) {
-    return tokenFailure(
-      client,
-      'Failed to get member tokens',
-      (cause as ShopkitError).code ?? 'TOKEN_REQUEST_FAILED',
-      cause,
-    );
-  }
+  return exchangeCode(client, oauth(client), code!, data.codeVerifier, data.redirectUri);
 }
 
 /**
