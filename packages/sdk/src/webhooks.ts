@@ -151,15 +151,28 @@ export interface CollectionDeleted extends CatalogEvent {
   collection_Id: string;
 }
 
+/** An address with the name of whom it is for (billing, shipping destination, recipient). */
+export interface AddressWithContact {
+  address?: Address;
+  contactDetails?: ContactInfo['contactDetails'];
+}
+/** Who bought: the visitor or member (or platform user), and the e-mail given at checkout. */
+export interface BuyerInfo {
+  visitorId?: string;
+  memberId?: string;
+  userId?: string;
+  email?: string;
+}
+
 /** A checkout as its event carries it: the cart's priced lines and totals, the buyer, the addresses. */
 export interface Checkout {
   id: string;
   cartId?: string;
   lineItems: LineItem[];
-  buyerInfo?: { visitorId?: string; memberId?: string; userId?: string; email?: string };
-  billingInfo?: { address?: Address; contactDetails?: ContactInfo['contactDetails'] };
+  buyerInfo?: BuyerInfo;
+  billingInfo?: AddressWithContact;
   shippingInfo?: {
-    shippingDestination?: { address?: Address; contactDetails?: ContactInfo['contactDetails'] };
+    shippingDestination?: AddressWithContact;
     selectedCarrierServiceOption?: SelectedShippingOption;
   };
   currency: string;
@@ -186,7 +199,7 @@ export interface Order {
   fulfillmentStatus?: string;
   archived?: boolean;
   channelInfo?: { type?: ChannelType };
-  buyerInfo?: { visitorId?: string; memberId?: string; userId?: string; email?: string };
+  buyerInfo?: BuyerInfo;
   createdBy?: { visitorId?: string; memberId?: string };
   lineItems: LineItem[];
   /** The checkout's totals; `totalPrice` is `total` under the name orders also give it. */
@@ -194,10 +207,10 @@ export interface Order {
   taxSummary?: EstimateTotalsResponse['taxSummary'];
   appliedDiscounts?: AppliedDiscount[];
   /** The name and address given at checkout. */
-  billingInfo?: { address?: Address; contactDetails?: ContactInfo['contactDetails'] };
+  billingInfo?: AddressWithContact;
   /** How the order ships: absent when no shipping option was chosen. */
   shippingInfo?: OrderShippingInfo;
-  recipientInfo?: { contactDetails?: ContactInfo['contactDetails']; address?: Address };
+  recipientInfo?: AddressWithContact;
   weightUnit?: WeightUnit;
   currency?: string;
   activities?: Array<{ type: string; createdDate?: Date }>;
@@ -214,7 +227,7 @@ export interface OrderShippingInfo {
   code?: string;
   title: string;
   logistics?: DeliveryLogistics & {
-    shippingDestination?: { address?: Address; contactDetails?: ContactInfo['contactDetails'] };
+    shippingDestination?: AddressWithContact;
   };
   cost: {
     price: Price;
