@@ -649,13 +649,14 @@ export async function getMemberTokens(
   state: string | undefined,
   data: OAuthData,
 ): Promise<Tokens> {
-  if (!code || !state) tokenFailure(client, 'Missing code or _state', 'MISSING_CODE_OR_STATE');
-  if (state !== data.state || usedStates.has(state!)) tokenFailure(client, 'Invalid _state', 'INVALID_STATE');
+  if (!code || !state) return tokenFailure(client, 'Missing code or _state', 'MISSING_CODE_OR_STATE');
+  if (state !== data.state || usedStates.has(state))
+    return tokenFailure(client, 'Invalid _state', 'INVALID_STATE');
   // Spent now (checklist 9); the set keeps the latest 1000 states, enough for a server's logins in
   // progress.
-  usedStates.add(state!);
+  usedStates.add(state);
   if (usedStates.size > 1000) usedStates.delete(usedStates.values().next().value!);
-  return exchangeCode(client, oauth(client), code!, data.codeVerifier, data.redirectUri);
+  return exchangeCode(client, oauth(client), code, data.codeVerifier, data.redirectUri);
 }
 
 /**
