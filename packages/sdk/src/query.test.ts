@@ -176,6 +176,34 @@ describe('pages', () => {
     expect((await first.next()).items).toEqual([]);
   });
 
+  it('counts pages from an offset that is not a multiple of the page size (skip then limit)', async () => {
+    // 22 items, from the 6th, 10 at a time: 5–14, 15–21 and no third page; the 5 items before the
+    // offset are a page of their own.
+    const { run, seen } = fake(22);
+    const pages = [];
+    for await (const p of new QueryBuilder(run).skip(5).limit(10).pages())
+      pages.push([p.items[0], p.items.at(-1), p.currentPage, p.totalPages, p.hasPrev(), p.hasNext()]);
+    expect(pages).toEqual([
+      [5, 14, 1, 3, true, true],
+      [15, 21, 2, 3, true, false],
+    ]);
+    expect(seen.map((s) => s.paging?.offset)).toEqual([5, 15]);
+    // 14 items from the 6th fit one page: it is the last, and next() asks for nothing.
+    const short = fake(14);
+    const only = await new QueryBuilder(short.run).skip(5).limit(10).find();
+    expect([only.items.length, only.currentPage, only.totalPages, only.hasNext()]).toEqual([9, 1, 2, false]);
+    await expect(only.next()).rejects.toThrow('This is the last page');
+    expect(short.seen).toHaveLength(1);
+    // Back from the offset: the first page of the usual size, whose next one is aligned.
+    const first = await only.prev();
+    expect([first.query.paging, first.currentPage, first.hasPrev()]).toEqual([
+      { limit: 10, offset: 0 },
+      0,
+      false,
+    ]);
+    expect((await first.next()).items).toEqual([10, 11, 12, 13]);
+  });
+
   it('yields an empty first page once', async () => {
     const pages = [];
     for await (const p of new QueryBuilder(fake(0).run).pages()) pages.push(p.items);

@@ -238,8 +238,15 @@ export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Pro
   const limit = query.paging?.limit ?? DEFAULT_LIMIT;
   const offset = query.paging?.offset ?? metadata.offset ?? 0;
   const totalCount = metadata.tooManyToCount ? undefined : metadata.total;
-  const totalPages = totalCount === undefined ? undefined : Math.ceil(totalCount / limit);
-  const currentPage = Math.floor(offset / limit);
+  // Pages are counted from this page's offset, which `skip(n)` need not have made a multiple of the
+  // page size: the items before it fill `ceil(offset / limit)` pages. With an aligned offset these
+  // are the spec's `offset / limit` and `ceil(total / limit)`; with another, the last page is the one
+  // that reaches the total (`offset + limit >= total`), not one past it.
+  const currentPage = Math.ceil(offset / limit);
+  const totalPages =
+    totalCount === undefined
+      ? undefined
+      : Math.max(0, currentPage + Math.ceil((totalCount - offset) / limit));
   const at = (delta: number) => () =>
     runPage(run, { ...query, paging: { limit, offset: Math.max(0, offset + delta * limit) } });
   return {
