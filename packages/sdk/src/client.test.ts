@@ -153,11 +153,19 @@ describe('request building', () => {
     expect(f.fn).not.toHaveBeenCalled();
   });
 
-  it('throws on an unknown HTTP method', async () => {
-    const client = createClient({ baseUrl: 'http://h', fetch: fakeFetch().fetch });
-    await expect(call(client, { method: 'BREW' as 'GET', path: '/x' }, [])).rejects.toThrow(
-      'Unknown HTTP method: BREW',
+  it('refuses an unknown HTTP method as a validation error, sent nowhere and reported to onError', async () => {
+    const f = fakeFetch();
+    const onError = vi.fn();
+    const client = createClient({ baseUrl: 'http://h', fetch: f.fetch, onError });
+    const err = (await call(client, { method: 'BREW' as 'GET', path: '/x' }, []).catch(
+      (e) => e,
+    )) as ShopkitError;
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err.message).toBe(
+      'INVALID_ARGUMENT: "method" must be one of GET, POST, PATCH, PUT, DELETE (not BREW)',
     );
+    expect(onError).toHaveBeenCalledWith(err, { method: 'BREW', path: '/x' });
+    expect(f.fn).not.toHaveBeenCalled();
   });
 
   it('sends GraphQL to /graphql/{version} with alpha by default', async () => {

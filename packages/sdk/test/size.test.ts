@@ -12,13 +12,15 @@ const root = new URL('../../../', import.meta.url).pathname;
 /** Gzip bytes of an entry. */
 const gzipSize = async (source: string) => (await browserBundle(source, root)).gzip;
 
-// Measured 8318 B and 1978 B (esbuild 0.28); under 1% of slack for esbuild version noise. The
-// last rises: the token requests' retries and the compare-and-set of renewals (+137 B, +171 B),
+// Measured 8363 B and 2025 B (esbuild 0.28); under 1% of slack for esbuild version noise. The
+// last rises: the strategy's own renewals and visitor tokens reported to onError (+42 B, +47 B),
+// pages counted from an unaligned offset (+7 B), an unknown method refused as a validation error
+// (+4 B); before them the token requests' retries and the compare-and-set of renewals (+137 B, +171 B),
 // headers that override each other whatever their case (+41 B), and the engine's edges (the
 // timeout of the whole call, aborts during a wait, `.` and `..` refused, Proxy messages, shared
 // reads within one auth epoch, one renewal for late 401s: +290 B, +56 B), no next page past the
 // last (+35 B).
-const BUDGET = { typical: 8360, auth: 1990 };
+const BUDGET = { typical: 8400, auth: 2045 };
 
 it('keeps the typical storefront entry within its budget', async () => {
   const size = await gzipSize(TYPICAL);

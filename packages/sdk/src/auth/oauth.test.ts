@@ -301,3 +301,42 @@ describe('the auth epoch', () => {
     expect(auth.epoch).toBe(start + 1);
   });
 });
+
+describe("the strategy's own calls", () => {
+  it('report their failures to the attached client’s onError once, then throw them (spec 7)', async () => {
+    const onError = vi.fn();
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      tokens: {
+        accessToken: { value: 'old', expiresAt: 1 },
+        refreshToken: { value: 'RT1', role: 'visitor' },
+      },
+    });
+    createClient({
+      baseUrl: 'http://h',
+      auth,
+      onError,
+      retry: { attempts: 1 },
+      fetch: async () => Response.json({ message: 'down' }, { status: 503 }),
+    });
+    const renewal = await auth.renewToken().catch((e) => e);
+    expect(renewal.message).toBe('something went wrong');
+    const visitor = await auth.generateVisitorTokens().catch((e) => e);
+    expect(visitor.message).toBe('something went wrong');
+    expect(onError.mock.calls).toEqual([
+      [renewal, { method: 'POST', path: '/oauth2/token' }],
+      [visitor, { method: 'POST', path: '/oauth2/token' }],
+    ]);
+    // A call's own renewal is reported once, by the call, with the call's method and path.
+    onError.mockClear();
+    const client = createClient({
+      baseUrl: 'http://h',
+      auth,
+      onError,
+      retry: { attempts: 1 },
+      fetch: async () => new Response('', { status: 503 }),
+    });
+    await call(client, { method: 'GET', path: '/things/v1/x' }, []).catch(() => {});
+    expect(onError.mock.calls.map((c) => c[1])).toEqual([{ method: 'GET', path: '/things/v1/x' }]);
+  });
+});

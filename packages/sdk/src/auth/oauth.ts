@@ -4,7 +4,7 @@
  * session-expired event when a member's refresh is refused.
  * @module
  */
-import type { AuthStrategy, Transport } from '../client.ts';
+import type { AnyClient, AuthStrategy, Transport } from '../client.ts';
 import type { ShopkitError } from '../http/errors.ts';
 import { postTokenRequest } from './token-request.ts';
 import {
@@ -75,6 +75,8 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   const listeners: { [E in keyof OAuthEvents]?: Set<OAuthEvents[E]> } = {};
   let inflight: Promise<Tokens> | undefined;
   let transport: Transport | undefined;
+  /** The client attached: its `onError` hears of the failures of this strategy's own calls (spec 7). */
+  let client: AnyClient | undefined;
 
   const emit = <E extends keyof OAuthEvents>(event: E, ...args: Parameters<OAuthEvents[E]>) => {
     for (const l of listeners[event] ?? []) (l as (...a: unknown[]) => void)(...args);
@@ -109,6 +111,13 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       refreshToken: { value: json.refresh_token ?? '', role },
     } satisfies Tokens;
   }
+
+  /** `p`, its failure reported to `onError` before it is thrown. */
+  const reported = (p: Promise<Tokens>) =>
+    p.catch((e) => {
+      client?._.o.onError?.(e, { method: 'POST', path: '/oauth2/token' });
+      throw e;
+    });
 
   const anonymous = () => tokenRequest({ clientId, grantType: 'anonymous' }, TokenRole.VISITOR);
 
@@ -202,6 +211,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     clientId,
     attach(c) {
       transport = c.transport;
+      client = c;
     },
     async getAuthHeaders(t) {
       transport ??= t;
@@ -222,12 +232,16 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     getTokens: read,
     setTokens: (tokens) => write(tokens),
     loggedIn: async () => (await read()).refreshToken.role === TokenRole.MEMBER,
-    async generateVisitorTokens() {
-      const tokens = await anonymous();
-      await write(tokens);
-      return tokens;
-    },
-    renewToken: () => renewOnce(true),
+    // Called by the application, not by a call (whose failure the engine reports): reported here.
+    generateVisitorTokens: () =>
+      reported(
+        (async () => {
+          const tokens = await anonymous();
+          await write(tokens);
+          return tokens;
+        })(),
+      ),
+    renewToken: () => reported(renewOnce(true)),
     tokenRequest,
     on(event, listener) {
       listeners[event] ??= new Set() as never;

@@ -7,7 +7,7 @@
  * @module
  */
 import type { AnyClient, RequestOptions } from '../client.ts';
-import { errorFromResponse, ShopkitError, systemError } from './errors.ts';
+import { errorFromResponse, ShopkitError, systemError, ValidationError } from './errors.ts';
 import type { CallOptions } from './op.ts';
 
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
@@ -259,7 +259,6 @@ export async function request<R = any>(
   path: string,
   init: RequestOptions = {},
 ): Promise<R> {
-  if (!METHODS.includes(method)) throw new TypeError(`Unknown HTTP method: ${method}`);
   const url = client.baseUrl + path + (init.query ? '?' + init.query : '');
   const reads = client._.r;
   // Reads without a signal or an API key of their own may share, within one auth epoch (see
@@ -271,6 +270,10 @@ export async function request<R = any>(
         (init.headers || init.timeoutMs ? url + JSON.stringify([init.headers, init.timeoutMs]) : url)
       : '';
   try {
+    if (!METHODS.includes(method))
+      throw new ValidationError([
+        { field: 'method', description: `must be one of ${METHODS.join(', ')} (not ${method})` },
+      ]);
     if (!key) return (await send(client, method, url, init)) as R;
     const joined = reads.get(key);
     if (joined) {
