@@ -266,6 +266,83 @@ describe.each(testBackends())('identity abuse (%s)', (backend) => {
     const fourth = await login(email, PASSWORD, await visitorOf(otherClient));
     expect((await redeem(fourth.body.sessionToken, otherClient)).get('code')).toBeTruthy();
   });
+
+  it('checklist 50: with hideAccountExistence and e-mail verification, a registration for a taken e-mail answers as a new one (a decoy), and changes nothing', async () => {
+    const taken = newEmail();
+    expect((await register(taken)).body.state).toBe('SUCCESS');
+    const mailbox = async (to: string) =>
+      (await call('GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).body.messages as {
+        subject: string;
+        code?: string;
+      }[];
+    const verify = (stateToken: string, c: string) =>
+      call('POST', '/_api/iam/verification/v1/auth/verify', { stateToken, code: c });
+    const resend = (stateToken: string) =>
+      call('POST', '/_api/iam/verification/v1/auth/resend', { stateToken });
+    const OTHER = 'the decoy password';
+    const signUp = async (email: string) =>
+      call(
+        'POST',
+        '/_api/iam/authentication/v2/register',
+        { loginId: { email }, password: OTHER, profile: { nickname: 'Ann' } },
+        { authorization: await visitor() },
+      );
+    /** An answer with what differs between any two members blanked out. */
+    const shape = (r: { status: number; body: any }) =>
+      JSON.parse(
+        JSON.stringify({ status: r.status, body: r.body }).replace(
+          /"(id|createdDate|updatedDate|stateToken|factorId|address)":"[^"]*"|"emails":\["[^"]*"\]|abuse\d+-\w+@example\.test/g,
+          (m) => m.replace(/:.*/, ':"…"'),
+        ),
+      );
+    const members = async () =>
+      (await emu.emu.db.query<{ n: number }>('SELECT count(*)::int AS n FROM members'))[0]!.n;
+
+    // Without e-mail verification a new member's answer carries a session: nothing can stand in for
+    // it, and the platform's -19995 stays.
+    await settings({ hideAccountExistence: true });
+    try {
+      expect(code(await signUp(taken))).toBe('-19995');
+      await settings({ emailVerificationRequired: true });
+      const before = await members();
+      const fresh = newEmail();
+      const real = await signUp(fresh);
+      const decoy = await signUp(taken);
+      expect(real.body.state).toBe('REQUIRE_EMAIL_VERIFICATION');
+      expect(shape(decoy)).toEqual(shape(real));
+      expect(decoy.body.identity.identityProfile.emails).toEqual([taken]);
+      expect(await members()).toBe(before + 1);
+      // The owner is told; no code goes to the address for the decoy, now or on a resend.
+      const told = await mailbox(taken);
+      expect(told.map((m) => m.subject)).toEqual([
+        'Someone tried to create an account with your e-mail address',
+      ]);
+      expect(told[0]!.code).toBeUndefined();
+      // Verify and resend answer as for the new member, and no code verifies the decoy.
+      const realCode = await latestCode(fresh);
+      expect(shape(await verify(decoy.body.stateToken, realCode))).toEqual(
+        shape(await verify(real.body.stateToken, realCode === '000000' ? '111111' : '000000')),
+      );
+      expect(shape(await resend(decoy.body.stateToken))).toEqual(shape(await resend(real.body.stateToken)));
+      expect(await mailbox(taken)).toHaveLength(1);
+      // A login with the decoy's password answers as the new member's does: the same identity, a
+      // new state token. Any other password is wrong, and the owner's still logs in.
+      const realLogin = await login(fresh, OTHER, await visitor());
+      const decoyLogin = await login(taken, OTHER, await visitor());
+      expect(realLogin.body.state).toBe('REQUIRE_EMAIL_VERIFICATION');
+      expect(shape(decoyLogin)).toEqual(shape(realLogin));
+      expect(decoyLogin.body.identity).toEqual(decoy.body.identity);
+      expect(decoyLogin.body.stateToken).not.toBe(decoy.body.stateToken);
+      expect(code(await login(taken, 'a third password'))).toBe('-19976');
+      expect((await login(taken, PASSWORD)).body.state).toBe('SUCCESS');
+      expect(await mailbox(taken)).toHaveLength(1);
+      // For a day.
+      clock += 24 * 3600 * 1000 + 1000;
+      expect(code(await login(taken, OTHER))).toBe('-19976');
+    } finally {
+      await settings({ hideAccountExistence: false, emailVerificationRequired: false });
+    }
+  });
 });
 
 describe.each(testBackends())('anonymous-token buckets (%s)', (backend) => {

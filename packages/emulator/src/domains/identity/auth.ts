@@ -22,6 +22,8 @@ import {
   closeChallenge,
   countLoginAttempt,
   createChallenge,
+  createDecoy,
+  decoyLogin,
   emailKey,
   forgetLoginFailures,
   getSettings,
@@ -151,12 +153,23 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
       return emu.db.tx(async (sql) => {
         const settings = await getSettings(emu, sql);
         await checkCaptcha(emu, sql, settings, msg.captchaTokens);
-        if (await memberByEmail(sql, msg.loginId.email))
-          throw appError(409, '-19995', 'A member with this e-mail already exists', {});
         const reasons = [
           ...(settings.emailVerificationRequired ? ['PENDING_EMAIL_VERIFICATION_REQUIRED'] : []),
           ...(settings.ownerApprovalRequired ? ['PENDING_ADMIN_APPROVAL_REQUIRED'] : []),
         ];
+        const taken = await memberByEmail(sql, msg.loginId.email);
+        if (taken) {
+          // Hidden only where a new member's answer carries no session: a decoy (checklist 50).
+          if (settings.hideAccountExistence && settings.emailVerificationRequired)
+            return createDecoy(
+              emu,
+              sql,
+              taken,
+              { email: msg.loginId.email, passwordHash: hash, profile: msg.profile, reasons },
+              identity,
+            );
+          throw appError(409, '-19995', 'A member with this e-mail already exists', {});
+        }
         const now = emu.now();
         const rows = await sql.query<MemberRow>(
           `INSERT INTO members (id, email, email_lower, password_hash, status, status_reasons, profile, created_at, updated_at)
@@ -218,12 +231,17 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         if (settings.hideAccountExistence) throw appError(400, '-19976', 'The e-mail or password is wrong');
         throw appError(404, '-19999', 'No member has this e-mail');
       }
-      if (!ok)
+      if (!ok) {
+        // A decoy's password answers as the member it made up would (checklist 50); its failure
+        // still counts against the account, whose count only its own password clears.
+        const decoy = settings.hideAccountExistence && (await decoyLogin(emu, m, pw, identity));
+        if (decoy) return decoy;
         throw appError(
           400,
           '-19976',
           settings.hideAccountExistence ? 'The e-mail or password is wrong' : 'The password is wrong',
         );
+      }
       await forgetLoginFailures(emu.db, m.email);
       await rehashIfWeak(emu, m, pw);
       if (m.reset_required) throw appError(400, '-19973', 'The password must be reset before logging in');
@@ -389,9 +407,10 @@ async function verifyCode(
 ) {
   const failed = () => appError(400, 'VERIFICATION_FAILED', 'The code is wrong or has expired');
   const outcome = await emu.db.tx(async (sql) => {
-    const ch = await openChallenge(emu, sql, stateToken, ['EMAIL_VERIFICATION', 'VERIFICATION']);
+    const ch = await openChallenge(emu, sql, stateToken, ['EMAIL_VERIFICATION', 'VERIFICATION', 'DECOY']);
     if (!ch?.code_hash) return { error: failed() };
-    if (hashToken(code.trim()) !== ch.code_hash) {
+    // A decoy's code was never sent: every code is a wrong one.
+    if (ch.purpose === 'DECOY' || hashToken(code.trim()) !== ch.code_hash) {
       const attempts = ch.attempts + 1;
       await sql.query('UPDATE identity_challenges SET attempts = $2, used_at = $3 WHERE token_hash = $1', [
         ch.token_hash,
@@ -482,7 +501,11 @@ export function verificationRoutes(router: Router, emu: Emulator) {
     schema: z.object({ stateToken: z.string().min(1).max(512) }),
     async handler({ msg }) {
       return emu.db.tx(async (sql) => {
-        const ch = await openChallenge(emu, sql, msg.stateToken, ['EMAIL_VERIFICATION', 'VERIFICATION']);
+        const ch = await openChallenge(emu, sql, msg.stateToken, [
+          'EMAIL_VERIFICATION',
+          'VERIFICATION',
+          'DECOY',
+        ]);
         if (!ch) throw appError(400, 'VERIFICATION_FAILED', 'The state token is unknown or has expired');
         const m = (await memberById(sql, ch.member_id))!;
         // The same state token, a new code: the old code stops working, the wrong ones still count.
@@ -493,7 +516,8 @@ export function verificationRoutes(router: Router, emu: Emulator) {
             'THROTTLED_FEATURE',
             'No more codes for this login; log in again for a new one',
           );
-        await mailCode(emu, sql, m.email, code);
+        // A decoy's codes go nowhere: the address is someone else's.
+        if (ch.purpose !== 'DECOY') await mailCode(emu, sql, m.email, code);
         return {};
       });
     },

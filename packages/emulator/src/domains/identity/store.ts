@@ -164,6 +164,12 @@ export const identityMigrations = [
       );
     `,
   },
+  {
+    // Decoy registrations (checklist 50): with hideAccountExistence, a registration for a taken
+    // e-mail is answered as a new one; what it answered, and its password's hash, stay here.
+    id: '0207_decoys',
+    sql: 'ALTER TABLE identity_challenges ADD COLUMN decoy jsonb;',
+  },
 ];
 
 /** Site settings of the identity service (changeable at runtime, see README). */
@@ -483,7 +489,11 @@ export const RECOVERY_TTL_MS = 60 * 60 * 1000;
 /** A new 6-digit code from the CSPRNG (uniform, no modulo bias). */
 export const newCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
-export type ChallengePurpose = 'EMAIL_VERIFICATION' | 'RECOVERY' | 'VERIFICATION';
+/**
+ * `DECOY`: the e-mail verification of a registration for an address that has an account, answered as
+ * a new one (see {@link createDecoy}); no code of it is ever sent, and none verifies it.
+ */
+export type ChallengePurpose = 'EMAIL_VERIFICATION' | 'RECOVERY' | 'VERIFICATION' | 'DECOY';
 
 /** Creates a challenge; any older open challenge of the same purpose for the member is closed. */
 export async function createChallenge(
@@ -497,18 +507,21 @@ export async function createChallenge(
     visitorId?: string | null;
     clientId?: string | null;
     redirectUrl?: string | null;
+    decoy?: Decoy;
   },
 ) {
   const now = emu.now();
-  await sql.query(
-    'UPDATE identity_challenges SET used_at = $3 WHERE member_id = $1 AND purpose = $2 AND used_at IS NULL',
-    [input.memberId, input.purpose, now],
-  );
+  // Decoys of one address are not one another's: each answers its own registration.
+  if (!input.decoy)
+    await sql.query(
+      'UPDATE identity_challenges SET used_at = $3 WHERE member_id = $1 AND purpose = $2 AND used_at IS NULL',
+      [input.memberId, input.purpose, now],
+    );
   const token = newToken(input.purpose === 'RECOVERY' ? 'RT.' : 'ST.');
   const code = input.withCode ? newCode() : undefined;
   await sql.query(
-    `INSERT INTO identity_challenges (token_hash, member_id, purpose, code_hash, visitor_id, client_id, redirect_url, expires_at, created_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+    `INSERT INTO identity_challenges (token_hash, member_id, purpose, code_hash, visitor_id, client_id, redirect_url, expires_at, created_at, decoy)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
     [
       hashToken(token),
       input.memberId,
@@ -519,9 +532,114 @@ export async function createChallenge(
       input.redirectUrl ?? null,
       new Date(now.getTime() + input.ttlMs),
       now,
+      input.decoy ? JSON.stringify(input.decoy) : null,
     ],
   );
   return { token, code };
+}
+
+/** What a decoy registration answered and was sent, kept for its logins (see {@link createDecoy}). */
+export interface Decoy {
+  /** The identity it answered, a member that does not exist. */
+  identity: ReturnType<typeof identityOf>;
+  /** The scrypt hash of the password it was sent. */
+  passwordHash: string;
+  /** Until when a login with that password answers as the decoy's member would (ISO). */
+  until: string;
+}
+
+/** How long a decoy answers logins with its password: a day. */
+const DECOY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A decoy registration (checklist 50): with `hideAccountExistence` and `emailVerificationRequired`, a
+ * registration for an address that has an account answers as a new one does, `REQUIRE_EMAIL_VERIFICATION`
+ * with a state token and a new identity, and nothing is created. Its state token is a challenge of
+ * the account's (`DECOY`) that behaves as a real one under verify and resend (wrong codes counted,
+ * three resends, ten minutes) but never verifies, and no code is sent for it. For a day a login with
+ * its password answers as a login of that new member would (see {@link decoyLogin}). The account's
+ * owner is told by e-mail instead.
+ */
+export async function createDecoy(
+  emu: Emulator,
+  sql: Sql,
+  owner: MemberRow,
+  fake: { email: string; passwordHash: string; profile?: Record<string, unknown>; reasons: string[] },
+  caller: { visitorId?: string | null; clientId?: string | null },
+) {
+  const now = emu.now();
+  const identity = identityOf({
+    id: newId(),
+    email: fake.email,
+    password_hash: fake.passwordHash,
+    status: 'PENDING',
+    status_reasons: fake.reasons,
+    email_verified: false,
+    reset_required: false,
+    profile: fake.profile ?? {},
+    revision: 1,
+    created_at: now,
+    updated_at: now,
+  });
+  const decoy = {
+    identity,
+    passwordHash: fake.passwordHash,
+    until: iso(new Date(now.getTime() + DECOY_TTL_MS)),
+  };
+  const token = await openDecoy(emu, sql, owner.id, decoy, caller);
+  await sendMail(emu, sql, {
+    to: owner.email,
+    subject: 'Someone tried to create an account with your e-mail address',
+    body: 'An account with this e-mail address already exists, so none was created. If it was you, log in, or reset your password.',
+  });
+  return { state: 'REQUIRE_EMAIL_VERIFICATION', identity, additionalData: {}, stateToken: token };
+}
+
+/** A new state token of a decoy, as a login of a member waiting for verification gets one. */
+const openDecoy = async (
+  emu: Emulator,
+  sql: Sql,
+  memberId: string,
+  decoy: Decoy,
+  caller: { visitorId?: string | null; clientId?: string | null },
+) =>
+  (
+    await createChallenge(emu, sql, {
+      memberId,
+      purpose: 'DECOY',
+      withCode: true,
+      ttlMs: CODE_TTL_MS,
+      visitorId: caller.visitorId,
+      clientId: caller.clientId,
+      decoy,
+    })
+  ).token;
+
+/**
+ * A login with the wrong password for `owner` that has a live decoy's password: the decoy's answer
+ * (a new state token, as a member waiting for verification gets at each login), or `undefined`.
+ * The newest 3 decoys are tried, each one more hash.
+ */
+export async function decoyLogin(
+  emu: Emulator,
+  owner: MemberRow,
+  password: string,
+  caller: { visitorId?: string | null; clientId?: string | null },
+) {
+  const rows = await emu.db.query<{ decoy: Decoy }>(
+    `SELECT decoy FROM identity_challenges WHERE member_id = $1 AND purpose = 'DECOY'
+     ORDER BY created_at DESC LIMIT 3`,
+    [owner.id],
+  );
+  for (const { decoy } of rows)
+    if (new Date(decoy.until) > emu.now() && (await verifyPassword(emu, decoy.passwordHash, password)))
+      return emu.db.tx(async (sql) => ({
+        state: 'REQUIRE_EMAIL_VERIFICATION',
+        identity: decoy.identity,
+        additionalData: {},
+        stateToken: await openDecoy(emu, sql, owner.id, decoy, caller),
+      }));
+  return undefined;
 }
 
 /**
