@@ -207,6 +207,17 @@ describe('response floats', () => {
     const [a, b] = await Promise.all([getStats(client), getStats(client)]);
     expect(f.fn).toHaveBeenCalledTimes(1);
     for (const r of [a, b]) expect(r.stats).toEqual({ ratio: -Infinity, label: 'NaN' });
+    // Large bodies (scanned first) shared: each caller's copy is read as the first caller's.
+    for (const ratio of ['NaN', 1.5]) {
+      const big = fakeFetch(async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        return Response.json({ stats: { ratio, label: 'x' }, pad: 'x'.repeat(20_000) });
+      });
+      const shared = createClient({ baseUrl: 'http://h', fetch: big.fetch });
+      const all = await Promise.all([getStats(shared), getStats(shared), getStats(shared)]);
+      expect(big.fn).toHaveBeenCalledTimes(1);
+      for (const r of all) expect(r.stats.ratio).toBe(ratio === 'NaN' ? Number.NaN : 1.5);
+    }
   });
   it('turn them back in large bodies too (scanned), and leave a large body without them alone', async () => {
     const pad = 'x'.repeat(20_000); // past the size from which the engine scans the text first

@@ -79,6 +79,11 @@ export interface RequestOptions extends CallOptions {
   retrySafe?: boolean;
   /** Maps wire field names of violations to the caller's argument names. */
   rename?: (field: string) => string;
+  /**
+   * Set by the engine, not the caller: the answer's text was scanned and holds no non-finite
+   * number string, so its float fields need no transform.
+   */
+  finite?: boolean;
 }
 
 /** Modules to bind: their functions take the client first; other exports (constants) pass through. */
@@ -113,8 +118,8 @@ export interface ClientState {
   readonly o: ClientOptions<AuthStrategy | undefined, Modules>;
   /** State shared with derived clients. */
   readonly s: SharedState;
-  /** Reads in flight, by URL, that identical reads join. */
-  readonly r: Map<string, { p: Promise<object>; n: number }>;
+  /** Reads in flight, by URL, that identical reads join: the answer, how many joined, its options. */
+  readonly r: Map<string, { p: Promise<object>; n: number; i: RequestOptions }>;
 }
 
 /** What every client has, whatever modules are bound. Domain functions take this. */

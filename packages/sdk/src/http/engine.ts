@@ -13,12 +13,6 @@ import type { CallOptions } from './op.ts';
 const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
 /**
- * Large parsed bodies whose text was scanned and holds no non-finite number string (`"NaN"`,
- * `"Infinity"`): their float fields need no walk. A small body is not scanned: walking its float
- * fields costs less than the scan and the bookkeeping.
- */
-export const finite = new WeakSet<object>();
-/**
  * Whether a text may hold a non-finite number string. Two plain searches whose first letters are
  * rare in JSON (V8 skips to them with `memchr`), several times faster than a regular expression
  * (the bench's products-page table has the figure). Any other `NaN"` or `Infin` (a product called
@@ -204,7 +198,11 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     } catch {}
     const status = res.status;
     if (status === 200 && parsed && typeof parsed === 'object') {
-      if (text.length > 16384 && !mayBeNonFinite(text)) finite.add(parsed);
+      // A large body whose text holds no non-finite number string (`"NaN"`, `"Infinity"`) needs no
+      // walk of its float fields; a small one is not scanned, as walking them costs less. Said on
+      // the call's own options, not in a `WeakSet` of answers, which cost the collector 2 % of a
+      // products page.
+      if (text.length > 16384 && !mayBeNonFinite(text)) init.finite = true;
       return parsed;
     }
     const requestId = res.headers.get('x-wix-request-id');
@@ -228,13 +226,6 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     throw errorFromResponse({ status, statusText: res.statusText, body: parsed, requestId }, init.rename);
   }
 }
-
-/** A copy of a shared read's answer, still known to hold no non-finite number when the original was. */
-const copy = (raw: object) => {
-  const c = structuredClone(raw);
-  if (finite.has(raw)) finite.add(c);
-  return c;
-};
 
 /** Reports a failure of a call to the client's `onError`, then throws it (as a `ShopkitError`). */
 export function fail(client: AnyClient, err: unknown, method: string, path: string): never {
@@ -278,13 +269,15 @@ export async function request<R = any>(
     const joined = reads.get(key);
     if (joined) {
       joined.n++;
-      return copy(await joined.p) as R;
+      const raw = await joined.p;
+      init.finite = joined.i.finite;
+      return structuredClone(raw) as R;
     }
-    const entry = { p: send(client, method, url, init), n: 0 };
+    const entry = { p: send(client, method, url, init), n: 0, i: init };
     reads.set(key, entry);
     try {
       const raw = await entry.p;
-      return (entry.n ? copy(raw) : raw) as R;
+      return (entry.n ? structuredClone(raw) : raw) as R;
     } finally {
       if (reads.get(key) === entry) reads.delete(key);
     }

@@ -5,10 +5,10 @@
  * transforms; auth, retries and errors are the engine's (`request`, in `engine.ts`).
  * @module
  */
-import type { AnyClient } from '../client.ts';
+import type { AnyClient, RequestOptions } from '../client.ts';
 import { lean, type TransformSpec, walk } from '../transforms.ts';
 import { encodeQuery, fillPath, getPath, isObj, setPath } from './encode.ts';
-import { fail, finite, request } from './engine.ts';
+import { fail, request } from './engine.ts';
 import { ShopkitError, ValidationError } from './errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -186,15 +186,16 @@ export async function call<R = unknown>(
   } catch (err) {
     return fail(client, err, spec.method, spec.path);
   }
-  const raw = await request<any>(client, method, filled.path, {
+  const init: RequestOptions = {
     ...opts,
     query,
     body,
     retrySafe: spec.method === 'GET' || !!spec.idempotent,
     rename,
-  });
+  };
+  const raw = await request<any>(client, method, filled.path, init);
   try {
-    const out = spec.res ? walk(raw, finite.has(raw) ? lean(spec.res) : spec.res, 1) : raw;
+    const out = spec.res ? walk(raw, init.finite ? lean(spec.res) : spec.res, 1) : raw;
     return spec.unwrap ? out[spec.unwrap] : out;
   } catch (err) {
     return fail(client, err, spec.method, spec.path);
