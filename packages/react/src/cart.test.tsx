@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { holdableFetch } from '../test/hold.ts';
 import {
   ShopkitProvider,
   useAddToCart,
@@ -126,27 +127,6 @@ it('adds to the cart, shows quantity changes at once and rolls back a refused on
   await waitFor(() => expect(hook.result.current.coupon.error?.message).toMatch(/coupon/i));
   expect(hook.result.current.cart.data?.appliedDiscounts ?? []).toEqual([]);
 });
-
-/** A fetch whose add-to-cart answers `hold()` keeps back until the release it returns. */
-function holdableFetch() {
-  let held: Promise<void> | undefined;
-  const fetchFn: typeof fetch = async (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    if (held && url.endsWith('/add-to-cart')) await held;
-    return fetch(input, init);
-  };
-  const hold = () => {
-    let release!: () => void;
-    held = new Promise((r) => {
-      release = r;
-    });
-    return () => {
-      held = undefined;
-      release();
-    };
-  };
-  return { fetchFn, hold };
-}
 
 /** Store products without options (added without a variant), by slug. */
 async function productIds(client: ReturnType<typeof setup>['client'], slugs: string[]) {
@@ -319,4 +299,63 @@ it('starts one checkout when asked twice before the first has answered (a double
   expect(calls.map((u) => u.split('/').pop())).toEqual(['create-checkout', 'redirect-session']);
   expect(visited).toHaveLength(1);
   expect(result.current.isSuccess).toBe(true);
+});
+
+it('keeps a later queued change on screen when an earlier one fails, and the server cart once both answered', async () => {
+  const { fetchFn, hold } = holdableFetch();
+  const { client, wrapper } = setup(fetchFn);
+  const [plate, spoon] = await productIds(client, ['dinner-plate', 'olive-wood-spoon']);
+  await cart.addToCurrentCart(client, { lineItems: [lineOf(plate!)] });
+  const hook = renderHook(
+    () => ({ cart: useCart(), add: useAddToCart(), qty: useUpdateLineItemQuantity() }),
+    {
+      wrapper,
+    },
+  );
+  await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(1));
+  const line = hook.result.current.cart.data!.lineItems[0]!;
+
+  // A refused change (a negative quantity) and an add queued behind it, both held.
+  const releaseQty = hold('/update-line-items-quantity');
+  const releaseAdd = hold('/add-to-cart');
+  let refused!: Promise<unknown>;
+  let added!: Promise<unknown>;
+  act(() => {
+    refused = hook.result.current.qty.mutateAsync({ id: line.id, quantity: -1 }).catch((e: unknown) => e);
+    added = hook.result.current.add.mutateAsync({ lineItems: [lineOf(spoon!)] });
+  });
+  await waitFor(() => expect(hook.result.current.cart.data?.lineItems.map((l) => l.id)).toHaveLength(1));
+  releaseQty();
+  await act(() => refused);
+  await new Promise((r) => setTimeout(r, 300));
+  // The add has not answered: its spoon still shows.
+  expect(hook.result.current.cart.data!.lineItems.some((l) => l.id.startsWith('pending-'))).toBe(true);
+  releaseAdd();
+  await act(() => added);
+  await waitFor(() =>
+    expect(hook.result.current.cart.data?.lineItems.map((l) => l.quantity)).toEqual([1, 1]),
+  );
+  expect(hook.result.current.cart.data!.lineItems.every((l) => !l.id.startsWith('pending-'))).toBe(true);
+});
+
+it('shows another add of a product without options as more of its line, as the server stores it', async () => {
+  const { fetchFn, hold } = holdableFetch();
+  const { client, wrapper } = setup(fetchFn);
+  const [plate] = await productIds(client, ['dinner-plate']);
+  await cart.addToCurrentCart(client, { lineItems: [lineOf(plate!)] });
+  const hook = renderHook(() => ({ cart: useCart(), add: useAddToCart() }), { wrapper });
+  await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(1));
+  // The server names the variant of a product without options: all zeros.
+  expect(hook.result.current.cart.data!.lineItems[0]!.catalogReference?.options).toEqual({
+    variantId: '00000000-0000-0000-0000-000000000000',
+  });
+  const release = hold();
+  let added!: Promise<unknown>;
+  act(() => {
+    added = hook.result.current.add.mutateAsync({ lineItems: [lineOf(plate!)] });
+  });
+  await waitFor(() => expect(hook.result.current.cart.data?.lineItems.map((l) => l.quantity)).toEqual([2]));
+  release();
+  await act(() => added);
+  expect(hook.result.current.cart.data!.lineItems.map((l) => l.quantity)).toEqual([2]);
 });

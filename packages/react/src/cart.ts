@@ -61,6 +61,11 @@ const pendingId = () => `pending-${++pendingLines}`;
  * change has answered. Offline, changes are held (TanStack Query pauses them) and sent in order.
  * `createsCart`: when the cache knows there is no cart (`null`), the change starts from an empty
  * pending one (the server creates the cart).
+ *
+ * A change made in one session and answered in another (a logout, another member's login while it
+ * was on its way) writes nothing to the cache, neither its answer nor its rollback: both are the
+ * old session's cart. The session is the strategy's auth epoch, which the change's own first
+ * visitor token (when there were no tokens yet) moves by one.
  */
 function useCartMutation<V>(
   name: string,
@@ -79,13 +84,17 @@ function useCartMutation<V>(
       const previous = qc.getQueryData<Cart | null>(shopkitKeys.cart);
       const base = previous === null && createsCart ? { id: pendingId(), lineItems: [] } : previous;
       if (base && optimistic) qc.setQueryData(shopkitKeys.cart, optimistic(base, vars));
-      return { previous };
+      return { previous, session: await sessionOf(client) };
     },
     onError: (_e, _vars, context) => {
-      if (context) qc.setQueryData(shopkitKeys.cart, context.previous);
+      // A later change still queued shows its own change on top of this one's: it decides when it
+      // answers (its success sets the server's cart, its failure refetches it).
+      if (qc.isMutating({ mutationKey: CART_MUTATION }) > 1) return;
+      if (context && !moved(client, context.session)) qc.setQueryData(shopkitKeys.cart, context.previous);
       return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
     },
-    onSuccess: (next) => {
+    onSuccess: (next, _vars, context) => {
+      if (moved(client, context.session)) return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
       // Earlier answers would hide later optimistic changes still queued: the last one wins.
       if (qc.isMutating({ mutationKey: CART_MUTATION }) <= 1) qc.setQueryData(shopkitKeys.cart, next);
     },
@@ -93,9 +102,31 @@ function useCartMutation<V>(
   });
 }
 
+/**
+ * The auth epoch a change is made in, plus the one step its own first visitor token takes when
+ * there are no tokens yet; `undefined` for a strategy without epochs.
+ */
+async function sessionOf(client: AnyClient) {
+  const auth = client.auth as (AnyClient['auth'] & { getTokens?: () => Promise<unknown> }) | undefined;
+  const epoch = auth?.epoch;
+  if (epoch === undefined) return undefined;
+  const tokens = (await auth?.getTokens?.()) as { refreshToken?: { value?: string } } | undefined;
+  return tokens?.refreshToken?.value ? epoch : epoch + 1;
+}
+/** Whether another session's tokens were stored since `session` (see {@link sessionOf}). */
+const moved = (client: AnyClient, session: number | undefined) =>
+  session !== undefined && (client.auth?.epoch ?? 0) > session;
+
+/** A product without options is stored with the all-zero variant: the same item as one sent without. */
+const NO_VARIANT = '00000000-0000-0000-0000-000000000000';
+const optionsKey = (options: unknown) => {
+  const o = options as Record<string, unknown> | null | undefined;
+  const plain = !o || (Object.keys(o).length === 1 && o.variantId === NO_VARIANT);
+  return JSON.stringify(plain ? null : o);
+};
 const sameItem = (a: LineItem, b: LineItemInput) =>
   a.catalogReference?.catalogItemId === b.catalogReference.catalogItemId &&
-  JSON.stringify(a.catalogReference?.options ?? null) === JSON.stringify(b.catalogReference.options ?? null);
+  optionsKey(a.catalogReference?.options) === optionsKey(b.catalogReference.options);
 
 export interface AddToCartVars {
   lineItems: LineItemInput[];

@@ -15,9 +15,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { holdableFetch } from '../test/hold.ts';
 import {
   MemberSessionError,
   ShopkitProvider,
+  useAddToCart,
   useCart,
   useLogin,
   useLogout,
@@ -284,4 +286,114 @@ it('passes captcha tokens (and all else the SDK takes) through login and registr
   } finally {
     await settings({ captchaRequired: false });
   }
+});
+
+/** The catalog id of the dinner plate (a product without options). */
+const plateId = async (client: ReturnType<typeof setup>['client']) =>
+  (await products.queryProducts(client, { filter: { slug: { $eq: 'dinner-plate' } } })).products[0]!.id;
+
+it("keeps a cart change answered after a logout, or after another member's login, out of the next session's cache", async () => {
+  for (const next of ['logout', 'another member'] as const) {
+    const { fetchFn, hold } = holdableFetch();
+    const { client, wrapper } = setup(memoryStorage(await memberTokens()), fetchFn);
+    await addPlate(client);
+    const plate = await plateId(client);
+    const hook = renderHook(
+      () => ({
+        session: useMemberSession(),
+        cart: useCart(),
+        add: useAddToCart(),
+        logout: useLogout(() => {}),
+      }),
+      {
+        wrapper,
+      },
+    );
+    await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(1));
+    // The member adds a plate; the answer (the member's cart) is held until the session changed.
+    const release = hold();
+    let added!: Promise<unknown>;
+    act(() => {
+      added = hook.result.current.add.mutateAsync({
+        lineItems: [{ catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: plate }, quantity: 1 }],
+      });
+    });
+    await waitFor(() => expect(hook.result.current.cart.data?.lineItems[0]?.quantity).toBe(2));
+    if (next === 'logout')
+      await act(() => hook.result.current.logout.mutateAsync({ returnUrl: 'http://127.0.0.1/' }));
+    else await act(async () => client.auth.setTokens(await memberTokens()));
+    await waitFor(() => expect(hook.result.current.cart.data).toBeNull());
+    release();
+    await act(() => added);
+    await new Promise((r) => setTimeout(r, 300));
+    // The new session has no cart; the first member's is not shown to it.
+    expect(hook.result.current.cart.data).toBeNull();
+    hook.unmount();
+  }
+});
+
+it('drops the cart at once when another tab logs out, even while the refetch fails', async () => {
+  localStorage.clear();
+  const key = `shopkit:${emu.demo.clientId}:tokens`;
+  localStorage.setItem(key, JSON.stringify(await memberTokens()));
+  let offline = false;
+  const flaky: typeof fetch = (input, init) =>
+    offline && String(input).endsWith('/ecom/v1/carts/current')
+      ? Promise.reject(new TypeError('offline'))
+      : fetch(input, init);
+  const { client, wrapper } = setup(undefined, flaky);
+  await addPlate(client);
+  const { result } = renderHook(() => ({ session: useMemberSession(), cart: useCart() }), { wrapper });
+  await waitFor(() => expect(result.current.cart.data?.lineItems).toHaveLength(1));
+  expect(result.current.session.role).toBe('member');
+  offline = true;
+  localStorage.removeItem(key);
+  act(() => {
+    dispatchEvent(new StorageEvent('storage', { key, newValue: null }));
+  });
+  await waitFor(() => expect(result.current.session.role).not.toBe('member'));
+  await waitFor(() => expect(result.current.cart.fetchStatus).toBe('idle'), { timeout: 8000 });
+  expect(result.current.cart.data ?? null).toBeNull();
+  localStorage.clear();
+});
+
+it('sees tokens that changed while no session hook was mounted', async () => {
+  const { client, wrapper } = setup(memoryStorage());
+  const first = renderHook(() => useMemberSession(), { wrapper });
+  await waitFor(() => expect(first.result.current.role).not.toBe('member'));
+  first.unmount();
+  // A route without the hooks stores member tokens (a hosted-login callback).
+  await client.auth.setTokens(await memberTokens());
+  const later = renderHook(() => useMemberSession(), { wrapper });
+  await waitFor(() => expect(later.result.current.role).toBe('member'));
+});
+
+it('logs out once on a double click even when the logout renews the member token on its way', async () => {
+  const { fetchFn, hold } = holdableFetch();
+  const sessions: string[] = [];
+  const counting: typeof fetch = (input, init) => {
+    if (String(input instanceof Request ? input.url : input).endsWith('/redirect-session'))
+      sessions.push('session');
+    return fetchFn(input, init);
+  };
+  const tokens = await memberTokens();
+  // The access token has expired: the logout's own call renews it first.
+  const { client, wrapper } = setup(
+    memoryStorage({ ...tokens, accessToken: { value: tokens.accessToken.value, expiresAt: 0 } }),
+    counting,
+  );
+  const renewals: boolean[] = [];
+  client.auth.on('tokensChanged', (_t, renewed) => renewals.push(renewed));
+  const visited: string[] = [];
+  const { result } = renderHook(() => useLogout((url) => visited.push(url)), { wrapper });
+  const vars = { returnUrl: 'http://127.0.0.1/' };
+  const release = hold('/redirect-session');
+  act(() => result.current.mutate(vars));
+  await waitFor(() => expect(renewals).toContain(true));
+  act(() => result.current.mutate(vars));
+  release();
+  await waitFor(() => expect(visited).toHaveLength(1));
+  await new Promise((r) => setTimeout(r, 300));
+  expect(sessions).toHaveLength(1);
+  expect(visited).toHaveLength(1);
 });

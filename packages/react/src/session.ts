@@ -126,15 +126,21 @@ export function useMemberSession(): MemberSession {
       if (role === 'member') expiry.set(false);
       // The first visitor token comes with the first call, which is on its way with it.
       if ((before ?? 'none') === 'none' && role === 'visitor') return;
+      // The cart (and its estimates) go at once, as on a logout here: never shown to whoever is
+      // next, not even while the refetch is on its way or when it fails. The rest is refetched.
+      void qc.resetQueries({ queryKey: shopkitKeys.cart });
       void qc.invalidateQueries({
         queryKey: shopkitKeys.all,
         // The session itself was just set.
-        predicate: (q) => q.queryKey[1] !== 'session',
+        predicate: (q) => q.queryKey[1] !== 'session' && q.queryKey[1] !== 'cart',
       });
     };
     const offTokens = auth.on('tokensChanged', follow);
     // Another tab may have logged in or out: it wrote the shared storage, not this strategy's events.
     const reread = async () => follow(await auth.getTokens());
+    // Tokens may have changed while no session hook was mounted (a hosted-login callback route):
+    // a session already cached is checked again on mounting.
+    if (qc.getQueryData(shopkitKeys.session) !== undefined) void reread();
     const onVisible = () => {
       if (document.visibilityState === 'visible') void reread();
     };
@@ -321,8 +327,9 @@ export function useLogout(navigate: (url: string) => void = (url) => globalThis.
   const { reset } = m;
   useEffect(
     () =>
-      memberAuth(client).on('tokensChanged', (t) => {
-        if (roleOf(t) === 'member') reset();
+      memberAuth(client).on('tokensChanged', (t, renewed) => {
+        // Not when the logout's own call renews the member's token on its way.
+        if (!renewed && roleOf(t) === 'member') reset();
       }),
     [client, reset],
   );
