@@ -160,6 +160,19 @@ export function parseMessage<T>(schema: z.ZodType<T>, msg: unknown): T {
 /** Rounds of dropping nulls before the violations stand (see `parseMessage`). */
 const MAX_NULL_ROUNDS = 8;
 
+/**
+ * Violations of the items of `list` (named `field`) that repeat an earlier one: `field[i]` repeats
+ * `field[j]`. For lists that name things to act on once each.
+ */
+export function repeated(list: readonly string[], field: string) {
+  const first = new Map<string, number>();
+  return list.flatMap((item, i) => {
+    const j = first.get(item);
+    if (j === undefined) first.set(item, i);
+    return j === undefined ? [] : [{ field: `${field}[${i}]`, description: `repeats ${field}[${j}]` }];
+  });
+}
+
 /** The wire's spellings of non-finite numbers (wire §2). */
 const NON_FINITE = new Set(['NaN', 'Infinity', '-Infinity']);
 

@@ -11,7 +11,7 @@ import { hashToken, newId } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, invalid } from '../../http/errors.ts';
 import { FAMILY } from '../../http/router.ts';
-import { float, z } from '../../http/validate.ts';
+import { float, repeated, z } from '../../http/validate.ts';
 import { lookupCatalogItem, STORES_APP_ID } from '../catalog/lookup.ts';
 import { loadProduct } from '../catalog/store.ts';
 import { checkoutEntity } from './entities.ts';
@@ -24,8 +24,9 @@ import {
   findCoupon,
   renderCart,
   resolveLines,
+  subtotalOf,
 } from './model.ts';
-import { CURRENCY, isAmount } from './money.ts';
+import { CURRENCY, decimal, isAmount, RATE_SCALE, rateMicros, toCents } from './money.ts';
 import { cartPages } from './pages.ts';
 import { DEMO_COUPONS } from './pricing.ts';
 import {
@@ -36,7 +37,9 @@ import {
   lineKey,
   lockCart,
   MAX_LINES,
+  MAX_PRICE,
   MAX_QUANTITY,
+  MAX_SUBTOTAL,
   ownerOf,
   type StoredLine,
   saveCart,
@@ -275,7 +278,44 @@ const needsElevation = (what: string) =>
 const visitorCartDeleted = (emu: Emulator, sql: Sql) => (visitor: CartRow, into: CartRow) =>
   emu.recordEvent(sql, CART_EVENTS.cartDeleted, visitor.id, { id: visitor.id, mergedIntoCartId: into.id });
 
-type Change = (sql: Sql, row: CartRow) => Promise<void>;
+/**
+ * A change to a cart. One that adds items or raises quantities returns the field of those items:
+ * the call is refused if the cart's subtotal then exceeds `MAX_SUBTOTAL`.
+ */
+type Grew = 'lineItems' | 'customLineItems' | undefined;
+type Change = (sql: Sql, row: CartRow) => Promise<Grew> | Promise<void>;
+
+/** The field violation of a subtotal above `MAX_SUBTOTAL`. */
+function subtotalTooLarge(field: string, subtotal: number) {
+  return invalid([
+    {
+      field,
+      description: `would make the subtotal ${decimal(subtotal)}; a cart's subtotal is at most ${decimal(MAX_SUBTOTAL)}`,
+      violatedRule: 'MAX',
+      data: { max: decimal(MAX_SUBTOTAL) },
+    },
+  ]);
+}
+
+/**
+ * Violations of merchant discounts that zod cannot express: a line named twice (which would count
+ * its price twice) and a percentage with more places than a rate holds (which would apply as 0 %).
+ */
+function merchantDiscountViolations(list: z.output<typeof merchantDiscount>[]) {
+  return list.flatMap((m, i) => [
+    ...repeated(m.lineItemIds ?? [], `merchantDiscounts[${i}].lineItemIds`),
+    ...(m.percentage !== undefined && rateMicros(m.percentage) === undefined
+      ? [
+          {
+            field: `merchantDiscounts[${i}].percentage`,
+            description: `must have at most ${RATE_SCALE} decimal places`,
+            violatedRule: 'DECIMAL_MAX_SCALE',
+            data: { maxScale: RATE_SCALE },
+          },
+        ]
+      : []),
+  ]);
+}
 
 /**
  * Runs one cart call in a transaction: locks (or creates) the caller's cart, applies `change`,
@@ -308,10 +348,13 @@ async function withCart(
       currency: CURRENCY,
       onVisitorCartDeleted: visitorCartDeleted(emu, sql),
     });
-    if (change) await change(sql, row);
+    const grew = change ? await change(sql, row) : undefined;
     const write = opts.write || created || merged;
     if (write) await saveCart(emu, sql, row);
     const state = await cartState(emu, sql, row);
+    // Thrown in the transaction: the saved change rolls back.
+    const subtotal = subtotalOf(state.lines);
+    if (grew && subtotal > MAX_SUBTOTAL) throw subtotalTooLarge(grew, subtotal);
     const cart = renderCart(state, emu.now());
     if (created) await emu.recordEvent(sql, CART_EVENTS.cartCreated, row.id, cart);
     else if (write) await emu.recordEvent(sql, CART_EVENTS.cartUpdated, row.id, cart);
@@ -319,7 +362,10 @@ async function withCart(
   });
 }
 
-/** Adds catalog and custom line items to a cart document, merging repeated catalog items. */
+/**
+ * Adds catalog and custom line items to a cart document, merging repeated catalog items. Returns
+ * the field of the items added (for the subtotal's bound, see `Change`).
+ */
 async function addLines(
   emu: Emulator,
   sql: Sql,
@@ -376,6 +422,15 @@ async function addLines(
       throw invalid([
         { field: `customLineItems[${i}].id`, description: 'is already a line item of this cart' },
       ]);
+    if (toCents(c.price)! > MAX_PRICE)
+      throw invalid([
+        {
+          field: `customLineItems[${i}].price`,
+          description: `must be at most ${decimal(MAX_PRICE)}`,
+          violatedRule: 'DECIMAL_LTE',
+          data: { max: decimal(MAX_PRICE) },
+        },
+      ]);
     const { id: given, quantity, ...custom } = c;
     doc.lineItems.push({ id: given ?? newId(), quantity, custom });
   }
@@ -388,6 +443,7 @@ async function addLines(
         data: { max: MAX_LINES },
       },
     ]);
+  return lines.length ? 'lineItems' : customs.length ? 'customLineItems' : undefined;
 }
 
 function unknownLine(field: string) {
@@ -430,6 +486,8 @@ export const cart: Domain = {
         const elevated = await elevatedToo(emu, c);
         if (msg.customLineItems?.length && !elevated) throw needsElevation('Custom line items');
         if (msg.merchantDiscounts && !elevated) throw needsElevation('Merchant discounts');
+        const bad = merchantDiscountViolations(msg.merchantDiscounts ?? []);
+        if (bad.length) throw invalid(bad);
         return cartOnly(
           await withCart(emu, identity, { create: true, write: true }, async (sql, row) => {
             const doc = row.doc as unknown as Record<string, unknown>;
@@ -439,7 +497,7 @@ export const cart: Domain = {
               if (info[p] === undefined) delete doc[p];
               else doc[p] = info[p];
             }
-            await addLines(emu, sql, row, msg.lineItems, msg.customLineItems);
+            const added = await addLines(emu, sql, row, msg.lineItems, msg.customLineItems);
             if (msg.merchantDiscounts) {
               const ids = new Set(row.doc.lineItems.map((l) => l.id));
               for (const [i, m] of msg.merchantDiscounts.entries())
@@ -451,6 +509,7 @@ export const cart: Domain = {
               if (msg.couponCode.trim() === '') delete row.doc.couponCode;
               else await applyCoupon(emu, sql, row, msg.couponCode);
             }
+            return added;
           }),
         );
       },
@@ -491,8 +550,9 @@ export const cart: Domain = {
           throw needsElevation('Custom line items');
         return cartOnly(
           await withCart(emu, identity, { create: true, write: true }, async (sql, row) => {
-            await addLines(emu, sql, row, msg.lineItems, msg.customLineItems);
+            const added = await addLines(emu, sql, row, msg.lineItems, msg.customLineItems);
             if (msg.businessLocationId) row.doc.businessLocationId = msg.businessLocationId;
+            return added;
           }),
         );
       },
@@ -529,12 +589,16 @@ export const cart: Domain = {
       handler: async ({ msg, identity }) =>
         cartOnly(
           await withCart(emu, identity, { create: false, write: true }, async (_sql, row) => {
+            let raised = false;
             for (const [i, u] of msg.lineItems.entries()) {
               const line = row.doc.lineItems.find((l) => l.id === u.id);
               if (!line) throw unknownLine(`lineItems[${i}].id`);
+              raised ||= u.quantity > line.quantity;
               line.quantity = u.quantity;
             }
             row.doc.lineItems = row.doc.lineItems.filter((l) => l.quantity > 0);
+            // Only a larger quantity is bound by the subtotal: a cart above it can always shrink.
+            return raised ? 'lineItems' : undefined;
           }),
         ),
     });

@@ -196,7 +196,8 @@ export async function cartState(emu: Emulator, sql: Sql, row: CartRow): Promise<
   return { row, lines, coupon };
 }
 
-const subtotalOf = (lines: ResolvedLine[]) =>
+/** The sum of the priced lines, in cents. */
+export const subtotalOf = (lines: ResolvedLine[]) =>
   lines.reduce((a, l) => (l.priced ? a + l.unit * l.quantity : a), 0);
 
 /** The coupon when it still applies to the lines, and the problem when not. */

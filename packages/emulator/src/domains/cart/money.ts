@@ -51,7 +51,9 @@ export function price(cents: number, currency = CURRENCY) {
   return { amount, convertedAmount: amount, formattedAmount, formattedConvertedAmount: formattedAmount };
 }
 
-const RATE = /^(\d{1,3})(?:\.(\d{1,6}))?$/;
+/** Decimal places a rate holds (millionths of a percent). */
+export const RATE_SCALE = 6;
+const RATE = new RegExp(`^(\\d{1,3})(?:\\.(\\d{1,${RATE_SCALE}}))?$`);
 
 /** A percentage as millionths of a percent (`'8.875'` → 8 875 000), or `undefined`. */
 export function rateMicros(rate: string | number): number | undefined {

@@ -97,7 +97,8 @@ export function itemDiscounts(lines: PricedLine[], coupon: Coupon | null, mercha
   const perLine = new Map(lines.map((l) => [l.id, 0]));
   const out: ItemDiscount[] = [];
   const take = (ids: string[], wanted: (base: number) => number) => {
-    const targets = ids.filter((id) => left.has(id));
+    // Each line once: a repeated id must not count the line's price twice towards the base.
+    const targets = [...new Set(ids)].filter((id) => left.has(id));
     const base = targets.reduce((a, id) => a + left.get(id)!, 0);
     const cents = Math.min(base, Math.max(0, wanted(base)));
     const parts = allocate(
@@ -129,7 +130,7 @@ export function itemDiscounts(lines: PricedLine[], coupon: Coupon | null, mercha
     out.push({
       kind: 'merchant',
       discountType: m.lineItemIds?.length ? 'SPECIFIC_ITEMS' : 'GLOBAL',
-      lineItemIds: ids.filter((id) => left.has(id)),
+      lineItemIds: [...new Set(ids)].filter((id) => left.has(id)),
       cents,
       merchant: m,
     });

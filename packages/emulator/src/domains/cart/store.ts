@@ -160,6 +160,18 @@ export const lineKey = (l: StoredLine) =>
 export const MAX_QUANTITY = 9999;
 /** A cart holds at most this many lines. */
 export const MAX_LINES = 300;
+/**
+ * The most a custom line item's price may be, in cents: the catalog's most (999 999 999.99).
+ */
+export const MAX_PRICE = 99_999_999_999;
+/**
+ * The most a cart's subtotal may become by an add or a larger quantity, in cents
+ * (9 999 999 999 999.99). Amounts are exact only below `Number.MAX_SAFE_INTEGER` cents (about
+ * 9.0e15), and `MAX_PRICE × MAX_QUANTITY × MAX_LINES` (about 3.0e17) is far above it, so the
+ * subtotal is bounded instead: one line of the dearest item at the most quantity (about 1.0e15)
+ * fits, and so do two such carts merged at a login with tax (at most 20 %) and shipping on top.
+ */
+export const MAX_SUBTOTAL = 999_999_999_999_999;
 
 /**
  * Moves `from`'s lines, coupon, discounts and details into `into`, within the cart's limits: the

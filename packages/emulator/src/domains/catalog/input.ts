@@ -25,7 +25,9 @@ export const MAX_VARIANTS = 300;
 export const MAX_OPTIONS = 6;
 export const MAX_MEDIA = 100;
 
-const money = () => float(z.number().min(0).max(1e9));
+/** Prices and costs: the `numeric(14, 2)` columns and the README's 999 999 999.99. */
+export const MAX_MONEY = 999_999_999.99;
+const money = () => float(z.number().min(0).max(MAX_MONEY));
 /** Product, variant and bulk weights: the typings' `@max 999999999.99`. */
 export const MAX_WEIGHT = 999_999_999.99;
 const weight = () => float(z.number().min(0).max(MAX_WEIGHT));

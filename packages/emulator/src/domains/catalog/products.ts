@@ -514,7 +514,7 @@ export function productRoutes(router: Router, emu: Emulator) {
             violatedRule: 'REQUIRED_FIELD',
           })),
         );
-      const product = await slugSafe('product.slug', 'product', () =>
+      const product = await slugSafe('product.slug', 'product', input.slug === undefined, () =>
         emu.db.tx(async (sql) => {
           const now = emu.now().toISOString();
           const p = applyProductInput(blankProduct(randomUUID(), input.name!, now), input);
@@ -541,7 +541,7 @@ export function productRoutes(router: Router, emu: Emulator) {
     access: 'elevated',
     schema: z.object({ product: productInput.and(z.object({ id: z.string().min(1) })) }).strict(),
     handler: async ({ msg }) => {
-      const saved = await slugSafe('product.slug', 'product', () =>
+      const saved = await slugSafe('product.slug', 'product', false, () =>
         mutateProduct(emu, msg.product.id, async (p, sql) => {
           const next = applyProductInput(p, msg.product);
           if (msg.product.slug !== undefined && msg.product.slug !== p.slug)

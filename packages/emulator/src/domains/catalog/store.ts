@@ -5,7 +5,7 @@
  * @module
  */
 import type { Sql } from '../../db/index.ts';
-import { invalid } from '../../http/errors.ts';
+import { appError, invalid } from '../../http/errors.ts';
 import type { ProductState, VariantState } from './model.ts';
 import { variantInStock, variantName, variantSku, variantVisible } from './model.ts';
 import { toDecimalString } from './money.ts';
@@ -47,6 +47,16 @@ export const productMigrations = [
         doc jsonb NOT NULL,
         PRIMARY KEY (product_id, id)
       );
+    `,
+  },
+  {
+    // A membership never outlives its product, whatever writes race (collections were made first,
+    // so the key is added here). Rows of products already gone are dropped first.
+    id: '0120_collection_products_product',
+    sql: `
+      DELETE FROM collection_products cp WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.id = cp.product_id);
+      ALTER TABLE collection_products ADD CONSTRAINT collection_products_product
+        FOREIGN KEY (product_id) REFERENCES products(id) ON DELETE CASCADE;
     `,
   },
 ];
@@ -196,25 +206,39 @@ export async function saveProduct(sql: Sql, p: ProductState, now: Date, discount
   };
 }
 
+/** Times a write with a slug made from the name runs when a concurrent writer took that slug. */
+const SLUG_ATTEMPTS = 5;
+
 /**
- * Runs a write; a unique-slug violation from a concurrent writer (PostgreSQL 23505 on a slug
- * index) becomes the same field violation a sequential writer would get.
+ * Runs a write (`fn`, a transaction of its own) that stores a slug. A unique-slug violation from a
+ * concurrent writer (PostgreSQL 23505 on a slug index) becomes the same field violation a
+ * sequential writer would get when the caller gave the slug. When it was made from the name
+ * (`generated`), the caller asked for none: the write runs again and `uniqueSlug` picks a free one.
  */
-export async function slugSafe<T>(field: string, what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    const err = e as { code?: string; constraint?: string; message?: string };
-    if (err?.code === '23505' && /slug/.test(err.constraint ?? err.message ?? ''))
-      throw invalid([
-        {
-          field,
-          description: `is already used by another ${what}`,
-          violatedRule: 'OTHER',
-          ruleName: 'UNIQUE',
-        },
-      ]);
-    throw e;
+export async function slugSafe<T>(
+  field: string,
+  what: string,
+  generated: boolean,
+  fn: () => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      const err = e as { code?: string; constraint?: string; message?: string };
+      if (err?.code !== '23505' || !/slug/.test(err.constraint ?? err.message ?? '')) throw e;
+      if (generated && attempt < SLUG_ATTEMPTS) continue;
+      throw generated
+        ? appError(409, 'SLUG_CONFLICT', `No free slug for the ${what} could be made; try again`)
+        : invalid([
+            {
+              field,
+              description: `is already used by another ${what}`,
+              violatedRule: 'OTHER',
+              ruleName: 'UNIQUE',
+            },
+          ]);
+    }
   }
 }
 
@@ -232,13 +256,19 @@ export function slugify(name: string): string {
   return s || 'item';
 }
 
-/** A slug not yet used in `table` (`base`, `base-2`, `base-3`, …), ignoring the row `exceptId`. */
+/**
+ * A slug not yet used in `table` (`base`, `base-2`, `base-3`, …), ignoring the row `exceptId`.
+ * Writers of the same base take turns until their transactions end, so that concurrent ones do
+ * not all pick the same free slug (on PGlite, whose transactions already run one at a time, the
+ * lock is free).
+ */
 export async function uniqueSlug(
   sql: Sql,
   table: 'products' | 'collections',
   base: string,
   exceptId?: string,
 ) {
+  await sql.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${table}.slug:${base}`]);
   const rows = await sql.query<{ slug: string }>(
     `SELECT slug FROM ${table} WHERE (slug = $1 OR slug LIKE $2) AND id IS DISTINCT FROM $3`,
     [base, `${base.replace(/[\\%_]/g, '\\$&')}-%`, exceptId ?? null],

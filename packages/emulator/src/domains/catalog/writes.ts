@@ -9,7 +9,7 @@ import type { Emulator } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { ApiError, appError, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
-import { float, z } from '../../http/validate.ts';
+import { float, repeated, z } from '../../http/validate.ts';
 import { findCollection, type WireCollection } from './collections.ts';
 import {
   COLLECTION_EVENTS,
@@ -20,9 +20,9 @@ import {
   productChanged,
   recordProductChange,
 } from './events.ts';
-import { MAX_WEIGHT, SLUG } from './input.ts';
+import { MAX_MONEY, MAX_WEIGHT, SLUG } from './input.ts';
 import { discounted, type ProductState } from './model.ts';
-import { adjustByPercent, PERCENT_SCALE, scaled, WEIGHT_SCALE } from './money.ts';
+import { adjustByPercent, PERCENT_SCALE, scaled, unscaled, WEIGHT_SCALE } from './money.ts';
 import { mutateProduct } from './products.ts';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
@@ -79,12 +79,19 @@ async function recordCollectionChange(emu: Emulator, sql: Sql, before: WireColle
   return after;
 }
 
-/** Product ids that do not exist, as violations of `productIds[i]`. */
+/**
+ * Product ids that do not exist, as violations of `productIds[i]`. The products found stay locked
+ * (shared, in id order) until the transaction ends: a concurrent delete waits for the membership
+ * change and its events, or has already removed the product and it is reported missing.
+ */
 async function checkProducts(sql: Sql, ids: string[]) {
   const found = new Set(
-    (await sql.query<{ id: string }>('SELECT id FROM products WHERE id = ANY($1::text[])', [ids])).map(
-      (r) => r.id,
-    ),
+    (
+      await sql.query<{ id: string }>(
+        'SELECT id FROM products WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE',
+        [[...new Set(ids)]],
+      )
+    ).map((r) => r.id),
   );
   const bad = ids
     .map((id, i) => [id, i] as const)
@@ -194,8 +201,8 @@ export async function adjustInventory(
 
 const bulkSet = z
   .object({
-    price: float(z.number().min(0).max(1e9)).optional(),
-    cost: float(z.number().min(0).max(1e9)).optional(),
+    price: float(z.number().min(0).max(MAX_MONEY)).optional(),
+    cost: float(z.number().min(0).max(MAX_MONEY)).optional(),
     weight: float(z.number().min(0).max(MAX_WEIGHT)).optional(),
     ribbon: z.string().trim().max(30).optional(),
     brand: z.string().trim().max(50).optional(),
@@ -219,6 +226,12 @@ const collectionProductIds = z.array(z.string().min(1)).min(1).max(1000);
 
 type Field = 'price' | 'cost' | 'weight';
 const SCALE: Record<Field, number> = { price: 2, cost: 2, weight: WEIGHT_SCALE };
+/** The largest value of each field, in its units (cents, thousandths): what the columns and input hold. */
+const MAX: Record<Field, number> = {
+  price: scaled(MAX_MONEY, 2)!,
+  cost: scaled(MAX_MONEY, 2)!,
+  weight: scaled(MAX_WEIGHT, WEIGHT_SCALE)!,
+};
 
 /** Exactly one key of an object, or the field violation. */
 function oneKey(obj: Record<string, unknown>, field: string): string {
@@ -243,6 +256,14 @@ function changeNumber(p: ProductState, field: Field, fn: (n: number) => number):
       throw appError(400, 'NEGATIVE_VALUE', `The ${field} of product ${p.id} would become negative`, {
         productId: p.id,
       });
+    // An adjustment may not store what the field's own input would refuse (nor overflow its column).
+    if (out > MAX[field])
+      throw appError(
+        400,
+        'VALUE_TOO_LARGE',
+        `The ${field} of product ${p.id} would exceed ${unscaled(MAX[field], SCALE[field])}`,
+        { productId: p.id, max: unscaled(MAX[field], SCALE[field]) },
+      );
     return out;
   };
   const next = { ...p, variants: p.variants.map((v) => ({ ...v })) } as ProductState;
@@ -252,7 +273,21 @@ function changeNumber(p: ProductState, field: Field, fn: (n: number) => number):
   return next;
 }
 
+/** An unexpected failure of one bulk item: the gist logged, never the driver's words answered (as `onError`). */
+function unexpected(emu: Emulator, id: string, e: unknown) {
+  emu.log(`[emulator] bulk change of product ${id} failed: ${(e as Error)?.message ?? String(e)}`);
+  return appError(500, 'INTERNAL_ERROR', `The product ${id} could not be changed`, { productId: id });
+}
+
+/**
+ * Changes each product in a transaction of its own. An item that fails is reported as failed and
+ * the others still run: an unexpected error too, so that the answer tells which items were written
+ * (a 500 after some items would leave the caller guessing, and retrying would apply them twice).
+ */
 async function runBulk(emu: Emulator, ids: string[], change: (p: ProductState) => ProductState) {
+  // A product named twice would be changed twice (an adjustment applied once per copy).
+  const twice = repeated(ids, 'ids');
+  if (twice.length) throw invalid(twice);
   const results = [];
   let ok = 0;
   for (const [originalIndex, id] of ids.entries()) {
@@ -260,8 +295,8 @@ async function runBulk(emu: Emulator, ids: string[], change: (p: ProductState) =
       await mutateProduct(emu, id, change);
       ok++;
       results.push({ itemMetadata: { id, originalIndex, success: true } });
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
+    } catch (caught) {
+      const e = caught instanceof ApiError ? caught : unexpected(emu, id, caught);
       const err = 'applicationError' in e.details ? e.details.applicationError : undefined;
       results.push({
         itemMetadata: {
@@ -297,7 +332,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
         throw invalid([
           { field: 'collection.name', description: 'is required', violatedRule: 'REQUIRED_FIELD' },
         ]);
-      const collection = await slugSafe('collection.slug', 'collection', () =>
+      const collection = await slugSafe('collection.slug', 'collection', c.slug === undefined, () =>
         emu.db.tx(async (sql) => {
           const id = randomUUID();
           const slug = await collectionSlug(sql, c.slug, c.name!, id);
@@ -325,7 +360,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
     schema: z.object({ collection: collectionInput.and(z.object({ id: z.string().min(1) })) }).strict(),
     handler: async ({ msg }) => {
       const c = msg.collection;
-      const collection = await slugSafe('collection.slug', 'collection', () =>
+      const collection = await slugSafe('collection.slug', 'collection', false, () =>
         emu.db.tx(async (sql) => {
           const row = await lockCollection(sql, c.id);
           const before = await merchantView(emu, sql, c.id);
