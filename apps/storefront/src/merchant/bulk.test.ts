@@ -193,11 +193,20 @@ it('groups failures by reason, with product names', () => {
         },
       },
       { itemMetadata: { id: 'k', originalIndex: 2, success: true } },
+      {
+        itemMetadata: {
+          id: 'v',
+          originalIndex: 3,
+          success: false,
+          error: { code: 'VALUE_TOO_LARGE', description: 'z' },
+        },
+      },
     ],
-    bulkActionMetadata: { totalSuccesses: 1, totalFailures: 2, undetailedFailures: 0 },
+    bulkActionMetadata: { totalSuccesses: 1, totalFailures: 3, undetailedFailures: 0 },
   };
-  expect(failures(r, 'price', (id) => ({ m: 'Mug', c: 'Candle' })[id] ?? id)).toEqual([
+  expect(failures(r, 'price', (id) => ({ m: 'Mug', c: 'Candle', v: 'Vase' })[id] ?? id)).toEqual([
     { why: 'the price would go below zero', names: ['Mug', 'Candle'] },
+    { why: 'the price would go above 999,999,999.99', names: ['Vase'] },
   ]);
 });
 

@@ -215,6 +215,7 @@ export async function applyChange(calls: BulkCalls, ids: string[], c: Change): P
 function reason(prop: Property, error?: { code: string; description: string }) {
   if (!error) return 'no reason given';
   if (error.code === 'NEGATIVE_VALUE') return `the ${prop} would go below zero`;
+  if (error.code === 'VALUE_TOO_LARGE') return `the ${prop} would go above 999,999,999.99`;
   if (error.code === 'PRODUCT_NOT_FOUND') return 'the product no longer exists';
   return error.description;
 }
