@@ -201,6 +201,74 @@ describe.each(testBackends())('identity rules (%s)', (backend) => {
     });
   });
 
+  describe('a visitor cart merged into a member cart keeps what the merchant gave it, and its events', () => {
+    const CART = '/ecom/v1/carts/current';
+    const candle = {
+      catalogReference: { appId: STORES_APP_ID, catalogItemId: demoProductId('beeswax-candle') },
+      quantity: 1,
+    };
+    const elevated = (t: string) => ({ authorization: `${t},${emu.demo.apiKey}` });
+
+    it("a merchant discount on a visitor's line follows it into the member's line of the same item", async () => {
+      const m = await register();
+      const first = await memberTokens(m.id);
+      const mine = await call(
+        'POST',
+        `${CART}/add-to-cart`,
+        { lineItems: [candle] },
+        { authorization: first.access },
+      );
+      const memberLine = mine.body.cart.lineItems[0].id as string;
+      const v = await visitor();
+      const theirs = await call('POST', `${CART}/add-to-cart`, { lineItems: [candle] }, { authorization: v });
+      const visitorLine = theirs.body.cart.lineItems[0].id as string;
+      const given = await call(
+        'PATCH',
+        CART,
+        { merchantDiscounts: [{ amount: '2.00', lineItemIds: [visitorLine] }] },
+        elevated(v),
+      );
+      expect(given.status).toBe(200);
+
+      const merged = await memberTokens(m.id, v);
+      const cart = (await call('GET', CART, undefined, { authorization: merged.access })).body.cart;
+      expect(cart.lineItems.map((l: { id: string; quantity: number }) => [l.id, l.quantity])).toEqual([
+        [memberLine, 2],
+      ]);
+      const discount = cart.appliedDiscounts.find((d: { merchantDiscount?: unknown }) => d.merchantDiscount);
+      expect(discount).toMatchObject({ discountType: 'SPECIFIC_ITEMS', lineItemIds: [memberLine] });
+      expect(discount.merchantDiscount.amount.amount).toBe('2.00');
+      expect(Number(cart.subtotal.amount) - Number(cart.subtotalAfterDiscounts.amount)).toBeCloseTo(2);
+    });
+
+    it("deleting a member's cart made to take in the visitor's sends its creation before its deletion", async () => {
+      const m = await register();
+      const v = await visitor();
+      expect(
+        (await call('POST', `${CART}/add-to-cart`, { lineItems: [candle] }, { authorization: v })).status,
+      ).toBe(200);
+      const merged = await memberTokens(m.id, v);
+      const deleted = await call('DELETE', CART, undefined, { authorization: merged.access });
+      expect(deleted.status).toBe(200);
+      const events = await emu.emu.db.query<{
+        type: string;
+        entity_id: string;
+        entity: { mergedIntoCartId?: string };
+      }>(`SELECT type, entity_id, entity FROM events WHERE type LIKE '%cart%' ORDER BY seq DESC LIMIT 3`);
+      const [memberDeleted, memberCreated, visitorDeleted] = events;
+      const memberCart = visitorDeleted!.entity.mergedIntoCartId!;
+      expect(memberDeleted).toMatchObject({
+        type: expect.stringMatching(/cart_deleted$/),
+        entity_id: memberCart,
+      });
+      expect(memberCreated).toMatchObject({
+        type: expect.stringMatching(/cart_created$/),
+        entity_id: memberCart,
+      });
+      expect(visitorDeleted!.type).toMatch(/cart_deleted$/);
+    });
+  });
+
   describe('CORS accepts the OAuth clients’ own allowed origins', () => {
     const preflight = (origin: string, path = '/oauth2/token') =>
       fetch(emu.url + path, {

@@ -521,11 +521,19 @@ export const cart: Domain = {
       path,
       handler: ({ identity }) =>
         emu.db.tx(async (sql) => {
-          const { row } = await lockCart(emu, sql, identity, {
+          const { row, created } = await lockCart(emu, sql, identity, {
             create: false,
             currency: CURRENCY,
             onVisitorCartDeleted: visitorCartDeleted(emu, sql),
           });
+          // A member cart made here to take in the visitor's: its events start with its creation.
+          if (created)
+            await emu.recordEvent(
+              sql,
+              CART_EVENTS.cartCreated,
+              row.id,
+              renderCart(await cartState(emu, sql, row), emu.now()),
+            );
           await sql.query('DELETE FROM carts WHERE id = $1', [row.id]);
           await emu.recordEvent(sql, CART_EVENTS.cartDeleted, row.id, { id: row.id });
           return {};

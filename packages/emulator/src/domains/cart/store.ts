@@ -181,17 +181,25 @@ export const MAX_SUBTOTAL = 999_999_999_999_999;
  */
 export function mergeDocs(into: CartDoc, from: CartDoc): CartDoc {
   const lines = into.lineItems.map((l) => ({ ...l }));
+  /** A visitor line that joined a member line of the same item: its id becomes the member line's. */
+  const joined = new Map<string, string>();
   for (const l of from.lineItems) {
     const same = lines.find((x) => lineKey(x) === lineKey(l));
-    if (same) same.quantity = Math.min(same.quantity + l.quantity, MAX_QUANTITY);
-    else if (lines.length < MAX_LINES) lines.push(l);
+    if (same) {
+      same.quantity = Math.min(same.quantity + l.quantity, MAX_QUANTITY);
+      joined.set(l.id, same.id);
+    } else if (lines.length < MAX_LINES) lines.push(l);
   }
+  // The visitor's merchant discounts follow their lines into the member's (each line once).
+  const followed = (from.merchantDiscounts ?? []).map((m) =>
+    m.lineItemIds ? { ...m, lineItemIds: [...new Set(m.lineItemIds.map((id) => joined.get(id) ?? id))] } : m,
+  );
   return {
     ...from,
     ...into,
     lineItems: lines,
     couponCode: into.couponCode ?? from.couponCode,
-    merchantDiscounts: [...(into.merchantDiscounts ?? []), ...(from.merchantDiscounts ?? [])],
+    merchantDiscounts: [...(into.merchantDiscounts ?? []), ...followed],
     contactInfo: into.contactInfo ?? from.contactInfo,
     buyerNote: into.buyerNote ?? from.buyerNote,
   };
