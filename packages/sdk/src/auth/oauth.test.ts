@@ -280,15 +280,16 @@ describe('stored tokens of another shape', () => {
   });
 });
 
+/** A strategy whose access token has expired, with the refresh token `RT1` of `role`. */
+const expired = (role: 'visitor' | 'member') =>
+  OAuthStrategy({
+    clientId: 'c',
+    tokens: { accessToken: { value: 'old', expiresAt: 1 }, refreshToken: { value: 'RT1', role } },
+  });
+
 describe('the auth epoch', () => {
   it('moves with another session, not with a renewal of the same one', async () => {
-    const auth = OAuthStrategy({
-      clientId: 'c',
-      tokens: {
-        accessToken: { value: 'old', expiresAt: 1 },
-        refreshToken: { value: 'RT1', role: 'member' },
-      },
-    });
+    const auth = expired('member');
     createClient({
       baseUrl: 'http://h',
       auth,
@@ -305,13 +306,7 @@ describe('the auth epoch', () => {
 describe("the strategy's own calls", () => {
   it('report their failures to the attached client’s onError once, then throw them (spec 7)', async () => {
     const onError = vi.fn();
-    const auth = OAuthStrategy({
-      clientId: 'c',
-      tokens: {
-        accessToken: { value: 'old', expiresAt: 1 },
-        refreshToken: { value: 'RT1', role: 'visitor' },
-      },
-    });
+    const auth = expired('visitor');
     createClient({
       baseUrl: 'http://h',
       auth,
