@@ -359,3 +359,22 @@ it('shows another add of a product without options as more of its line, as the s
   await act(() => added);
   expect(hook.result.current.cart.data!.lineItems.map((l) => l.quantity)).toEqual([2]);
 });
+
+it('cancels the options availability request when its query is cancelled', async () => {
+  let aborted = false;
+  const { client, queryClient, wrapper } = setup((input, init) => {
+    if (!String(input).endsWith('/productOptionsAvailability')) return fetch(input, init);
+    // Never answers: only the call's signal can end it.
+    return new Promise((_resolve, reject) =>
+      init?.signal?.addEventListener('abort', () => {
+        aborted = true;
+        reject(init.signal!.reason);
+      }),
+    );
+  });
+  const [shirt] = await productIds(client, ['linen-shirt']);
+  const hook = renderHook(() => useOptionsAvailability(shirt!, { Size: 'XL', Color: 'White' }), { wrapper });
+  await waitFor(() => expect(hook.result.current.fetchStatus).toBe('fetching'));
+  await act(() => queryClient.cancelQueries());
+  await waitFor(() => expect(aborted).toBe(true));
+});

@@ -50,7 +50,7 @@ export const optionsAvailabilityQuery = (
 ) =>
   queryOptions({
     queryKey: shopkitKeys.availability(productId, choices),
-    queryFn: () => products.getProductOptionsAvailability(client, productId, choices),
+    queryFn: ({ signal }) => products.getProductOptionsAvailability(client, productId, choices, { signal }),
     placeholderData: keepPreviousData,
   });
 
