@@ -5,6 +5,7 @@ import {
   type redirects as RedirectsModule,
   redirects,
   ShopkitError,
+  TokenRole,
 } from '@shopkit/sdk';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { shopkitKeys } from './catalog.ts';
@@ -78,13 +79,33 @@ function useCartMutation<V>(
   return useMutation({
     mutationKey: [...CART_MUTATION, name],
     scope: CART_SCOPE,
-    mutationFn: (vars: V) => send(client, vars),
-    onMutate: async (vars) => {
+    mutationFn: (vars: V) => {
+      // A member's change held offline, or queued behind others, until the session ended (a
+      // logout, another member's login) would change the next session's cart: it is refused. A
+      // visitor's change still goes to the member who logs in, whose cart took the visitor's in.
+      // The running change is the oldest pending one with these variables: the scope runs in order.
+      const own = qc.getMutationCache().find<Cart, Error, V, CartContext>({
+        mutationKey: [...CART_MUTATION, name],
+        status: 'pending',
+        predicate: (m) => m.state.variables === vars,
+      });
+      const context = own?.state.context;
+      if (context?.member && moved(client, context.session))
+        throw new ShopkitError(
+          'The cart change was made in a member session that has ended, and was not sent.',
+          {
+            code: 'SESSION_ENDED',
+            description: 'The session the change was made in has ended',
+          },
+        );
+      return send(client, vars);
+    },
+    onMutate: async (vars): Promise<CartContext> => {
       await qc.cancelQueries({ queryKey: shopkitKeys.cart, exact: true });
       const previous = qc.getQueryData<Cart | null>(shopkitKeys.cart);
       const base = previous === null && createsCart ? { id: pendingId(), lineItems: [] } : previous;
       if (base && optimistic) qc.setQueryData(shopkitKeys.cart, optimistic(base, vars));
-      return { previous, session: await sessionOf(client) };
+      return { previous, ...(await sessionOf(client)) };
     },
     onError: (_e, _vars, context) => {
       // A later change still queued shows its own change on top of this one's: it decides when it
@@ -102,16 +123,30 @@ function useCartMutation<V>(
   });
 }
 
+/** What a cart change keeps from when it was made: the cart shown before it, and its session. */
+interface CartContext {
+  previous: Cart | null | undefined;
+  /** See {@link sessionOf}. */
+  session?: number;
+  /** Made in a member's session. */
+  member?: boolean;
+}
+
 /**
  * The auth epoch a change is made in, plus the one step its own first visitor token takes when
- * there are no tokens yet; `undefined` for a strategy without epochs.
+ * there are no tokens yet (`undefined` for a strategy without epochs), and whether it is a member's.
  */
-async function sessionOf(client: AnyClient) {
+async function sessionOf(client: AnyClient): Promise<Pick<CartContext, 'session' | 'member'>> {
   const auth = client.auth as (AnyClient['auth'] & { getTokens?: () => Promise<unknown> }) | undefined;
   const epoch = auth?.epoch;
-  if (epoch === undefined) return undefined;
-  const tokens = (await auth?.getTokens?.()) as { refreshToken?: { value?: string } } | undefined;
-  return tokens?.refreshToken?.value ? epoch : epoch + 1;
+  if (epoch === undefined) return {};
+  const tokens = (await auth?.getTokens?.()) as
+    | { refreshToken?: { value?: string; role?: string } }
+    | undefined;
+  return {
+    session: tokens?.refreshToken?.value ? epoch : epoch + 1,
+    member: tokens?.refreshToken?.role === TokenRole.MEMBER,
+  };
 }
 /** Whether another session's tokens were stored since `session` (see {@link sessionOf}). */
 const moved = (client: AnyClient, session: number | undefined) =>

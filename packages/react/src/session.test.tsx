@@ -11,10 +11,10 @@ import {
   ValidationError,
   webStorage,
 } from '@shopkit/sdk';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { holdableFetch } from '../test/hold.ts';
 import {
   MemberSessionError,
@@ -33,6 +33,8 @@ beforeAll(async () => {
   emu = await startTestEmulator();
 });
 afterAll(() => emu?.stop());
+// A test that takes the page offline and fails midway must not leave the next one offline.
+afterEach(() => onlineManager.setOnline(true));
 
 function setup(storage: TokenStorage = webStorage(localStorage, emu.demo.clientId), fetchFn = fetch) {
   const client = createClient({
@@ -328,6 +330,42 @@ it("keeps a cart change answered after a logout, or after another member's login
     await new Promise((r) => setTimeout(r, 300));
     // The new session has no cart; the first member's is not shown to it.
     expect(hook.result.current.cart.data).toBeNull();
+    hook.unmount();
+  }
+});
+
+it("refuses a member's cart change held offline until the session ended, and sends a visitor's to the member who logs in", async () => {
+  for (const next of ['logout', 'another member', 'visitor logs in'] as const) {
+    const { client, wrapper } = setup(
+      memoryStorage(next === 'visitor logs in' ? undefined : await memberTokens()),
+    );
+    await addPlate(client);
+    const plate = await plateId(client);
+    const hook = renderHook(() => ({ cart: useCart(), add: useAddToCart() }), { wrapper });
+    await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(1));
+    // Offline: the change shows at once and waits, its session recorded.
+    onlineManager.setOnline(false);
+    let added!: Promise<unknown>;
+    act(() => {
+      added = hook.result.current.add.mutateAsync({
+        lineItems: [{ catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: plate }, quantity: 1 }],
+      });
+      added.catch(() => {});
+    });
+    await waitFor(() => expect(hook.result.current.add.isPaused).toBe(true));
+    if (next === 'logout') await act(() => identity.logout(client, 'http://127.0.0.1/'));
+    else await act(async () => client.auth.setTokens(await memberTokens()));
+    act(() => onlineManager.setOnline(true));
+    if (next === 'visitor logs in') {
+      // The member's cart took nothing at login (the visitor's was not merged here, tokens were
+      // set by hand): the visitor's change went to the member's cart.
+      await act(() => added);
+      expect((await cart.getCurrentCart(client)).lineItems.map((l) => l.quantity)).toEqual([1]);
+    } else {
+      await expect(added).rejects.toMatchObject({ code: 'SESSION_ENDED' });
+      // Nothing reached the next session's cart (it has none).
+      await expect(cart.getCurrentCart(client)).rejects.toMatchObject({ code: 'OWNED_CART_NOT_FOUND' });
+    }
     hook.unmount();
   }
 });
