@@ -262,7 +262,7 @@ it('estimates totals for an address', async () => {
   expect(result.current.data!.shippingInfo?.carrierServiceOptions.length).toBeGreaterThan(0);
 });
 
-it('starts one checkout when asked twice before the first has answered (a double click)', async () => {
+it('starts one checkout when asked twice before the first has answered (a double click, and a second button)', async () => {
   const calls: string[] = [];
   const counting: typeof fetch = (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
@@ -287,18 +287,35 @@ it('starts one checkout when asked twice before the first has answered (a double
     lineItems: [{ catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: list[0]!.id }, quantity: 1 }],
   });
   const visited: string[] = [];
-  const { result } = renderHook(() => useCheckout((url) => visited.push(url)), { wrapper });
+  // Two checkout buttons mounted at once, as the cart drawer's and the cart page's.
+  const { result, unmount } = renderHook(
+    () => ({
+      drawer: useCheckout((url) => visited.push(url)),
+      page: useCheckout((url) => visited.push(url)),
+    }),
+    { wrapper },
+  );
   const vars = { callbacks: { postFlowUrl: 'http://127.0.0.1/thanks' } };
+  let second!: Promise<unknown>;
   act(() => {
-    result.current.mutate(vars);
-    result.current.mutate(vars);
+    result.current.drawer.mutate(vars);
+    result.current.drawer.mutate(vars);
+    second = result.current.page.mutateAsync(vars);
   });
   await waitFor(() => expect(visited).toHaveLength(1));
   // A queued second checkout would start once the first answered: give it the time to.
   await new Promise((r) => setTimeout(r, 300));
   expect(calls.map((u) => u.split('/').pop())).toEqual(['create-checkout', 'redirect-session']);
   expect(visited).toHaveLength(1);
-  expect(result.current.isSuccess).toBe(true);
+  expect(result.current.drawer.isSuccess).toBe(true);
+  // The second button's call answers the same checkout.
+  expect(await second).toEqual(result.current.drawer.data);
+  // Once no checkout button is mounted, the next one starts a checkout of its own.
+  unmount();
+  const again = renderHook(() => useCheckout((url) => visited.push(url)), { wrapper });
+  await act(() => again.result.current.mutateAsync(vars));
+  expect(calls).toHaveLength(4);
+  expect(visited).toHaveLength(2);
 });
 
 it('keeps a later queued change on screen when an earlier one fails, and the server cart once both answered', async () => {

@@ -260,7 +260,8 @@ export interface CheckoutVars extends CreateCheckoutOptions {
  * Creates a checkout from the current cart and a redirect session to the hosted checkout page,
  * then sends the browser there (`navigate`, default `location.assign`). Without a cart it rejects
  * with the platform's `OWNED_CART_NOT_FOUND`: offer it only when `useCart()` has lines. Calls made
- * while one is under way (a double click) are ignored: one checkout, one redirect session. After
+ * while one is under way (a double click, or a second checkout button mounted elsewhere on the page)
+ * are ignored: one checkout, one redirect session. After
  * success the mutation stays `isSuccess`, and later calls answer that same checkout, while the
  * browser leaves: `reset()` allows a new one (coming back from the back-forward cache resets it).
  * @example const checkout = useCheckout(); checkout.mutate({ callbacks: (id) => ({ postFlowUrl: `${location.origin}/thank-you?checkoutId=${id}` }) });
@@ -268,6 +269,7 @@ export interface CheckoutVars extends CreateCheckoutOptions {
 export function useCheckout(navigate: (url: string) => void = (url) => globalThis.location.assign(url)) {
   const client = useShopkit();
   return useOnce(
+    'checkout',
     useMutation({
       mutationKey: ['shopkit', 'checkout'],
       scope: CART_SCOPE,

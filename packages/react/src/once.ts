@@ -1,26 +1,50 @@
-import type { UseMutationResult } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { type QueryClient, type UseMutationResult, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+
+/** A run under way (or done), and how many mounted hooks share it. */
+interface Shared {
+  run?: Promise<unknown>;
+  users: number;
+}
+/** By query client and name: every hook of one name shares its run. */
+const runs = new WeakMap<QueryClient, Map<string, Shared>>();
 
 /**
  * A mutation that leaves the page (checkout, logout) run once: a call while one is under way, or
  * after one succeeded (while the browser leaves), gets that run instead of starting another, so a
- * double click makes one request. A failed run lets the next call start; `reset()`, or coming back
- * through the back-forward cache, allows a new run.
+ * double click makes one request, and so do two buttons (the cart drawer's and the cart page's):
+ * the run is kept for every mounted hook of this `name` under one query client, until the last of
+ * them unmounts. A failed run lets the next call start; `reset()`, or coming back through the
+ * back-forward cache, allows a new run.
  */
-export function useOnce<D, E, V, C>(m: UseMutationResult<D, E, V, C>) {
+export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, C>) {
   const { mutateAsync: send, reset: clear } = m;
-  // The run under way (or done). Set in the click itself: the mutation's own state reaches React
-  // a tick later, after a double click's second click.
-  const current = useRef<Promise<D> | undefined>(undefined);
+  const qc = useQueryClient();
+  let byName = runs.get(qc);
+  if (!byName) runs.set(qc, (byName = new Map()));
+  let entry = byName.get(name);
+  if (!entry) byName.set(name, (entry = { users: 0 }));
+  const shared = entry;
+  useEffect(() => {
+    shared.users++;
+    return () => {
+      if (!--shared.users) shared.run = undefined;
+    };
+  }, [shared]);
+  // Kept in the click itself: the mutation's own state reaches React a tick later, after a double
+  // click's second click.
   const mutateAsync = useCallback<typeof send>(
     (...args) => {
-      current.current ??= send(...args).catch((e: unknown) => {
-        current.current = undefined;
-        throw e;
-      });
-      return current.current;
+      if (!shared.run) {
+        const run: Promise<D> = send(...args).catch((e: unknown) => {
+          if (shared.run === run) shared.run = undefined;
+          throw e;
+        });
+        shared.run = run;
+      }
+      return shared.run as Promise<D>;
     },
-    [send],
+    [send, shared],
   );
   const mutate = useCallback<typeof m.mutate>(
     (...args) => {
@@ -30,9 +54,9 @@ export function useOnce<D, E, V, C>(m: UseMutationResult<D, E, V, C>) {
     [mutateAsync],
   );
   const reset = useCallback(() => {
-    current.current = undefined;
+    shared.run = undefined;
     clear();
-  }, [clear]);
+  }, [clear, shared]);
   // Back from the page it left, through the back-forward cache: the page is as it was left.
   useEffect(() => {
     const onShow = (e: PageTransitionEvent) => {

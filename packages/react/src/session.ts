@@ -311,6 +311,7 @@ export function useLogout(navigate: (url: string) => void = (url) => globalThis.
   const client = useShopkit();
   const qc = useQueryClient();
   const m = useOnce(
+    'logout',
     useMutation({
       mutationKey: ['shopkit', 'logout'],
       mutationFn: ({ returnUrl }: LogoutVars) => identity.logout(client, returnUrl),
