@@ -88,6 +88,8 @@ export function fillPath(
   template: string,
   msg: Record<string, unknown>,
 ): { path: string } | { missing: string; dot?: boolean } {
+  // Most paths have no parameter: no pattern to run (about 1 µs of a call).
+  if (!template.includes('{')) return { path: template };
   let missing = '';
   let dot = false;
   const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
