@@ -395,6 +395,36 @@ it('drops the cart at once when another tab logs out, even while the refetch fai
   localStorage.clear();
 });
 
+it('keeps the latest of two re-reads of an async token storage that answer out of order', async () => {
+  const member = {
+    accessToken: { value: 'access', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+    refreshToken: { value: 'refresh', role: 'member' as const },
+  };
+  // An async storage (a server's cookie store, say) whose reads take the time they are given.
+  let stored: typeof member | null = null;
+  const delays: number[] = [];
+  const slow: TokenStorage = {
+    getTokens: () => {
+      const value = stored;
+      return new Promise((r) => setTimeout(() => r(value), delays.shift() ?? 0));
+    },
+    setTokens: () => {},
+  };
+  const { wrapper } = setup(slow);
+  const { result } = renderHook(() => useMemberSession(), { wrapper });
+  await waitFor(() => expect(result.current.role).toBe('none'));
+  // Another tab logs in (this read is slow), then out (this read is quick): the login's answer
+  // arrives last and is older.
+  stored = member;
+  delays.push(150);
+  act(() => void dispatchEvent(new StorageEvent('storage')));
+  stored = null;
+  delays.push(0);
+  act(() => void dispatchEvent(new StorageEvent('storage')));
+  await new Promise((r) => setTimeout(r, 300));
+  expect(result.current.role).toBe('none');
+});
+
 it('sees tokens that changed while no session hook was mounted', async () => {
   const { client, wrapper } = setup(memoryStorage());
   const first = renderHook(() => useMemberSession(), { wrapper });

@@ -135,9 +135,19 @@ export function useMemberSession(): MemberSession {
         predicate: (q) => q.queryKey[1] !== 'session' && q.queryKey[1] !== 'cart',
       });
     };
-    const offTokens = auth.on('tokensChanged', follow);
+    // Changes in the order they happened: a re-read (an async storage may answer reads out of
+    // order) counts only when nothing newer came while it was on its way.
+    let latest = 0;
+    const offTokens = auth.on('tokensChanged', (t, renewed) => {
+      latest++;
+      follow(t, renewed);
+    });
     // Another tab may have logged in or out: it wrote the shared storage, not this strategy's events.
-    const reread = async () => follow(await auth.getTokens());
+    const reread = async () => {
+      const mine = ++latest;
+      const t = await auth.getTokens();
+      if (mine === latest) follow(t);
+    };
     // Tokens may have changed while no session hook was mounted (a hosted-login callback route):
     // a session already cached is checked again on mounting.
     if (qc.getQueryData(shopkitKeys.session) !== undefined) void reread();
