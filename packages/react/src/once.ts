@@ -20,11 +20,10 @@ const runs = new WeakMap<QueryClient, Map<string, Shared>>();
 export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, C>) {
   const { mutateAsync: send, reset: clear } = m;
   const qc = useQueryClient();
-  let byName = runs.get(qc);
-  if (!byName) runs.set(qc, (byName = new Map()));
-  let entry = byName.get(name);
-  if (!entry) byName.set(name, (entry = { users: 0 }));
-  const shared = entry;
+  const byName = runs.get(qc) ?? new Map<string, Shared>();
+  runs.set(qc, byName);
+  const shared = byName.get(name) ?? { users: 0 };
+  byName.set(name, shared);
   useEffect(() => {
     shared.users++;
     return () => {
