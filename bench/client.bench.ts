@@ -203,21 +203,27 @@ async function startReplayServer(bodies: { cartBody: string; productsBody: strin
   }
 }
 
+/** Every order of `0 … n-1`. */
+const orders = (n: number): number[][] =>
+  n ? orders(n - 1).flatMap((o) => Array.from({ length: n }, (_, at) => o.toSpliced(at, 0, n - 1))) : [[]];
+
 /**
  * Each contestant's speed, measured in alternating slices of 50 calls so that the machine's load
- * drifts over all of them alike; each round starts with a different contestant, so that none always
- * runs after the same one (and pays for its garbage). The share of the first contestant (raw) is
- * the median over rounds of the ratio within a round, which a burst of load on a shared machine
- * moves far less than a ratio of totals does; calls per second are the median slice's.
+ * drifts over all of them alike. Rounds take the contestants in every order in turn, so that each
+ * runs after each other one equally often (and pays for its garbage as often): a rotation of one
+ * order would keep the same one always before another, which moved the shares by a point or two.
+ * The share of the first contestant (raw) is the median over rounds of the ratio within a round,
+ * which a burst of load on a shared machine moves far less than a ratio of totals does; calls per
+ * second are the median slice's.
  */
 async function interleaved(fns: (() => Promise<unknown>)[], ms = 4500) {
   for (const fn of fns) for (let i = 0; i < 200; i++) await fn();
+  const every = orders(fns.length);
   const rounds: number[][] = [];
   const t0 = performance.now();
-  while (performance.now() - t0 < ms) {
+  while (performance.now() - t0 < ms || rounds.length % every.length) {
     const spent = fns.map(() => 0);
-    for (let j = 0; j < fns.length; j++) {
-      const k = (j + rounds.length) % fns.length;
+    for (const k of every[rounds.length % every.length]!) {
       const t = performance.now();
       for (let i = 0; i < 50; i++) await fns[k]!();
       spent[k] = performance.now() - t;
