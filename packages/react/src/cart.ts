@@ -260,10 +260,11 @@ export interface CheckoutVars extends CreateCheckoutOptions {
  * Creates a checkout from the current cart and a redirect session to the hosted checkout page,
  * then sends the browser there (`navigate`, default `location.assign`). Without a cart it rejects
  * with the platform's `OWNED_CART_NOT_FOUND`: offer it only when `useCart()` has lines. Calls made
- * while one is under way (a double click, or a second checkout button mounted elsewhere on the page)
- * are ignored: one checkout, one redirect session. After
- * success the mutation stays `isSuccess`, and later calls answer that same checkout, while the
- * browser leaves: `reset()` allows a new one (coming back from the back-forward cache resets it).
+ * while one is under way (a double click, or a second checkout button mounted elsewhere on the
+ * page) are ignored: one checkout, one redirect session. After success the mutation stays
+ * `isSuccess`, and later calls answer that same checkout while the browser leaves: `reset()`
+ * allows a new one (coming back from the back-forward cache resets it, and so does the last
+ * mounted `useCheckout` unmounting).
  * @example const checkout = useCheckout(); checkout.mutate({ callbacks: (id) => ({ postFlowUrl: `${location.origin}/thank-you?checkoutId=${id}` }) });
  */
 export function useCheckout(navigate: (url: string) => void = (url) => globalThis.location.assign(url)) {

@@ -88,7 +88,8 @@ export function fillPath(
   template: string,
   msg: Record<string, unknown>,
 ): { path: string } | { missing: string; dot?: boolean } {
-  // Most paths have no parameter: no pattern to run (about 1 µs of a call).
+  // Most paths have no parameter: no pattern to run (half a point to a point of a get-cart's
+  // throughput in memory, in paired runs).
   if (!template.includes('{')) return { path: template };
   let missing = '';
   let dot = false;
