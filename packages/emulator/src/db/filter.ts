@@ -39,6 +39,17 @@ const CAST: Record<FieldType, string> = {
   array: 'text',
 };
 
+/** Decimal numbers in a string, as both JavaScript and PostgreSQL read them. */
+const DECIMAL = /^\s*[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i;
+/** ISO 8601 dates and times (wire §2: timestamps travel as ISO strings); no offset reads as UTC. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/** A time without an offset: JavaScript would read it in the emulator's zone, PostgreSQL in its own. */
+const NO_OFFSET = /T[\d:.]+$/;
+/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: years PostgreSQL and `toISOString` agree on. */
+const MIN_DATE = Date.parse('0001-01-01T00:00:00Z');
+const MAX_DATE = Date.parse('9999-12-31T23:59:59.999Z');
+const NUL = 'must not contain the NUL character (U+0000)';
+
 /** Collects violations instead of stopping at the first. */
 class Compiler {
   violations: Parameters<typeof invalid>[0] = [];
@@ -58,20 +69,50 @@ class Compiler {
     return `$${this.params.length}::${CAST[type]}`;
   }
 
-  private checkValue(value: unknown, type: FieldType): boolean {
+  /**
+   * The value as the parameter PostgreSQL reads, or undefined when it is not a value of `type`.
+   * Numbers and dates are normalised here, so that both storages read them alike and never fail
+   * on one (a failure would be a 500): numbers are decimals (not the hexadecimal that PostgreSQL 16
+   * reads and 15 refuses), dates are ISO 8601 instants between the years 1 and 9999, sent as UTC.
+   * Text never holds U+0000, which PostgreSQL cannot store (no stored value can equal one).
+   */
+  private valueOf(value: unknown, type: FieldType): string | number | boolean | undefined {
     switch (type) {
       case 'text':
       case 'array':
-        return typeof value === 'string';
-      case 'number':
-        return typeof value === 'number'
-          ? Number.isFinite(value)
-          : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value));
+        return typeof value === 'string' && !value.includes('\u0000') ? value : undefined;
+      case 'number': {
+        const n =
+          typeof value === 'number'
+            ? value
+            : typeof value === 'string' && DECIMAL.test(value)
+              ? Number(value)
+              : NaN;
+        return Number.isFinite(n) ? n : undefined;
+      }
       case 'bool':
-        return typeof value === 'boolean';
-      case 'date':
-        return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+        return typeof value === 'boolean' ? value : undefined;
+      case 'date': {
+        if (typeof value !== 'string' || !ISO_DATE.test(value)) return undefined;
+        const ms = Date.parse(NO_OFFSET.test(value) ? `${value}Z` : value);
+        return ms >= MIN_DATE && ms <= MAX_DATE ? new Date(ms).toISOString() : undefined;
+      }
     }
+  }
+
+  /** What a value of `type` must be (a scalar). */
+  private describe(v: unknown, type: FieldType) {
+    return `must be a ${type} value${this.hint(v, type)}`;
+  }
+
+  /** The rule a value (or a list's item) broke, beyond its JSON type. */
+  private hint(v: unknown, type: FieldType) {
+    const items = Array.isArray(v) ? v : [v];
+    if (type === 'text' || type === 'array')
+      return items.some((x) => typeof x === 'string' && x.includes('\u0000')) ? ` (${NUL})` : '';
+    if (type === 'date') return ' (an ISO 8601 date or time from the year 1 to 9999)';
+    if (type === 'number') return ' (a finite decimal number)';
+    return '';
   }
 
   /** `depth` counts the `$and`, `$or` and `$not` around `f`. */
@@ -126,15 +167,21 @@ class Compiler {
 
   private op(def: FieldDef, op: string, v: unknown, at: string): string {
     const { sql, type } = def;
-    const scalar = (value: unknown) => (this.checkValue(value, type) ? this.param(value, type) : undefined);
+    const scalar = (value: unknown) => {
+      const v = this.valueOf(value, type);
+      return v === undefined ? undefined : this.param(v, type);
+    };
     const list = (value: unknown) => {
-      if (!Array.isArray(value) || !value.every((x) => this.checkValue(x, type))) return undefined;
-      this.params.push(value.map(String));
+      if (!Array.isArray(value)) return undefined;
+      const vs = value.map((x) => this.valueOf(x, type));
+      if (vs.some((x) => x === undefined)) return undefined;
+      this.params.push(vs.map(String));
       return `$${this.params.length}::${CAST[type]}[]`;
     };
     const like = (value: unknown, pattern: (s: string) => string) => {
       if (typeof value !== 'string' || (type !== 'text' && type !== 'array'))
         return this.bad(at, 'needs a string value on a text field');
+      if (value.includes('\u0000')) return this.bad(at, NUL, 'FORMAT');
       this.params.push(pattern(value.replace(/[\\%_]/g, '\\$&')));
       return `${sql} ILIKE $${this.params.length} ESCAPE '\\'`;
     };
@@ -147,7 +194,7 @@ class Compiler {
         if (type === 'array')
           return this.bad(at, 'array fields support $hasSome, $hasAll and $exists only', 'FIELD_NOT_ALLOWED');
         const p = scalar(v);
-        if (!p) return this.bad(at, `must be a ${type} value`, 'FORMAT');
+        if (!p) return this.bad(at, this.describe(v, type), 'FORMAT');
         return op === '$eq' ? `${sql} = ${p}` : `${sql} IS DISTINCT FROM ${p}`;
       }
       case '$gt':
@@ -155,20 +202,21 @@ class Compiler {
       case '$lt':
       case '$lte': {
         const p = scalar(v);
-        if (!p || type === 'bool') return this.bad(at, `must be a ${type} value`, 'FORMAT');
+        if (!p || type === 'bool') return this.bad(at, this.describe(v, type), 'FORMAT');
         return `${sql} ${{ $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]} ${p}`;
       }
       case '$in':
       case '$nin': {
         const p = list(v);
-        if (!p) return this.bad(at, `must be an array of ${type} values`, 'FORMAT');
-        return op === '$in' ? `${sql} = ANY(${p})` : `NOT (${sql} = ANY(${p}))`;
+        if (!p) return this.bad(at, `must be an array of ${type} values${this.hint(v, type)}`, 'FORMAT');
+        // A field without a value is not in the list: `$nin` keeps it, as `$ne` and `$not`/`$in` do.
+        return op === '$in' ? `${sql} = ANY(${p})` : `NOT COALESCE(${sql} = ANY(${p}), FALSE)`;
       }
       case '$hasSome':
       case '$hasAll': {
         if (type !== 'array') return this.bad(at, `${op} applies to array fields only`, 'FIELD_NOT_ALLOWED');
-        if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
-          return this.bad(at, 'must be an array of strings', 'FORMAT');
+        if (!Array.isArray(v) || !v.every((x) => this.valueOf(x, 'array') !== undefined))
+          return this.bad(at, `must be an array of strings${this.hint(v, 'text')}`, 'FORMAT');
         this.params.push(v);
         return `${sql} ${op === '$hasSome' ? '?|' : '?&'} $${this.params.length}::text[]`;
       }
@@ -233,7 +281,9 @@ export function compileQuery(
   const offset = q.paging?.offset ?? 0;
   const max = opts.maxLimit ?? 100;
   const prefix = opts.prefix ?? 'query.';
-  const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n);
+  // Safe integers only: a larger one (digits in a query parameter, a forged cursor) is no exact
+  // count, and past 2^63 the database refuses it (a 500).
+  const isInt = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n);
   // The broken bound goes in `data`, as in the schemas' MIN and MAX violations (http/validate.ts).
   const range = `must be an integer from 0 to ${max}`;
   if (!isInt(limit))

@@ -59,7 +59,7 @@ function fromCursor(cursor: string): CursorState {
   try {
     const s = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     // A forged cursor is not bounded by the body's depth check, and its state is stringified again.
-    if (s && typeof s === 'object' && Number.isInteger(s.o) && s.o >= 0 && !nestsDeeperThan(s))
+    if (s && typeof s === 'object' && Number.isSafeInteger(s.o) && s.o >= 0 && !nestsDeeperThan(s))
       return s as CursorState;
   } catch {}
   throw invalid([
