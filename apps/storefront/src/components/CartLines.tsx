@@ -12,8 +12,8 @@ function describe(l: LineItem) {
 
 /**
  * The cart's lines with quantity steppers and removal (optimistic; rolled back on failure).
- * Removing a line moves focus to the next line's name (else the previous one's, else the cart's
- * heading), not to the page's body.
+ * Removing a line (with "Remove", or "One fewer" on its last item) moves focus to the next line's
+ * name (else the previous one's, else the cart's heading), not to the page's body.
  */
 export function CartLines({ compact = false }: { compact?: boolean }) {
   const { data } = useCart();
@@ -65,7 +65,12 @@ export function CartLines({ compact = false }: { compact?: boolean }) {
                       type="button"
                       aria-label={`One fewer ${name}`}
                       disabled={pending}
-                      onClick={() => qty.mutate({ id: l.id, quantity: l.quantity - 1 })}
+                      onClick={() =>
+                        // The last one goes as a removal does: focus moves on, not to the page's body.
+                        l.quantity <= 1
+                          ? removeLine(index)
+                          : qty.mutate({ id: l.id, quantity: l.quantity - 1 })
+                      }
                     >
                       −
                     </button>

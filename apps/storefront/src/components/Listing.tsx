@@ -1,4 +1,4 @@
-import { useProducts, useShopkit } from '@shopkit/react';
+import { productsQuery, useShopkit } from '@shopkit/react';
 import { type PlatformQuery, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
@@ -65,7 +65,10 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
   // The box answers at once; the URL (applied by the router in a transition) follows.
   const [stockChecked, setStockChecked] = useState(inStock);
   useEffect(() => setStockChecked(inStock), [inStock]);
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  // A whole page number: `?page=1.5` (hand-edited or shared) is page 1, not an offset of 4.
+  const asked = Math.floor(Number(params.get('page')));
+  const page = Number.isSafeInteger(asked) && asked > 1 ? asked : 1;
+  const client = useShopkit();
   const stockIds = useInStockIds(inStock);
   const filter: Record<string, unknown>[] = [];
   if (collectionId) filter.push({ collectionIds: { $hasSome: [collectionId] } });
@@ -77,8 +80,10 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
     ...(SORTS[sort]!.sort ? { sort: SORTS[sort]!.sort } : {}),
     paging: { limit: PAGE, offset: (page - 1) * PAGE },
   };
-  const list = useProducts(query);
   const ready = !inStock || stockIds.isSuccess;
+  // Not asked before the in-stock ids are known: an `$in: []` query would answer "0 products",
+  // which would then stay shown ("No products match") while the real query loads.
+  const list = useQuery({ ...productsQuery(client, query), enabled: ready });
   const id = useId();
 
   const update = (changes: Record<string, string | null>) => {
@@ -157,7 +162,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
       <section className="results" aria-label={label} aria-busy={list.isFetching || !ready}>
         {stockIds.error && <ErrorState error={stockIds.error} retry={() => stockIds.refetch()} />}
         {list.error && <ErrorState error={list.error} retry={() => list.refetch()} />}
-        {(list.isPending || !ready) && !list.error && <GridSkeleton count={PAGE} />}
+        {(list.isPending || !ready) && !list.error && !stockIds.error && <GridSkeleton count={PAGE} />}
         {list.data && ready && (
           <>
             <p className="muted" role="status">

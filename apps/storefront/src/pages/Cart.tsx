@@ -165,7 +165,8 @@ function Totals() {
             {s.total.formattedAmount}
           </dd>
         </dl>
-      ) : (
+      ) : est.error && !est.isFetching ? null : (
+        // Only while an estimate is on its way: a failed one says so above, with "Try again".
         <div className="totals totals-loading">
           <Skeleton lines={4} label="Calculating totals" />
         </div>

@@ -11,7 +11,16 @@ import {
   useVerifyEmail,
 } from '@shopkit/react';
 import { ApplicationError } from '@shopkit/sdk';
-import { createContext, type FormEvent, type ReactNode, useContext, useId, useState } from 'react';
+import {
+  createContext,
+  type FormEvent,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { config } from '../../config.ts';
 import { humanMessage } from '../../errors.ts';
@@ -35,6 +44,7 @@ function Form({
   children,
   onSubmit,
   busy,
+  attempt,
   submit,
   message,
   fieldErrors = {},
@@ -44,6 +54,8 @@ function Form({
   children: ReactNode;
   onSubmit: (f: FormData) => void;
   busy: boolean;
+  /** When the form's mutation was last sent (its `submittedAt`): a new attempt, even one that failed before `busy` was ever seen. */
+  attempt: number;
   submit: string;
   message: string;
   /** Errors from the server, by field name; the form adds its own checks before sending. */
@@ -52,8 +64,12 @@ function Form({
 }) {
   useTitle(title);
   const [checked, setChecked] = useState<FieldErrors>({});
+  // Sent and not answered yet: set at once, before `busy` (a re-render later) disables the button,
+  // so a double click or a second Enter sends the form once.
+  const sending = useRef(false);
   const handle = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    if (busy || sending.current) return;
     const inputs = [...e.currentTarget.querySelectorAll('input')];
     const problems = Object.fromEntries(
       inputs.map((i) => [i.name, fieldProblem(i)]).filter(([, p]) => p),
@@ -61,9 +77,24 @@ function Form({
     setChecked(problems);
     const first = inputs.find((i) => problems[i.name]);
     if (first) first.focus();
-    else onSubmit(new FormData(e.currentTarget));
+    else {
+      sending.current = true;
+      onSubmit(new FormData(e.currentTarget));
+    }
   };
   const errors = Object.keys(checked).length ? checked : fieldErrors;
+  // The button is disabled while the form is sent, which drops keyboard focus to the page's body:
+  // once the answer is in (a refusal stays on this page), focus goes back to it.
+  const button = useRef<HTMLButtonElement>(null);
+  const wasBusy = useRef(busy);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt (`attempt`) that ended before `busy` was ever rendered must free the guard too
+  useEffect(() => {
+    // Answered (also when the answer came so fast that `busy` was never rendered): sendable again.
+    if (!busy) sending.current = false;
+    if (wasBusy.current && !busy && (!document.activeElement || document.activeElement === document.body))
+      button.current?.focus();
+    wasBusy.current = busy;
+  }, [busy, attempt]);
   return (
     <section className="auth-card">
       <h1>{title}</h1>
@@ -72,7 +103,7 @@ function Form({
         <p role="alert" className="field-error">
           {message}
         </p>
-        <button type="submit" className="button button-primary wide" disabled={busy}>
+        <button ref={button} type="submit" className="button button-primary wide" disabled={busy}>
           {busy ? 'Please wait…' : submit}
         </button>
       </form>
@@ -154,6 +185,7 @@ export function Login() {
       title="Log in"
       submit="Log in"
       busy={login.isPending}
+      attempt={login.submittedAt}
       message={
         login.error instanceof MemberSessionError
           ? 'Your password was right, but the login could not finish. Please try again.'
@@ -207,6 +239,7 @@ export function Register() {
       title="Create an account"
       submit="Create account"
       busy={register.isPending}
+      attempt={register.submittedAt}
       fieldErrors={fieldErrors}
       message={
         Object.keys(fieldErrors).length
@@ -279,6 +312,7 @@ export function Verify() {
       title={title}
       submit="Verify"
       busy={verify.isPending}
+      attempt={verify.submittedAt}
       message={outcomeMessage(verify.data, verify.error)}
       onSubmit={(f) =>
         verify.mutate(
@@ -330,6 +364,7 @@ export function ForgotPassword() {
       title="Reset your password"
       submit="Send reset link"
       busy={reset.isPending}
+      attempt={reset.submittedAt}
       message={reset.error ? humanMessage(reset.error) : ''}
       onSubmit={(f) =>
         reset.mutate({ email: str(f, 'email'), redirectUri: `${location.origin}/login?reset=1` })

@@ -1,0 +1,165 @@
+/**
+ * Edge states of the shop, each found in an audit and reproduced in a real Chromium: the listing's
+ * in-stock filter flashing "no products" while its ids load, a non-whole page number in the URL,
+ * the cart's totals still "calculating" after the estimate failed, and focus lost when the "−"
+ * button takes a line's last item away, and a refused login dropping focus (and a double click
+ * sending two logins).
+ */
+import type { Page, Route } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { addToCart, newPage, setupStorefront } from './browser.ts';
+
+const shop = setupStorefront();
+
+const productNames = (page: Page) =>
+  page.getByRole('list', { name: 'Products' }).getByRole('heading').allTextContents();
+
+/** The product query a request carries (POST body, or the GET form's base64url `.r`). */
+function productQuery(route: Route) {
+  const r = new URL(route.request().url()).searchParams.get('.r');
+  return r ? Buffer.from(r, 'base64url').toString() : (route.request().postData() ?? '');
+}
+
+it('shows no "No products match" while the in-stock filter is loading its products', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  // Hold the product query that filters by the in-stock ids until the page has been looked at.
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  let arrived!: () => void;
+  const filtered = new Promise<void>((r) => {
+    arrived = r;
+  });
+  await page.route('**/products/query-platformized**', async (route) => {
+    if (/"\$in":\["/.test(productQuery(route))) {
+      arrived();
+      await held;
+    }
+    await route.continue();
+  });
+  await page.goto(`${shop.url}/products`);
+  await page.getByRole('list', { name: 'Products' }).waitFor();
+  // Record any moment at which the listing says nothing matches.
+  await page.evaluate(() => {
+    const w = window as unknown as { sawEmpty: boolean };
+    w.sawEmpty = false;
+    const check = () => {
+      const t = document.querySelector('.results')?.textContent ?? '';
+      if (t.includes('No products match') || /(^|\D)0 products/.test(t)) w.sawEmpty = true;
+    };
+    new MutationObserver(check).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
+  await page.getByLabel('In stock only').check();
+  await page.waitForURL(/stock=in/);
+  await filtered;
+  expect(await page.locator('.results').textContent()).not.toContain('No products match');
+  release();
+  await page.waitForFunction(() => {
+    const hs = [...document.querySelectorAll('[aria-label="Products"] h3')].map((h) => h.textContent);
+    return hs.length > 0 && !hs.includes('Olive Wood Spoon');
+  });
+  await page.locator('.results[aria-busy="false"]').waitFor();
+  expect(await page.evaluate(() => (window as unknown as { sawEmpty: boolean }).sawEmpty)).toBe(false);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('reads a page number that is not whole in the URL as a whole page', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/products`);
+  await page.getByText(/^Page 1 of \d+$/).waitFor();
+  const first = await productNames(page);
+  await page.goto(`${shop.url}/products?page=1.5`);
+  await page.getByRole('list', { name: 'Products' }).waitFor();
+  await page.locator('.results[aria-busy="false"]').waitFor();
+  expect(await page.locator('.pager [aria-current="page"]').textContent()).toMatch(/^Page 1 of \d+$/);
+  expect(await productNames(page)).toEqual(first);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('stops "calculating" the totals when the estimate fails, and offers to try again', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await page.getByText('Added to your cart.').waitFor();
+  let failing = true;
+  await page.route('**/carts/current/estimate-totals', (route) =>
+    failing ? route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }) : route.continue(),
+  );
+  await page.goto(`${shop.url}/cart`);
+  await page.getByText('Totals are not available').waitFor();
+  const summary = page.getByRole('region', { name: 'Order summary' });
+  expect(await summary.textContent()).not.toContain('Calculating totals');
+  expect(await summary.locator('[aria-busy="true"]').count()).toBe(0);
+  failing = false;
+  await summary.getByRole('button', { name: 'Try again' }).click();
+  await page.getByTestId('estimated-total').filter({ hasText: /^\$\d/ }).waitFor();
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('keeps focus in the cart when "One fewer" takes the last item of a line away', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await addToCart(page, `${shop.url}/products/canvas-tote`, 'Canvas Tote');
+  await page.getByText('Added to your cart.').waitFor();
+  await addToCart(page, `${shop.url}/products/linen-tea-towels`, 'Linen Tea Towels (Set of 3)');
+  await page.getByText('Added to your cart.').waitFor();
+
+  // In the drawer: the line goes, focus moves to the next line's name.
+  await page.getByRole('button', { name: /^Cart, 2 items$/ }).click();
+  const drawer = page.getByRole('dialog', { name: 'Your cart' });
+  const drawerLines = drawer.getByRole('list', { name: 'Cart items' });
+  await drawerLines.getByRole('listitem').nth(1).waitFor();
+  const [first, second] = await drawerLines.locator('.line-name').allTextContents();
+  await drawer.getByRole('button', { name: `One fewer ${first}` }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => drawerLines.getByRole('listitem').count()).toBe(1);
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(second);
+  await page.keyboard.press('Escape');
+  await drawer.waitFor({ state: 'hidden' });
+
+  // On the cart page: the last line goes, focus moves to the heading.
+  await page.goto(`${shop.url}/cart`);
+  const lines = page.getByRole('main').getByRole('list', { name: 'Cart items' });
+  await lines.getByRole('listitem').first().waitFor();
+  await page
+    .getByRole('main')
+    .getByRole('button', { name: `One fewer ${second}` })
+    .focus();
+  await page.keyboard.press('Enter');
+  await page.locator('main').getByText('Your cart is empty.').waitFor();
+  expect(
+    await page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
+  ).toBe('H1 Your cart');
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('keeps keyboard focus on the form when a login is refused, and sends one login per double click', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/login`);
+  await page.getByLabel('E-mail').fill('nobody-here@example.com');
+  await page.getByLabel('Password').fill('not the password 1');
+  await page.getByRole('button', { name: 'Log in' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('alert').filter({ hasText: /\w/ }).waitFor();
+  await page.getByRole('button', { name: 'Log in' }).waitFor();
+  // Still in the form, where the shopper can correct and send again, not back at the page's top.
+  expect(await page.evaluate(() => document.activeElement?.closest('form') !== null)).toBe(true);
+  // Still one login per double click.
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (/\/v2\/login$/.test(new URL(r.url()).pathname)) sent.push(r.url());
+  });
+  await page.getByRole('button', { name: 'Log in' }).dblclick();
+  await page.getByRole('button', { name: 'Please wait…' }).waitFor({ state: 'detached' });
+  await page.getByRole('alert').filter({ hasText: /\w/ }).waitFor();
+  expect(sent).toHaveLength(1);
+  expect(errors).toEqual([]);
+  await page.close();
+});
