@@ -163,3 +163,33 @@ it('keeps keyboard focus on the form when a login is refused, and sends one logi
   expect(errors).toEqual([]);
   await page.close();
 });
+
+it('shows the drawer subtotal as updating while a quantity change is on its way, then the new one', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await page.getByText('Added to your cart.').waitFor();
+  await page.getByRole('button', { name: /^Cart, 1 item$/ }).click();
+  const drawer = page.getByRole('dialog', { name: 'Your cart' });
+  const subtotal = drawer.locator('p.subtotal');
+  await subtotal.filter({ hasText: /\$\d/ }).waitFor();
+  expect(await subtotal.getAttribute('aria-busy')).toBe('false');
+  const before = await subtotal.locator('strong').textContent();
+  // The change is held on its way: the quantity shows it at once, the amount is the old one.
+  let release!: () => void;
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route('**/update-line-items-quantity', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await drawer.getByRole('button', { name: /^One more / }).click();
+  await drawer.getByRole('list', { name: 'Cart items' }).getByText('2', { exact: true }).waitFor();
+  expect(await subtotal.getAttribute('aria-busy')).toBe('true');
+  expect(await subtotal.locator('strong').getAttribute('class')).toBe('updating');
+  release();
+  await drawer.locator('p.subtotal[aria-busy="false"]').waitFor();
+  expect(await subtotal.locator('strong').textContent()).not.toBe(before);
+  expect(errors).toEqual([]);
+  await page.close();
+});

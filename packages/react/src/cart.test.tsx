@@ -11,6 +11,7 @@ import {
   useAddToCart,
   useApplyCoupon,
   useCart,
+  useCartUpdating,
   useCheckout,
   useEstimateTotals,
   useOptionsAvailability,
@@ -355,13 +356,16 @@ it('keeps a later queued change on screen when an earlier one fails, and the ser
   expect(hook.result.current.cart.data!.lineItems.every((l) => !l.id.startsWith('pending-'))).toBe(true);
 });
 
-it('shows another add of a product without options as more of its line, as the server stores it', async () => {
+it('shows another add of a product without options as more of its line, as the server stores it, and its amounts as updating until it answers', async () => {
   const { fetchFn, hold } = holdableFetch();
   const { client, wrapper } = setup(fetchFn);
   const [plate] = await productIds(client, ['dinner-plate']);
   await cart.addToCurrentCart(client, { lineItems: [lineOf(plate!)] });
-  const hook = renderHook(() => ({ cart: useCart(), add: useAddToCart() }), { wrapper });
+  const hook = renderHook(() => ({ cart: useCart(), add: useAddToCart(), updating: useCartUpdating() }), {
+    wrapper,
+  });
   await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(1));
+  expect(hook.result.current.updating).toBe(false);
   // The server names the variant of a product without options: all zeros.
   expect(hook.result.current.cart.data!.lineItems[0]!.catalogReference?.options).toEqual({
     variantId: '00000000-0000-0000-0000-000000000000',
@@ -372,9 +376,14 @@ it('shows another add of a product without options as more of its line, as the s
     added = hook.result.current.add.mutateAsync({ lineItems: [lineOf(plate!)] });
   });
   await waitFor(() => expect(hook.result.current.cart.data?.lineItems.map((l) => l.quantity)).toEqual([2]));
+  // The quantity shows the change; the amounts are still the server's from before it.
+  expect(hook.result.current.updating).toBe(true);
+  const before = hook.result.current.cart.data!.subtotal!.amount;
   release();
   await act(() => added);
   expect(hook.result.current.cart.data!.lineItems.map((l) => l.quantity)).toEqual([2]);
+  await waitFor(() => expect(hook.result.current.updating).toBe(false));
+  expect(Number(hook.result.current.cart.data!.subtotal!.amount)).toBe(2 * Number(before));
 });
 
 it('cancels the options availability request when its query is cancelled', async () => {

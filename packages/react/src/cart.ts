@@ -7,7 +7,7 @@ import {
   ShopkitError,
   TokenRole,
 } from '@shopkit/sdk';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { shopkitKeys } from './catalog.ts';
 import { useOnce } from './once.ts';
 import { useShopkit } from './provider.tsx';
@@ -50,6 +50,16 @@ export function useCart() {
 export function useCartCount() {
   const { data } = useCart();
   return data?.lineItems.reduce((n, l) => n + l.quantity, 0) ?? 0;
+}
+
+/**
+ * Whether cart changes are on their way, or held offline: until they answer, the cart's amounts
+ * (the subtotal, line totals, estimates) are the server's from before them, while its lines and
+ * quantities already show the changes. Show those amounts as updating meanwhile.
+ * @example const updating = useCartUpdating(); <strong aria-busy={updating}>{cart.subtotal.formattedAmount}</strong>
+ */
+export function useCartUpdating() {
+  return useIsMutating({ mutationKey: CART_MUTATION }) > 0;
 }
 
 /** Ids of lines shown before the server has answered: `pending-<n>`, never one twice. */

@@ -22,6 +22,7 @@ export {
   useApplyCoupon,
   useCart,
   useCartCount,
+  useCartUpdating,
   useCheckout,
   useEstimateTotals,
   useRemoveCoupon,

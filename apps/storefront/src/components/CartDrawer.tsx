@@ -1,4 +1,4 @@
-import { useCart } from '@shopkit/react';
+import { useCart, useCartUpdating } from '@shopkit/react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { CartLines } from './CartLines.tsx';
@@ -9,6 +9,8 @@ import { ErrorState, Skeleton } from './States.tsx';
 export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const { data, isPending, error, refetch } = useCart();
+  // Until a change answers, the subtotal is the one from before it.
+  const updating = useCartUpdating();
   // The address and shipping option chosen on the cart page, if any.
   const checkout = useCartCheckout();
   useEffect(() => {
@@ -34,8 +36,9 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
       {!empty && (
         <>
           <CartLines compact />
-          <p className="subtotal">
-            <span>Subtotal</span> <strong>{data.subtotal?.formattedAmount}</strong>
+          <p className="subtotal" aria-busy={updating}>
+            <span>Subtotal</span>{' '}
+            <strong className={updating ? 'updating' : undefined}>{data.subtotal?.formattedAmount}</strong>
           </p>
           {checkout.error && <ErrorState error={checkout.error} title="Checkout could not start" />}
           <div className="drawer-actions">

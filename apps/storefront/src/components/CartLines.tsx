@@ -1,4 +1,10 @@
-import { type LineItem, useCart, useRemoveLineItems, useUpdateLineItemQuantity } from '@shopkit/react';
+import {
+  type LineItem,
+  useCart,
+  useCartUpdating,
+  useRemoveLineItems,
+  useUpdateLineItemQuantity,
+} from '@shopkit/react';
 import { useRef } from 'react';
 import { Link } from 'react-router';
 import { imageUrl } from '../config.ts';
@@ -17,6 +23,8 @@ function describe(l: LineItem) {
  */
 export function CartLines({ compact = false }: { compact?: boolean }) {
   const { data } = useCart();
+  // Until a change answers, line totals are the ones from before it.
+  const updating = useCartUpdating();
   const qty = useUpdateLineItemQuantity();
   const remove = useRemoveLineItems();
   const list = useRef<HTMLUListElement>(null);
@@ -96,7 +104,7 @@ export function CartLines({ compact = false }: { compact?: boolean }) {
                   </button>
                 </div>
               </div>
-              <p className="line-price">
+              <p className={updating ? 'line-price updating' : 'line-price'} aria-busy={updating}>
                 {l.lineItemPrice?.formattedAmount ?? l.price?.formattedAmount ?? ''}
               </p>
             </li>

@@ -1,4 +1,4 @@
-import { useApplyCoupon, useCart, useEstimateTotals, useRemoveCoupon } from '@shopkit/react';
+import { useApplyCoupon, useCart, useCartUpdating, useEstimateTotals, useRemoveCoupon } from '@shopkit/react';
 import { type FormEvent, useId } from 'react';
 import { Link } from 'react-router';
 import { estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
@@ -50,6 +50,8 @@ function Totals() {
   const { destination: dest, shipping } = choices;
   const id = useId();
   const est = useEstimateTotals(estimateOptions(choices));
+  // The totals shown are the last estimate's until a cart change and the next estimate answer.
+  const stale = useCartUpdating() || est.isFetching;
   const checkout = useCartCheckout();
   const setShipping = (code: string) => setCheckoutChoices({ ...choices, shipping: code });
   const onAddress = (e: FormEvent<HTMLFormElement>) => {
@@ -147,7 +149,7 @@ function Totals() {
         <ErrorState error={est.error} retry={() => est.refetch()} title="Totals are not available" />
       )}
       {s ? (
-        <dl className="totals" aria-label="Totals" aria-busy={est.isFetching}>
+        <dl className={stale ? 'totals updating' : 'totals'} aria-label="Totals" aria-busy={stale}>
           <dt>Subtotal</dt>
           <dd>{s.subtotal.formattedAmount}</dd>
           {Number(s.discount.amount) > 0 && (
