@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, few } from './format.ts';
+import { count, few, shownPrice } from './format.ts';
 
 describe('count', () => {
   it('puts the noun in the singular for one only', () => {
@@ -22,5 +22,39 @@ describe('few', () => {
     expect(few(['a', 'b', 'c', 'd'])).toBe('a, b, c and 1 more');
     expect(few(['a', 'b', 'c', 'd', 'e', 'f', 'g'], 5)).toBe('a, b, c, d, e and 2 more');
     expect(few(['a', 'b'], 1)).toBe('a and 1 more');
+  });
+});
+
+describe('shownPrice', () => {
+  it("shows a product's own price, and its discounted price when lower", () => {
+    expect(shownPrice({ price: { price: 20 } })).toEqual({ from: false, price: 20 });
+    expect(shownPrice({ price: { price: 20, discountedPrice: 15 } })).toEqual({
+      from: false,
+      price: 20,
+      sale: 15,
+    });
+    expect(
+      shownPrice({ price: { price: 20, discountedPrice: 20 }, priceRange: { minValue: 20, maxValue: 20 } }),
+    ).toEqual({ from: false, price: 20 });
+  });
+
+  it('shows the cheapest variant of a product whose variants differ, with the discount applied to it', () => {
+    const product = { price: { price: 20 }, priceRange: { minValue: 12.5, maxValue: 30 } };
+    expect(shownPrice(product)).toEqual({ from: true, price: 12.5 });
+    expect(shownPrice({ ...product, discount: { type: 'AMOUNT', value: 5 } })).toEqual({
+      from: true,
+      price: 12.5,
+      sale: 7.5,
+    });
+    expect(shownPrice({ ...product, discount: { type: 'PERCENT', value: 10 } })).toEqual({
+      from: true,
+      price: 12.5,
+      sale: 11.25,
+    });
+    expect(shownPrice({ ...product, discount: { type: 'AMOUNT', value: 50 } }).sale).toBe(0);
+    expect(shownPrice({ ...product, discount: { type: 'NONE', value: 5 } })).toEqual({
+      from: true,
+      price: 12.5,
+    });
   });
 });

@@ -10,3 +10,38 @@ export function money(amount: number | string | undefined, currency = 'USD') {
   const n = typeof amount === 'string' ? Number(amount) : (amount ?? 0);
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(n);
 }
+
+/** What a listing shows of a product's price: the lowest (its cheapest variant's), and that after the product's discount. */
+export interface ShownPrice {
+  /** Several prices among the variants: "From". */
+  from: boolean;
+  price: number;
+  /** Set when the discount lowers it. */
+  sale?: number;
+}
+
+/**
+ * The price a product card shows. With variants at several prices it is the cheapest variant's
+ * (`priceRange.minValue`), not the product's own, which a cheaper variant undercuts; the product's
+ * discount (an amount, or a percentage) applies to it as it does to every variant.
+ */
+export function shownPrice(product: {
+  price?: { price?: number; discountedPrice?: number };
+  priceRange?: { minValue?: number; maxValue?: number };
+  discount?: { type?: string; value?: number };
+}): ShownPrice {
+  const own = product.price?.price ?? 0;
+  const { minValue, maxValue } = product.priceRange ?? {};
+  const from = minValue !== undefined && maxValue !== undefined && minValue !== maxValue;
+  const price = from ? minValue : own;
+  const off = product.discount?.value ?? 0;
+  const type = product.discount?.type;
+  const sale = !from
+    ? product.price?.discountedPrice
+    : type === 'AMOUNT'
+      ? Math.max(0, price - off)
+      : type === 'PERCENT'
+        ? Math.round(price * (100 - off)) / 100
+        : undefined;
+  return sale !== undefined && sale < price ? { from, price, sale } : { from, price };
+}

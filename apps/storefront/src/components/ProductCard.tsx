@@ -1,24 +1,25 @@
 import type { Product } from '@shopkit/sdk';
 import { Link } from 'react-router';
+import { money, shownPrice } from '../format.ts';
 
 export function PriceTag({ product }: { product: Product }) {
-  const p = product.price;
-  const f = p?.formatted;
-  const discounted = p && p.discountedPrice !== undefined && p.discountedPrice < (p.price ?? 0);
-  const range = product.priceRange && product.priceRange.minValue !== product.priceRange.maxValue;
+  const { from, price, sale } = shownPrice(product);
+  const f = product.price?.formatted;
+  // The platform's own formatting of the product's price; a variant's lowest is formatted here.
+  const show = (n: number, formatted?: string) => (!from && formatted) || money(n, product.price?.currency);
   return (
     <p className="price">
-      {range && <span className="from">From </span>}
-      {discounted ? (
+      {from && <span className="from">From </span>}
+      {sale !== undefined ? (
         <>
-          <span className="sale">{f?.discountedPrice}</span>{' '}
+          <span className="sale">{show(sale, f?.discountedPrice)}</span>{' '}
           <s>
             <span className="visually-hidden">was </span>
-            {f?.price}
+            {show(price, f?.price)}
           </s>
         </>
       ) : (
-        <span>{f?.price}</span>
+        <span>{show(price, f?.price)}</span>
       )}
     </p>
   );
