@@ -300,12 +300,12 @@ export interface ProcessOptions extends WebhookHandlers {
    * .env file), a JWK (an object, or its JSON text), or an imported `CryptoKey`.
    */
   publicKey: string | JsonWebKey | CryptoKey;
-  /** Allowed clock difference for `exp` and `nbf`, in seconds (default 60). */
+  /** Allowed clock difference for `exp`, `nbf` and (without `exp`) `iat`, in seconds (default 60). */
   clockToleranceSeconds?: number;
   /**
    * How long a token without `exp` stays acceptable after its `iat`, in seconds (default 3600). A
    * token with neither claim would never expire and is refused: a captured body could be replayed
-   * forever.
+   * forever. Such a token whose `iat` is in the future (beyond the clock tolerance) is not valid yet.
    */
   maxAgeSeconds?: number;
   /** Called for event types without a handler above. */
@@ -443,7 +443,9 @@ export async function process(body: string, options: ProcessOptions): Promise<We
   if (exp === undefined)
     throw fail('MALFORMED_TOKEN', 'The webhook token has neither an "exp" nor an "iat" claim');
   if (now > exp + skew) throw fail('TOKEN_EXPIRED', 'The webhook token has expired');
-  if (claims.nbf !== undefined && now < claims.nbf - skew)
+  // Without `exp`, `iat` sets the lifetime: one in the future would stretch the maximum age.
+  const notBefore = claims.nbf ?? (claims.exp === undefined ? claims.iat : undefined);
+  if (notBefore !== undefined && now < notBefore - skew)
     throw fail('TOKEN_NOT_YET_VALID', 'The webhook token is not valid yet');
 
   const envelope = obj(claims.data);

@@ -90,12 +90,29 @@ export const webhookMigrations = [
 
 const MAX_SUBSCRIPTIONS = 100;
 
+/** Whether `s` holds a C0 control character or DEL. */
+function hasControlCharacter(s: string) {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
 const urlSchema = z
   .string()
   .max(2048)
-  .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
+  // Control characters (NUL cannot even be stored) are no part of a URL: the URL parser would
+  // drop or encode them, so the URL stored would not be the one fetched.
+  .refine((u) => !hasControlCharacter(u) && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
     message: 'must be an absolute http:// or https:// URL',
   });
+/** A subscription id as a caller sends it: no NUL, which the database cannot hold. */
+const subscriptionId = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((id) => !id.includes('\u0000'), { message: 'must not contain the NUL character (U+0000)' });
 /** Event types to subscribe to: exact types the emulator records (a typo would never fire). */
 const eventTypes = (known: readonly string[]) =>
   z
@@ -327,7 +344,7 @@ export const webhooks: Domain = {
       family: E,
       path: `${BASE}/subscriptions/{id}`,
       access: 'elevated',
-      schema: z.object({ id: z.string().min(1).max(200) }),
+      schema: z.object({ id: subscriptionId }),
       async handler({ msg }) {
         const gone = await emu.db.query('DELETE FROM webhook_subscriptions WHERE id = $1 RETURNING id', [
           msg.id,
@@ -350,7 +367,7 @@ export const webhooks: Domain = {
       path: `${BASE}/deliveries`,
       access: 'elevated',
       schema: z.object({
-        subscriptionId: z.string().min(1).max(200).optional(),
+        subscriptionId: subscriptionId.optional(),
         state: z.enum(STATES).optional(),
         limit: qs.int().pipe(z.number().int().min(1).max(1000)).default(100),
       }),
@@ -364,7 +381,7 @@ export const webhooks: Domain = {
       family: E,
       path: `${BASE}/deliveries/redeliver`,
       access: 'elevated',
-      schema: z.object({ subscriptionId: z.string().min(1).max(200) }).strict(),
+      schema: z.object({ subscriptionId }).strict(),
       async handler({ msg }) {
         return emu.db.tx(async (sql) => {
           const sub = await sql.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1', [

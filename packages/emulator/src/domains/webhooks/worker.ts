@@ -1,8 +1,9 @@
 /**
  * The delivery worker. The `events` table is the outbox: every tick queues the events each
  * subscription has not seen yet into `webhook_deliveries`, claims the deliveries that are due
- * (only the oldest pending one per entity, so an entity's events arrive in order), POSTs each as a
- * signed JWT, and records the outcome: delivered on 2xx, otherwise retried with exponential
+ * (only the oldest pending one per entity, so an entity's events arrive in order), starts POSTing
+ * each as a signed JWT without waiting for the answers (a slow receiver holds back only its own
+ * events), and records each outcome: delivered on 2xx, otherwise retried with exponential
  * backoff and jitter, dead after `maxAttempts`. All state is in the database, so a restart (or a
  * crash) picks up where it stopped; a delivery cut short is sent again (at least once).
  *
@@ -187,8 +188,18 @@ interface Claimed {
   url: string;
 }
 
-/** Claims up to `limit` due deliveries (the oldest pending one per entity) with a lease. */
-async function claim(emu: Emulator, s: WebhookSettings, limit: number): Promise<Claimed[]> {
+/**
+ * Claims up to `limit` due deliveries (the oldest pending one per entity) with a lease, leaving out
+ * those this worker is sending (`sending`, as `subscriptionId:seq`) and the subscriptions that
+ * have as many in flight as they may (`busy`).
+ */
+async function claim(
+  emu: Emulator,
+  s: WebhookSettings,
+  limit: number,
+  sending: string[] = [],
+  busy: string[] = [],
+): Promise<Claimed[]> {
   const now = emu.now();
   const lease = new Date(now.getTime() + s.timeoutMs + 1000);
   return emu.db.tx((sql) =>
@@ -196,6 +207,8 @@ async function claim(emu: Emulator, s: WebhookSettings, limit: number): Promise<
       `WITH due AS (
          SELECT d.subscription_id, d.seq FROM webhook_deliveries d
           WHERE d.state = 'PENDING' AND d.next_attempt_at <= $1
+            AND NOT (d.subscription_id = ANY($5::text[]))
+            AND NOT ((d.subscription_id || ':' || d.seq::text) = ANY($4::text[]))
             AND NOT EXISTS (
               SELECT 1 FROM webhook_deliveries p
                WHERE p.subscription_id = d.subscription_id AND p.entity_id = d.entity_id
@@ -207,7 +220,7 @@ async function claim(emu: Emulator, s: WebhookSettings, limit: number): Promise<
          FROM due, webhook_subscriptions s
         WHERE d.subscription_id = due.subscription_id AND d.seq = due.seq AND s.id = d.subscription_id
        RETURNING d.subscription_id, d.seq, d.attempts, s.url`,
-      [now, lease, limit],
+      [now, lease, limit, sending, busy],
     ),
   );
 }
@@ -251,9 +264,14 @@ async function deliver(
   else {
     const jwt = signJwt(key, eventClaims(emu, found.e, found.previous, s.tokenTtl));
     try {
-      const res = await fetch(d.url, {
+      const { href, authorization } = requestTarget(d.url);
+      const res = await fetch(href, {
         method: 'POST',
-        headers: { 'content-type': 'text/plain', 'user-agent': 'shopkit-emulator-webhooks' },
+        headers: {
+          'content-type': 'text/plain',
+          'user-agent': 'shopkit-emulator-webhooks',
+          ...(authorization ? { authorization } : {}),
+        },
         body: jwt,
         redirect: 'manual',
         signal: AbortSignal.any([stop, AbortSignal.timeout(s.timeoutMs)]),
@@ -286,6 +304,28 @@ async function deliver(
   if (state === 'DEAD') emu.log(`[webhooks] gave up on event ${d.seq} for ${originOf(d.url)}: ${error}`);
 }
 
+const decode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/**
+ * Where to POST a receiver URL and with what credentials: user info (`https://user:pass@host/…`)
+ * goes, percent-decoded, as Basic credentials in `Authorization`, as HTTP clients send it (fetch
+ * refuses a URL that carries it, so such a receiver would never get an event).
+ */
+export function requestTarget(url: string): { href: string; authorization?: string } {
+  const u = new URL(url);
+  if (!u.username && !u.password) return { href: url };
+  const credentials = `${decode(u.username)}:${decode(u.password)}`;
+  u.username = '';
+  u.password = '';
+  return { href: u.href, authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
+}
+
 function originOf(url: string) {
   try {
     return new URL(url).origin;
@@ -296,17 +336,22 @@ function originOf(url: string) {
 
 export interface WebhookWorker {
   /**
-   * Runs passes (queue, claim, deliver) now until one finds nothing to send: every event written
-   * before the call has been queued, and every delivery that could go has been answered or has
-   * failed (an entity's next event goes in the pass after its previous one). Retries scheduled for
-   * later are not waited for. Rejects if a pass fails (storage down).
+   * Runs passes (queue, claim, deliver) now, each waiting for the answers of every delivery in
+   * flight, until one finds nothing to send: every event written before the call has been queued,
+   * and every delivery that could go has been answered or has failed (an entity's next event goes
+   * in the pass after its previous one). Retries scheduled for later are not waited for. Rejects
+   * if a pass or a delivery fails (storage down).
    */
   flush(): Promise<void>;
-  /** Stops polling, abandons in-flight posts (they stay pending) and waits for the pass to end. */
+  /** Stops polling, abandons in-flight posts (they stay pending) and waits for them and the pass to end. */
   stop(): Promise<void>;
 }
 
 const BATCH = 16;
+/** Deliveries one subscription may have in flight: a slow receiver ties up no more than this. */
+const PER_SUBSCRIPTION = BATCH;
+/** Deliveries in flight at once, every subscription together. */
+const MAX_IN_FLIGHT = 8 * BATCH;
 
 /** Starts delivering in the background. */
 export function startWorker(emu: Emulator): WebhookWorker {
@@ -314,17 +359,37 @@ export function startWorker(emu: Emulator): WebhookWorker {
   const halt = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<number> | undefined;
+  /**
+   * The deliveries being sent, by `subscriptionId:seq`. A pass starts them and does not wait for
+   * their answers, so a receiver that is slow to answer holds back only its own events (an
+   * entity's next event waits, in the database, for its previous one to be answered), not those
+   * of the other subscriptions.
+   */
+  const inflight = new Map<string, { subscription: string; done: Promise<void> }>();
 
-  /** One pass; resolves with how many deliveries it claimed. */
+  /** One pass: queues, claims and starts deliveries; resolves with how many it claimed. */
   async function pass(): Promise<number> {
     // Most emulators have no subscriber: one cheap query per poll then.
     const [any] = await emu.db.query('SELECT 1 FROM webhook_subscriptions LIMIT 1');
     if (!any) return 0;
     await enqueue(emu);
-    const due = await claim(emu, s, BATCH);
+    const room = Math.min(BATCH, MAX_IN_FLIGHT - inflight.size);
+    if (room <= 0) return 0;
+    const per = new Map<string, number>();
+    for (const f of inflight.values()) per.set(f.subscription, (per.get(f.subscription) ?? 0) + 1);
+    const busy = [...per].filter(([, n]) => n >= PER_SUBSCRIPTION).map(([id]) => id);
+    const due = await claim(emu, s, room, [...inflight.keys()], busy);
     if (!due.length) return 0;
     const key = await signingKey(emu);
-    await Promise.all(due.map((d) => deliver(emu, s, key, d, halt.signal)));
+    for (const d of due) {
+      const id = `${d.subscription_id}:${d.seq}`;
+      const done = deliver(emu, s, key, d, halt.signal).finally(() => inflight.delete(id));
+      // Storage down: logged here; `flush` rejects with it.
+      done.catch((e: Error) => {
+        if (!halt.signal.aborted) emu.log(`[webhooks] delivery of event ${d.seq} failed: ${e.message}`);
+      });
+      inflight.set(id, { subscription: d.subscription_id, done });
+    }
     return due.length;
   }
 
@@ -354,12 +419,19 @@ export function startWorker(emu: Emulator): WebhookWorker {
     async flush() {
       // A pass already running may have queued before the caller's events were written.
       await settled();
-      while (!halt.signal.aborted && (await run()) > 0);
+      while (!halt.signal.aborted) {
+        const claimed = await run();
+        // Every delivery in flight answered (or failed): an entity's next event can go next pass.
+        const sending = [...inflight.values()].map((f) => f.done);
+        await Promise.all(sending);
+        if (!claimed && !sending.length) break;
+      }
     },
     async stop() {
       halt.abort();
       clearTimeout(timer);
       await settled();
+      await Promise.allSettled([...inflight.values()].map((f) => f.done));
     },
   };
 }
