@@ -278,6 +278,89 @@ describe.each(testBackends())('bad input (%s)', (backend) => {
     expect(await snapshot(emu)).toEqual(before);
   });
 
+  it('refuses U+0000 anywhere in a message with a 400 naming the field, on every kind of route', async () => {
+    // Each of these answered 500 on both storages (PostgreSQL text holds no NUL), and left nothing.
+    const N = 'a\u0000b';
+    const cases: [
+      who: 'visitor' | 'key',
+      method: string,
+      path: string,
+      body: object | undefined,
+      field: string,
+    ][] = [
+      ['visitor', 'PATCH', '/ecom/v1/carts/current', { couponCode: N }, 'couponCode'],
+      ['visitor', 'PATCH', '/ecom/v1/carts/current', { cartInfo: { buyerNote: N } }, 'cartInfo.buyerNote'],
+      [
+        'visitor',
+        'POST',
+        '/_api/iam/authentication/v2/login',
+        { loginId: { email: 'x@example.com' }, password: N },
+        'password',
+      ],
+      [
+        'visitor',
+        'POST',
+        '/_api/iam/authentication/v2/register',
+        { loginId: { email: 'nul@example.com' }, password: 'a long passphrase', profile: { firstName: N } },
+        'profile.firstName',
+      ],
+      ['visitor', 'POST', '/_api/iam/recovery/v1/send-email', { email: `${N}@example.com` }, 'email'],
+      [
+        'visitor',
+        'POST',
+        '/_api/redirects-api/v1/redirect-session',
+        { ecomCheckout: { checkoutId: N } },
+        'ecomCheckout.checkoutId',
+      ],
+      ['visitor', 'POST', '/oauth2/token', { clientId: N, grantType: 'anonymous' }, 'clientId'],
+      [
+        'key',
+        'POST',
+        '/stores/v1/products',
+        { product: { name: N, productType: 'physical' } },
+        'product.name',
+      ],
+      [
+        'key',
+        'POST',
+        '/stores/v1/collections',
+        { collection: { name: 'ok', description: N } },
+        'collection.description',
+      ],
+      ['key', 'POST', '/stores/v1/bulk/products/update', { ids: ['x', N], set: { price: 1 } }, 'ids[1]'],
+      ['key', 'DELETE', '/stores/v1/products/a%00b', undefined, 'id'],
+      [
+        'visitor',
+        'GET',
+        `/stores-reader/v1/products/query-platformized?.r=${b64(JSON.stringify({ query: { filter: { [N]: 1 } } }))}`,
+        undefined,
+        `query.filter.${N}`,
+      ],
+    ];
+    const before = await snapshot(emu);
+    for (const [who, method, path, body, field] of cases) {
+      const res = await fetch(emu.url + path, {
+        method,
+        headers: {
+          authorization: who === 'key' ? emu.demo.apiKey : visitor,
+          'content-type': 'application/json',
+        },
+        body: body && JSON.stringify(body),
+      });
+      const out = await res.json();
+      expect({
+        path,
+        status: res.status,
+        fields: out.details?.validationError?.fieldViolations?.map((v: any) => v.field),
+      }).toEqual({
+        path,
+        status: 400,
+        fields: [field],
+      });
+    }
+    expect(await snapshot(emu)).toEqual(before);
+  });
+
   it('answers 405 with an Allow header naming the methods served', async () => {
     const res = await fetch(`${emu.url}/v2/collections/query`, {
       method: 'PUT',

@@ -85,14 +85,17 @@ describe.each(testBackends())('catalog reads (%s)', (backend) => {
         await products({ filter: { name: { $contains: '\u0000' } } }),
         'query.filter.name.$contains',
       );
-      expectViolation(await products({ filter: { sku: { $in: ['LS', '\u0000'] } } }), 'query.filter.sku.$in');
+      expectViolation(
+        await products({ filter: { sku: { $in: ['LS', '\u0000'] } } }),
+        'query.filter.sku.$in[1]',
+      );
       expectViolation(
         await products({ filter: { collectionIds: { $hasSome: ['\u0000'] } } }),
-        'query.filter.collectionIds.$hasSome',
+        'query.filter.collectionIds.$hasSome[0]',
       );
       expectViolation(
         await visitor('POST', '/v2/collections/query', { query: { filter: { name: { $in: ['\u0000'] } } } }),
-        'query.filter.name.$in',
+        'query.filter.name.$in[0]',
       );
       expectViolation(
         await visitor('POST', '/stores-reader/v1/variants/query', {
@@ -117,21 +120,15 @@ describe.each(testBackends())('catalog reads (%s)', (backend) => {
   });
 
   describe('lookups by id and slug', () => {
-    it('answers 404, not 500, to an id or slug holding the NUL character', async () => {
-      for (const [path, code] of [
-        ['/stores-reader/v1/products/a%00b', 'PRODUCT_NOT_FOUND'],
-        ['/v2/collections/a%00b', 'COLLECTION_NOT_FOUND'],
-        ['/v2/collections/slug/a%00b', 'COLLECTION_NOT_FOUND'],
-        ['/stores-reader/v1/collections/slug/a%00b', 'COLLECTION_NOT_FOUND'],
-        ['/stores-reader/v1/variants/a%00b-00000000-0000-0000-0000-000000000000', 'VARIANT_NOT_FOUND'],
-      ]) {
-        const res = await visitor('GET', path!);
-        expect({ path, status: res.status, code: res.body.details?.applicationError?.code }).toEqual({
-          path,
-          status: 404,
-          code,
-        });
-      }
+    it('answers 400, not 500, to an id or slug holding the NUL character', async () => {
+      for (const [path, field] of [
+        ['/stores-reader/v1/products/a%00b', 'id'],
+        ['/v2/collections/a%00b', 'id'],
+        ['/v2/collections/slug/a%00b', 'slug'],
+        ['/stores-reader/v1/collections/slug/a%00b', 'slug'],
+        ['/stores-reader/v1/variants/a%00b-00000000-0000-0000-0000-000000000000', 'id'],
+      ])
+        expectViolation(await visitor('GET', path!), field!);
     });
   });
 

@@ -35,7 +35,20 @@ describe('fuzzing every route', () => {
     const routes = emu.routes;
     const segment = fc.oneof(
       fc.string({ minLength: 1, maxLength: 12 }),
-      fc.constantFrom('..', '%2F', '%00', 'query', '0', '-1', 'ſ', '💥', 'col-sale', "x' OR '1'='1"),
+      fc.constantFrom(
+        '..',
+        '%2F',
+        '%00',
+        '\u0000',
+        'a\u0000b',
+        'query',
+        '0',
+        '-1',
+        'ſ',
+        '💥',
+        'col-sale',
+        "x' OR '1'='1",
+      ),
       fc.uuid(),
     );
     const body = fc.oneof(
@@ -63,7 +76,8 @@ describe('fuzzing every route', () => {
             'media',
             'variants',
           ),
-          fc.jsonValue({ maxDepth: 3 }),
+          // Any code point, NUL and other control characters included (PostgreSQL text holds no NUL).
+          fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.string({ unit: 'binary', maxLength: 8 })),
         )
         .map((v) => JSON.stringify(v)),
       fc.string({ maxLength: 40 }),
@@ -74,7 +88,10 @@ describe('fuzzing every route', () => {
       fc.string({ maxLength: 30 }).map((s) => `.r=${encodeURIComponent(s)}`),
       fc.jsonValue({ maxDepth: 3 }).map((v) => `.r=${Buffer.from(JSON.stringify(v)).toString('base64url')}`),
       fc
-        .dictionary(fc.stringMatching(/^[a-z.$_]{1,12}$/), fc.string({ maxLength: 10 }))
+        .dictionary(
+          fc.stringMatching(/^[a-z.$_]{1,12}$/),
+          fc.oneof(fc.string({ maxLength: 10 }), fc.string({ unit: 'binary', maxLength: 6 })),
+        )
         .map((d) => new URLSearchParams(d).toString()),
     );
     const auth = fc.constantFrom<'none' | 'visitor' | 'key' | 'junk'>('none', 'visitor', 'key', 'junk');

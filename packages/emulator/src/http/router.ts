@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { actor } from '../actor.ts';
 import type { Emulator, Identity } from '../context.ts';
 import { decodeBody, decodeQuery } from './decode.ts';
-import { appError, forbidden, unauthenticated } from './errors.ts';
+import { appError, forbidden, invalid, unauthenticated } from './errors.ts';
 import { parseMessage } from './validate.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -107,6 +107,9 @@ export class Router {
               ? await decodeForm(c.req.raw)
               : await decodeBody(c.req.raw);
         for (const p of params) setPath(raw, p.field, c.req.param(p.hono));
+        const nul = nulAt(raw);
+        if (nul !== undefined)
+          throw invalid([{ field: nul, description: 'must not contain the NUL character (U+0000)' }]);
         const msg = (def.schema ? parseMessage(def.schema, raw) : raw) as z.output<S>;
         const out = await actor.run(identity, () => def.handler({ msg, identity, emu: this.emu, c }));
         if (out instanceof Response) return out;
@@ -124,6 +127,29 @@ export class Router {
   allowedMethods(path: string): HttpMethod[] {
     return [...new Set(this.table.filter((r) => r.regex.test(path)).map((r) => r.method))];
   }
+}
+
+/**
+ * The first field of a request message whose text (a value or a key) holds U+0000, named as the
+ * platform names fields (`lineItems[0].catalogReference.catalogItemId`); `undefined` when none
+ * does. PostgreSQL text cannot hold it, so any such value reaching a query was a 500: every route
+ * refuses it with a 400 first.
+ */
+export function nulAt(value: unknown, field = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? field || '(message)' : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const at = nulAt(value[i], `${field}[${i}]`);
+      if (at !== undefined) return at;
+    }
+  } else if (value && typeof value === 'object')
+    for (const [key, v] of Object.entries(value)) {
+      const name = field ? `${field}.${key}` : key;
+      if (key.includes('\u0000')) return name;
+      const at = nulAt(v, name);
+      if (at !== undefined) return at;
+    }
+  return undefined;
 }
 
 /** Marks a response that carries tokens as not cacheable (checklist 42, RFC 6749 §5.1). */

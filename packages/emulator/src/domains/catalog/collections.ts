@@ -99,11 +99,10 @@ export async function findCollection(
   by: 'id' | 'slug',
   value: string,
 ) {
-  // No stored id or slug holds U+0000 (PostgreSQL text cannot), and a parameter holding it fails
-  // the query: such a value finds nothing.
-  const rows = value.includes('\u0000')
-    ? []
-    : await sql.query(`${select(who)} WHERE c.${by} = $1 ${seesHidden(who) ? '' : 'AND c.visible'}`, [value]);
+  const rows = await sql.query(
+    `${select(who)} WHERE c.${by} = $1 ${seesHidden(who) ? '' : 'AND c.visible'}`,
+    [value],
+  );
   if (!rows[0])
     throw notFound('COLLECTION_NOT_FOUND', `Collection with ${by} ${JSON.stringify(value)} not found`);
   return rowToCollection(emu, rows[0]);

@@ -115,8 +115,6 @@ export async function hydrate(sql: Sql, rows: Row[]): Promise<ProductState[]> {
 
 /** One product's state, or undefined. `lock` takes a row lock for a read-modify-write. */
 export async function loadProduct(sql: Sql, id: string, lock = false): Promise<ProductState | undefined> {
-  // No stored id holds U+0000 (PostgreSQL text cannot), and a parameter holding it fails the query.
-  if (id.includes('\u0000')) return undefined;
   const rows = await sql.query(
     `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = $1${lock ? ' FOR UPDATE' : ''}`,
     [id],
