@@ -1,7 +1,10 @@
 /**
  * Helpers for emulator tests that speak raw HTTP: JSON calls as any client, as the merchant (the
- * demo API key), and a fingerprint of the whole database for "nothing was written" checks.
+ * demo API key), a fingerprint of the whole database for "nothing was written" checks, and a
+ * poll and a loopback listener for tests with receivers of their own.
  */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { TestEmulator } from '../src/testing.ts';
 
 /** JSON calls to `emu`: the status, the parsed body and the headers of each answer. */
@@ -44,4 +47,29 @@ export async function fingerprintQuery(emu: TestEmulator) {
       `(SELECT count(*)::text${t.has_updated ? ` || '@' || coalesce(max(updated_at)::text, '')` : ''} FROM "${t.table_name}") AS "${t.table_name}"`,
   );
   return `SELECT ${parts.join(', ')}`;
+}
+
+/** Polls `check` until it answers something truthy, and answers that (a test's timeout ends it). */
+export async function until<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  everyMs = 25,
+): Promise<T> {
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Starts `server` on a free loopback port: its port, and a close that drops open connections. */
+export async function listen(server: Server) {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }

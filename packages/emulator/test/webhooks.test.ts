@@ -8,7 +8,6 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -25,6 +24,7 @@ import {
 } from '../src/domains/webhooks/index.ts';
 import { type Backend, startTestEmulator, testBackends } from '../src/testing.ts';
 import { exited, runCli, startCli } from './faults-cli.ts';
+import { listen, until } from './http.ts';
 
 async function receiver() {
   const bodies: string[] = [];
@@ -39,27 +39,15 @@ async function receiver() {
       () => {},
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port, close } = await listen(server);
   return {
     bodies,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    url: `http://127.0.0.1:${port}/hook`,
     set status(s: number) {
       status = s;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
-}
-
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 interface Delivery {

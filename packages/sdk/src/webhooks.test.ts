@@ -415,6 +415,16 @@ describe('webhooks.process', () => {
     expect((await rejection(processWebhook(await sign(timeless), { publicKey: pem }))).message).toBe(
       'The webhook token has neither an "exp" nor an "iat" claim',
     );
+    // Without exp, an iat in the future (beyond the tolerance) is not valid yet: a year ahead, it
+    // would have been taken for a year and an hour.
+    const ahead = await sign({ ...noExp, iat: now() + 365 * 86_400 });
+    expect((await rejection(processWebhook(ahead, { publicKey: pem }))).code).toBe('TOKEN_NOT_YET_VALID');
+    expect((await processWebhook(await sign({ ...noExp, iat: now() + 30 }), { publicKey: pem })).id).toBe(
+      'evt-1',
+    );
+    const skewed = await sign({ ...noExp, iat: now() + 600 });
+    expect((await rejection(processWebhook(skewed, { publicKey: pem }))).code).toBe('TOKEN_NOT_YET_VALID');
+    expect((await processWebhook(skewed, { publicKey: pem, clockToleranceSeconds: 900 })).id).toBe('evt-1');
     const odd = await sign({ ...cartUpdated, exp: 'tomorrow' });
     expect((await rejection(processWebhook(odd, { publicKey: pem }))).message).toBe(
       'The webhook token\'s "exp" claim is not a number',

@@ -1,13 +1,13 @@
 /**
- * Webhook delivery audit: receiver URLs with user info, NUL characters in the webhook endpoints'
- * input, and a slow receiver beside a fast one.
+ * Webhook receivers: URLs with user info (sent as Basic credentials), NUL characters in the
+ * webhook endpoints' input, and a slow receiver beside a fast one.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { text } from 'node:stream/consumers';
 import { webhooks } from '@shopkit/sdk';
 import { describe, expect, it } from 'vitest';
 import { startTestEmulator, testBackends } from '../src/testing.ts';
+import { listen, until } from './http.ts';
 
 interface Received {
   body: string;
@@ -29,24 +29,7 @@ async function receiver(
       () => {},
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    got,
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
-async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return { got, ...(await listen(server)) };
 }
 
 const BASE = '/_api/emulator/v1/webhooks';
