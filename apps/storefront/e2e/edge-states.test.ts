@@ -7,7 +7,7 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { addToCart, newPage, setupStorefront } from './browser.ts';
+import { addToCart, holdRequests, newPage, setupStorefront } from './browser.ts';
 
 const shop = setupStorefront();
 
@@ -175,14 +175,7 @@ it('shows the drawer subtotal as updating while a quantity change is on its way,
   expect(await subtotal.getAttribute('aria-busy')).toBe('false');
   const before = await subtotal.locator('strong').textContent();
   // The change is held on its way: the quantity shows it at once, the amount is the old one.
-  let release!: () => void;
-  const held = new Promise<void>((r) => {
-    release = r;
-  });
-  await page.route('**/update-line-items-quantity', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdRequests(page, '**/update-line-items-quantity');
   await drawer.getByRole('button', { name: /^One more / }).click();
   await drawer.getByRole('list', { name: 'Cart items' }).getByText('2', { exact: true }).waitFor();
   expect(await subtotal.getAttribute('aria-busy')).toBe('true');
