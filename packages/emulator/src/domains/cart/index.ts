@@ -669,6 +669,7 @@ export const cart: Domain = {
             email: msg.email,
             shippingAddress: msg.shippingAddress ?? row.doc.contactInfo?.address,
             billingAddress: msg.billingAddress,
+            pricedWith: { shippingAddress: msg.shippingAddress },
             selectedShippingOption: est.chosen
               ? { code: est.chosen.code, carrierId: est.chosen.carrierId }
               : undefined,

@@ -38,8 +38,14 @@ export interface CheckoutDoc {
   cartId: string;
   channelType: string;
   email?: string;
+  /** Where it ships: the shipping address given, else the cart's address. */
   shippingAddress?: RestAddress;
   billingAddress?: RestAddress;
+  /**
+   * The shipping address create-checkout was called with (none: the estimate took the billing, the
+   * cart's or the store's address, by its own order), so that the checkout prices as it was created.
+   */
+  pricedWith?: { shippingAddress?: RestAddress };
   selectedShippingOption?: { code: string; carrierId?: string };
   lineItems: StoredLine[];
   couponCode?: string;
@@ -174,7 +180,8 @@ async function priceCheckout(emu: Emulator, sql: Sql, co: CheckoutRow, shippingA
   return estimate(
     state,
     {
-      shippingAddress: shippingAddress ?? d.shippingAddress,
+      // Checkouts stored before `pricedWith` was kept are priced with their shipping address.
+      shippingAddress: shippingAddress ?? (d.pricedWith ? d.pricedWith.shippingAddress : d.shippingAddress),
       billingAddress: d.billingAddress,
       selectedShippingOption: d.selectedShippingOption,
     },
