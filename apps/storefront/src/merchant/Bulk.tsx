@@ -17,7 +17,7 @@ import {
   sendOrSkip,
   show,
 } from './bulk.ts';
-import { useMerchant, useWrite } from './context.ts';
+import { unavailable, useMerchant, useWrite } from './context.ts';
 import { useAllProducts } from './Products.tsx';
 
 export function Bulk() {
@@ -197,7 +197,8 @@ export function Bulk() {
       <button
         type="button"
         className="button button-primary"
-        disabled={!!problem || chosen.length === 0 || apply.isPending}
+        disabled={!!problem || chosen.length === 0}
+        {...unavailable(apply.isPending)}
         onClick={start}
       >
         {apply.isPending ? 'Applying…' : `Apply to ${count(chosen.length, 'product')}`}

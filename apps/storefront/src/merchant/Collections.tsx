@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count } from '../format.ts';
-import { allOf, useMerchant, useWrite } from './context.ts';
+import { allOf, unavailable, useMerchant, useWrite } from './context.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
 
 export function Collections() {
@@ -52,7 +52,7 @@ export function Collections() {
           <label htmlFor={`${id}-desc`}>Description</label>
           <input id={`${id}-desc`} name="description" />
         </div>
-        <button type="submit" className="button button-primary" disabled={busy}>
+        <button type="submit" className="button button-primary" {...unavailable(busy)}>
           Create collection
         </button>
       </form>
@@ -67,14 +67,16 @@ export function Collections() {
                   <label htmlFor={`${id}-${c.id}`}>Name of {c.name}</label>
                   <input id={`${id}-${c.id}`} name="name" defaultValue={c.name} required />
                 </div>
-                <button type="submit" className="button small" disabled={busy}>
+                <button type="submit" className="button small" {...unavailable(busy)}>
                   Rename
                 </button>
                 <button
                   type="button"
                   className="button small danger"
-                  disabled={c.id === 'col-all-products' || busy}
+                  disabled={c.id === 'col-all-products'}
+                  {...unavailable(busy)}
                   onClick={() =>
+                    !busy &&
                     confirm(`Delete the collection “${c.name}”?`) &&
                     act.run(() => products.deleteCollection(client, c.id))
                   }
@@ -101,7 +103,7 @@ export function Collections() {
                     ))}
                   </select>
                 </div>
-                <button type="submit" className="button small" disabled={busy}>
+                <button type="submit" className="button small" {...unavailable(busy)}>
                   Add
                 </button>
               </form>

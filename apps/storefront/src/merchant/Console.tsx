@@ -16,6 +16,12 @@ function SignIn({ onKey }: { onKey: (key: string) => void }) {
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const key = String(new FormData(e.currentTarget).get('key') ?? '').trim();
+    // `required` lets a key of only spaces through: it is not a key, and is not sent.
+    if (!key) {
+      setError('Paste the API key: what is in the box is only spaces.');
+      document.getElementById(id)?.focus();
+      return;
+    }
     setBusy(true);
     setError('');
     try {
@@ -43,9 +49,18 @@ function SignIn({ onKey }: { onKey: (key: string) => void }) {
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor={id}>API key</label>
-          <input id={id} name="key" type="password" autoComplete="off" required />
+          <input
+            id={id}
+            name="key"
+            type="password"
+            autoComplete="off"
+            required
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+            onChange={() => error && setError('')}
+          />
         </div>
-        <p role="alert" className="field-error">
+        <p id={`${id}-error`} role="alert" className="field-error">
           {error}
         </p>
         <button type="submit" className="button button-primary wide" disabled={busy}>

@@ -1,11 +1,11 @@
 import { HttpError, type Product, type ProductInput, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
 import { count, few, money } from '../format.ts';
-import { allOf, useMerchant, useWrite } from './context.ts';
+import { allOf, unavailable, useMerchant, useWrite } from './context.ts';
 import {
   changes,
   decimal,
@@ -15,6 +15,7 @@ import {
   type Problems,
   rebase,
   sameDraft,
+  settle,
   toDraft,
   variantName,
   variantStock,
@@ -54,12 +55,15 @@ export function ProductList() {
   const list = useAllProducts();
   const client = useMerchant();
   const del = useWrite((id: string) => products.deleteProduct(client, id));
+  const countRef = useRef<HTMLParagraphElement>(null);
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
   return (
     <>
       {del.error && <ErrorState error={del.error} title="The product was not deleted" />}
-      <p className="muted">{count(list.data.length, 'product')}</p>
+      <p className="muted" ref={countRef} tabIndex={-1}>
+        {count(list.data.length, 'product')}
+      </p>
       <div className="table-wrap">
         <table className="table">
           <caption className="visually-hidden">Products</caption>
@@ -88,9 +92,11 @@ export function ProductList() {
                   <button
                     type="button"
                     className="link-button danger"
-                    disabled={del.isPending}
+                    {...unavailable(del.isPending)}
                     onClick={() => {
-                      if (confirm(`Delete “${p.name}”? This cannot be undone.`)) del.run(p.id);
+                      if (!del.isPending && confirm(`Delete “${p.name}”? This cannot be undone.`))
+                        // Its row goes: the focus goes to the count above the list, not to the page.
+                        del.run(p.id, () => countRef.current?.focus());
                     }}
                   >
                     Delete<span className="visually-hidden"> {p.name}</span>
@@ -169,7 +175,8 @@ function Editor({ product }: { product?: Product }) {
     if (!product) return (await products.createProduct(client, input)).product;
     if (Object.keys(input).length) await products.updateProduct(client, product.id, input);
     if (removeOptions) await products.deleteProductOptions(client, product.id);
-    return product;
+    // As stored now, in the platform's form: what the saved fields show from here on.
+    return (await products.getProduct(client, product.id, { includeMerchantSpecificData: true })).product;
   });
   const set = (k: Field, v: string | boolean) => {
     setNote(null);
@@ -178,6 +185,8 @@ function Editor({ product }: { product?: Product }) {
   };
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    // The button stays focusable while saving (aria-disabled): a press meanwhile does nothing.
+    if (save.isPending) return;
     setNote(null);
     const { input, removeOptions, problems: found } = changes(draft, product && base);
     setProblems(found);
@@ -191,9 +200,12 @@ function Editor({ product }: { product?: Product }) {
       return;
     }
     if (product && !confirmOptions(product, input, removeOptions)) return;
+    const sent = draft;
     save.run({ input, removeOptions }, (p) => {
       setNote('saved');
       if (!product) navigate(`/merchant/products/${p.id}`);
+      // The saved fields are no longer edits: they show what is stored and follow later writes.
+      else setForm((f) => ({ ...f, draft: settle(f.draft, sent, toDraft(p)) }));
     });
   };
   const describe = (k: Field, help?: string) => {
@@ -303,7 +315,7 @@ function Editor({ product }: { product?: Product }) {
           {note === 'saved' && <p className="notice notice-ok">Saved.</p>}
           {note === 'unchanged' && <p className="notice">No changes to save.</p>}
         </div>
-        <button type="submit" className="button button-primary" disabled={save.isPending}>
+        <button type="submit" className="button button-primary" {...unavailable(save.isPending)}>
           {save.isPending ? 'Saving…' : product ? 'Save changes' : 'Create product'}
         </button>
       </form>
@@ -317,6 +329,8 @@ function Extras({ product }: { product: Product }) {
   const id = useId();
   const act = useWrite((f: () => Promise<unknown>) => f());
   const busy = act.isPending;
+  // The variant whose typed price cannot be sent, and why.
+  const [badPrice, setBadPrice] = useState<{ variantId: string; text: string } | null>(null);
   const addMedia = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -330,10 +344,22 @@ function Extras({ product }: { product: Product }) {
   };
   const setVariantPrice = (e: FormEvent<HTMLFormElement>, variantId: string) => {
     e.preventDefault();
+    if (busy) return;
     const price = decimal(String(new FormData(e.currentTarget).get('price') ?? ''), 2);
-    // The input is required and in cents; this guards against an empty, unreadable or
-    // finer value all the same, as the product price does.
-    if (price === undefined || price === null) return;
+    // The input is required and in cents, but the browser takes `1e3` as a number: an empty,
+    // unreadable or finer value is refused with a reason, as the product price is.
+    if (price === undefined || price === null) {
+      setBadPrice({
+        variantId,
+        text:
+          price === undefined
+            ? 'Enter a price: an empty price is not $0.00.'
+            : 'Enter the price as an amount such as 12.50.',
+      });
+      document.getElementById(`${id}-${variantId}`)?.focus();
+      return;
+    }
+    setBadPrice(null);
     act.run(() => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]));
   };
   const variants = product.variants ?? [];
@@ -345,16 +371,16 @@ function Extras({ product }: { product: Product }) {
         <button
           type="button"
           className="button"
-          disabled={!product.ribbon || busy}
-          onClick={() => act.run(() => products.removeRibbon(client, product.id))}
+          {...unavailable(!product.ribbon || busy)}
+          onClick={() => product.ribbon && act.run(() => products.removeRibbon(client, product.id))}
         >
           Remove ribbon{product.ribbon ? ` “${product.ribbon}”` : ''}
         </button>
         <button
           type="button"
           className="button"
-          disabled={!product.brand || busy}
-          onClick={() => act.run(() => products.removeBrand(client, product.id))}
+          {...unavailable(!product.brand || busy)}
+          onClick={() => product.brand && act.run(() => products.removeBrand(client, product.id))}
         >
           Remove brand{product.brand ? ` “${product.brand}”` : ''}
         </button>
@@ -367,7 +393,7 @@ function Extras({ product }: { product: Product }) {
             <button
               type="button"
               className="link-button danger"
-              disabled={busy}
+              {...unavailable(busy)}
               onClick={() => act.run(() => products.removeProductMedia(client, product.id, [m.id!]))}
             >
               Remove<span className="visually-hidden"> {m.image?.altText ?? m.title ?? 'image'}</span>
@@ -380,7 +406,7 @@ function Extras({ product }: { product: Product }) {
           <label htmlFor={`${id}-url`}>Image URL</label>
           <input id={`${id}-url`} name="url" type="url" required />
         </div>
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" {...unavailable(busy)}>
           Add image
         </button>
       </form>
@@ -400,17 +426,22 @@ function Extras({ product }: { product: Product }) {
                 {variants.map((v) => {
                   const name = variantName(v);
                   const price = v.variant?.priceData?.price;
+                  const bad = badPrice?.variantId === v.id ? badPrice.text : undefined;
                   return (
                     <tr key={v.id}>
                       <th scope="row">{name}</th>
                       <td>
-                        {/* Keyed by the stored price: a reset or a change shows the new value. */}
-                        <form key={price} className="inline" onSubmit={(e) => setVariantPrice(e, v.id)}>
+                        <form className="inline" onSubmit={(e) => setVariantPrice(e, v.id)}>
                           <label className="visually-hidden" htmlFor={`${id}-${v.id}`}>
                             Price of {name}
                           </label>
+                          {/* Keyed by the stored price: a reset or a change shows the new value. Only
+                              the input: the button pressed stays, with the focus. */}
                           <input
+                            key={price}
                             id={`${id}-${v.id}`}
+                            aria-invalid={bad ? true : undefined}
+                            aria-describedby={bad ? `${id}-${v.id}-error` : undefined}
                             name="price"
                             type="number"
                             step="0.01"
@@ -418,10 +449,15 @@ function Extras({ product }: { product: Product }) {
                             required
                             defaultValue={price ?? ''}
                           />
-                          <button type="submit" className="button small" disabled={busy}>
+                          <button type="submit" className="button small" {...unavailable(busy)}>
                             Set<span className="visually-hidden"> price of {name}</span>
                           </button>
                         </form>
+                        {bad && (
+                          <p id={`${id}-${v.id}-error`} className="field-error" role="alert">
+                            {bad}
+                          </p>
+                        )}
                       </td>
                       <td>
                         {v.stock?.trackQuantity ? (v.stock.quantity ?? 0) : v.stock?.inStock ? 'Yes' : 'No'}
@@ -436,12 +472,14 @@ function Extras({ product }: { product: Product }) {
             <button
               type="button"
               className="button"
-              disabled={busy}
+              {...unavailable(busy)}
               onClick={() =>
+                !busy &&
                 confirm(
                   `Reset every variant of “${product.name}” to the product’s price, cost, weight and SKU? ` +
                     'The variants’ own prices and other values are lost.',
-                ) && act.run(() => products.resetAllProductVariantData(client, product.id))
+                ) &&
+                act.run(() => products.resetAllProductVariantData(client, product.id))
               }
             >
               Reset variant prices
@@ -449,8 +487,9 @@ function Extras({ product }: { product: Product }) {
             <button
               type="button"
               className="button danger"
-              disabled={busy}
+              {...unavailable(busy)}
               onClick={() =>
+                !busy &&
                 confirm(removeOptionsQuestion(product)) &&
                 act.run(() => products.deleteProductOptions(client, product.id))
               }

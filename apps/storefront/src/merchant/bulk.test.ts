@@ -70,6 +70,14 @@ describe('checkValue', () => {
     expect(checkValue('-101', 'percentage', 'price')).toMatch(/more than 100/);
     expect(checkValue('-30', 'amount', 'price')).toBeUndefined();
   });
+
+  it('asks for a number, not for fewer decimals, when the text is not a plain decimal', () => {
+    for (const t of ['1e3', '1E-2', '0x10', '+5', 'Infinity', '.', '-', '1.2.3'])
+      expect(checkValue(t, 'set', 'price'), t).toBe('Enter a number such as 12.50.');
+    expect(checkValue('1e3', 'percentage', 'price')).toBe('Enter a number such as 12.5.');
+    expect(checkValue('.5', 'set', 'price')).toBeUndefined();
+    expect(checkValue('-2.', 'amount', 'price')).toBeUndefined();
+  });
 });
 
 const dress = {

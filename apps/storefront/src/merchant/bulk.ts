@@ -64,8 +64,10 @@ export function changed(value: number | undefined, c: Change): number | undefine
 export function checkValue(text: string, mode: Mode, prop: Property): string | undefined {
   const t = text.trim();
   if (t === '') return 'Enter a value.';
+  // Only plain decimals: `1e3`, `0x10` or `+5` are numbers to `Number` but not amounts to type here.
+  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(t))
+    return `Enter a number such as ${mode === 'percentage' ? '12.5' : '12.50'}.`;
   const n = Number(t);
-  if (!Number.isFinite(n)) return 'Enter a number.';
   const places = mode === 'percentage' ? RATE_PLACES : PLACES[prop];
   if (!new RegExp(`^-?\\d*(\\.\\d{0,${places}})?$`).test(t)) return `Use at most ${places} decimal places.`;
   if (mode === 'set' && n < 0) return `A ${prop} cannot be negative.`;

@@ -50,3 +50,11 @@ export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
   };
   return { run, isPending: m.isPending, error: m.error, data: m.data, reset: m.reset };
 }
+
+/**
+ * A button's props while it cannot be used (a write is on its way, or there is nothing to do):
+ * `aria-disabled` rather than `disabled`, so that the button a keyboard merchant pressed keeps
+ * focus (a `disabled` button drops it to the page). Its handler must ignore presses meanwhile;
+ * `useWrite`'s `run` does. It looks unavailable by `styles.css`'s `[aria-disabled='true']` rule.
+ */
+export const unavailable = (off: boolean) => (off ? ({ 'aria-disabled': true } as const) : {});

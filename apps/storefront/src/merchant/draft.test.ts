@@ -1,6 +1,6 @@
 import type { Product, Variant } from '@shopkit/sdk';
 import { describe, expect, it } from 'vitest';
-import { changes, decimal, droppedVariants, rebase, toDraft, variantStock } from './draft.ts';
+import { changes, decimal, droppedVariants, rebase, settle, toDraft, variantStock } from './draft.ts';
 
 const giftCard = {
   id: 'g',
@@ -82,6 +82,20 @@ it('droppedVariants names the variants new options would delete', () => {
       (v) => v.id,
     ),
   ).toEqual(['2']);
+});
+
+describe('settle', () => {
+  it('shows what is stored for the fields saved, so a later removal empties them, and keeps newer edits', () => {
+    const before = toDraft();
+    const sent = { ...before, name: 'Scarf', options: 'Size: S,M', ribbon: ' Sale ', description: 'Warm' };
+    const stored = { ...sent, options: 'Size: S, M', ribbon: 'Sale' };
+    // Edited again while the save was on its way: that edit stays.
+    const now = settle({ ...sent, description: 'Warmer' }, sent, stored);
+    expect(now).toEqual({ ...stored, description: 'Warmer' });
+    // The options removed afterwards: the box follows, as for any field that is not an edit.
+    const removed = { ...stored, options: '' };
+    expect(rebase(now, stored, removed).options).toBe('');
+  });
 });
 
 describe('decimal', () => {

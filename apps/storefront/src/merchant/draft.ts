@@ -69,6 +69,18 @@ export function rebase(draft: Draft, base: Draft, stored: Draft): Draft {
   return next as unknown as Draft;
 }
 
+/**
+ * The draft once a save of `sent` has succeeded and the product now stored reads as `stored`: the
+ * fields saved and not edited since show what is stored (the platform's form of them: `Size: S, M`
+ * for `Size: S,M`, `Sale` for ` Sale `), so they are no longer edits and follow later writes (a
+ * removed ribbon, removed options) instead of being sent again.
+ */
+export function settle(draft: Draft, sent: Draft, stored: Draft): Draft {
+  const next = { ...draft } as Record<Field, unknown>;
+  for (const k of FIELDS) if (draft[k] === sent[k]) next[k] = stored[k];
+  return next as unknown as Draft;
+}
+
 /** A decimal with at most `places` decimals; `undefined` when empty, `null` when unreadable. */
 export function decimal(value: string, places: number): number | undefined | null {
   const t = value.trim();

@@ -1,0 +1,163 @@
+/**
+ * The merchant console's edges in a real Chromium: a key of only spaces is not sent, options saved
+ * as typed (`Size: S,M`) follow a later "Remove all options", a keyboard merchant keeps focus on
+ * the button pressed, and numbers such as `1e3` are refused with a sentence that says so.
+ * Tests share one emulator and run in order.
+ */
+import { type AnyClient, ApiKeyStrategy, createClient, products } from '@shopkit/sdk';
+import type { Page } from 'playwright-core';
+import { beforeAll, expect, it } from 'vitest';
+import { newPage, setupStorefront } from './browser.ts';
+
+const shop = setupStorefront();
+let admin: AnyClient;
+beforeAll(() => {
+  admin = createClient({ baseUrl: shop.emu.url, auth: ApiKeyStrategy({ apiKey: shop.emu.demo.apiKey }) });
+});
+
+async function openConsole(page: Page) {
+  await page.goto(`${shop.url}/merchant`);
+  await page.getByLabel('API key').fill(shop.emu.demo.apiKey);
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await page.getByRole('table').getByRole('rowheader', { name: 'Linen Shirt' }).waitFor();
+}
+
+async function edit(page: Page, name: string) {
+  await page.getByRole('link', { name: 'Products', exact: true }).click();
+  await page.getByRole('link', { name: `Edit ${name}`, exact: true }).click();
+  await page.getByRole('heading', { name: `Edit ${name}` }).waitFor();
+  return page.url().split('/').pop()!;
+}
+
+function answerConfirm(page: Page, accept: boolean) {
+  return new Promise<string>((resolve) =>
+    page.once('dialog', (d) => {
+      resolve(d.message());
+      void (accept ? d.accept() : d.dismiss());
+    }),
+  );
+}
+
+const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent ?? '');
+
+it('does not send a key of only spaces, and says what to paste', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/merchant`);
+  await page.getByLabel('API key').waitFor();
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(shop.emu.url)) sent.push(r.url());
+  });
+  await page.getByLabel('API key').fill('   ');
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Paste the API key' }).waitFor();
+  expect(await page.getByLabel('API key').evaluate((el) => el === document.activeElement)).toBe(true);
+  expect(await page.getByLabel('API key').getAttribute('aria-invalid')).toBe('true');
+  await page.waitForTimeout(300);
+  expect(sent).toEqual([]);
+  expect(await page.evaluate(() => Object.keys(sessionStorage))).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+it('empties the options box when options saved as typed are removed, and a later save keeps them removed', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await products.createProduct(admin, {
+    name: 'Edge Tee',
+    productType: 'physical',
+    priceData: { price: 10 },
+  });
+  await openConsole(page);
+  const id = await edit(page, 'Edge Tee');
+  await page.getByLabel('Options').fill('Size: S,M');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByText('Saved.').waitFor();
+  await page.getByRole('heading', { name: 'Variants' }).waitFor();
+  // What is shown is what is stored.
+  await expect.poll(() => page.getByLabel('Options').inputValue()).toBe('Size: S, M');
+
+  const asked = answerConfirm(page, true);
+  await page.getByRole('button', { name: 'Remove all options' }).click();
+  expect(await asked).toMatch(/2 variants/);
+  await page.getByRole('heading', { name: 'Variants' }).waitFor({ state: 'detached' });
+  await expect.poll(() => page.getByLabel('Options').inputValue()).toBe('');
+  await page.getByLabel('Description').fill('One size.');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByText('Saved.').waitFor();
+  const p = (await products.getProduct(admin, id)).product;
+  expect(p.description).toBe('One size.');
+  expect(p.productOptions ?? []).toEqual([]);
+
+  // Deleted from the list after a question: its row goes, and the focus goes to the count, not the page.
+  await page.getByRole('link', { name: 'Products', exact: true }).click();
+  const asked2 = answerConfirm(page, true);
+  await page.getByRole('button', { name: 'Delete Edge Tee' }).focus();
+  await page.keyboard.press('Enter');
+  expect(await asked2).toMatch(/Delete “Edge Tee”/);
+  await page.getByRole('rowheader', { name: 'Edge Tee' }).waitFor({ state: 'detached' });
+  await expect.poll(() => focused(page)).toMatch(/^\d+ products$/);
+  expect(errors).toEqual([]);
+});
+
+it('keeps focus on the button a keyboard merchant pressed while it is busy and after', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await openConsole(page);
+  await edit(page, 'Linen Shirt');
+
+  await page.getByLabel('Description').fill('Washed linen.');
+  await page.getByRole('button', { name: 'Save changes' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByText('Saved.').waitFor();
+  expect(await focused(page)).toBe('Save changes');
+
+  await page.getByLabel('Price of S / White').fill('71');
+  await page.getByRole('button', { name: 'Set price of S / White' }).focus();
+  await page.keyboard.press('Enter');
+  await expect
+    .poll(async () => (await products.getProduct(admin, page.url().split('/').pop()!)).product.variants)
+    .toContainEqual(
+      expect.objectContaining({
+        variant: expect.objectContaining({ priceData: expect.objectContaining({ price: 71 }) }),
+      }),
+    );
+  await page
+    .getByRole('button', { name: 'Set price of S / White' })
+    .and(page.locator(':not([aria-disabled])'))
+    .waitFor();
+  expect(await focused(page)).toBe('Set price of S / White');
+
+  await page.getByRole('link', { name: 'Bulk edit' }).click();
+  await page.getByLabel('Select Stoneware Mug').check();
+  await page.getByRole('button', { name: 'Apply to 1 product' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByText('Updated 1 product.').waitFor();
+  expect(await focused(page)).toBe('Apply to 1 product');
+  expect(errors).toEqual([]);
+});
+
+it('refuses 1e3 with a sentence that asks for a number, in bulk and as a variant price', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await openConsole(page);
+  await page.getByRole('link', { name: 'Bulk edit' }).click();
+  await page.getByLabel('Change').selectOption('set');
+  await page.getByLabel('Value').fill('1e3');
+  await page.getByText('Enter a number such as 12.50.').waitFor();
+  expect(await page.getByText(/decimal places/).count()).toBe(0);
+
+  const id = await edit(page, 'Linen Shirt');
+  const patches: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PATCH') patches.push(r.url());
+  });
+  const before = (await products.getProduct(admin, id)).product.variants;
+  await page.getByLabel('Price of M / White').fill('1e3');
+  await page.getByRole('button', { name: 'Set price of M / White' }).click();
+  await page.getByText('Enter the price as an amount such as 12.50.').waitFor();
+  expect(await page.getByLabel('Price of M / White').getAttribute('aria-invalid')).toBe('true');
+  expect(patches).toEqual([]);
+  expect((await products.getProduct(admin, id)).product.variants).toEqual(before);
+  // Corrected, it is set and the message goes.
+  await page.getByLabel('Price of M / White').fill('69');
+  await page.getByRole('button', { name: 'Set price of M / White' }).click();
+  await page.getByText('Enter the price as an amount such as 12.50.').waitFor({ state: 'detached' });
+  expect(errors).toEqual([]);
+});
