@@ -8,35 +8,13 @@ import { type AnyClient, ApiKeyStrategy, createClient, products } from '@shopkit
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { newPage, setupStorefront } from './browser.ts';
+import { answerConfirm, edit, openConsole } from './console.ts';
 
 const shop = setupStorefront();
 let admin: AnyClient;
 beforeAll(() => {
   admin = createClient({ baseUrl: shop.emu.url, auth: ApiKeyStrategy({ apiKey: shop.emu.demo.apiKey }) });
 });
-
-async function openConsole(page: Page) {
-  await page.goto(`${shop.url}/merchant`);
-  await page.getByLabel('API key').fill(shop.emu.demo.apiKey);
-  await page.getByRole('button', { name: 'Open the console' }).click();
-  await page.getByRole('table').getByRole('rowheader', { name: 'Linen Shirt' }).waitFor();
-}
-
-async function edit(page: Page, name: string) {
-  await page.getByRole('link', { name: 'Products', exact: true }).click();
-  await page.getByRole('link', { name: `Edit ${name}`, exact: true }).click();
-  await page.getByRole('heading', { name: `Edit ${name}` }).waitFor();
-  return page.url().split('/').pop()!;
-}
-
-function answerConfirm(page: Page, accept: boolean) {
-  return new Promise<string>((resolve) =>
-    page.once('dialog', (d) => {
-      resolve(d.message());
-      void (accept ? d.accept() : d.dismiss());
-    }),
-  );
-}
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.textContent ?? '');
 
@@ -66,7 +44,7 @@ it('empties the options box when options saved as typed are removed, and a later
     productType: 'physical',
     priceData: { price: 10 },
   });
-  await openConsole(page);
+  await openConsole(page, shop);
   const id = await edit(page, 'Edge Tee');
   await page.getByLabel('Options').fill('Size: S,M');
   await page.getByRole('button', { name: 'Save changes' }).click();
@@ -100,7 +78,7 @@ it('empties the options box when options saved as typed are removed, and a later
 
 it('keeps focus on the button a keyboard merchant pressed while it is busy and after', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await openConsole(page);
+  await openConsole(page, shop);
   await edit(page, 'Linen Shirt');
 
   await page.getByLabel('Description').fill('Washed linen.');
@@ -136,7 +114,7 @@ it('keeps focus on the button a keyboard merchant pressed while it is busy and a
 
 it('refuses 1e3 with a sentence that asks for a number, in bulk and as a variant price', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await openConsole(page);
+  await openConsole(page, shop);
   await page.getByRole('link', { name: 'Bulk edit' }).click();
   await page.getByLabel('Change').selectOption('set');
   await page.getByLabel('Value').fill('1e3');

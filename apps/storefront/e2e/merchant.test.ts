@@ -9,9 +9,9 @@
  * and more than 100 products are all seen. Tests share one emulator and run in order.
  */
 import { type AnyClient, ApiKeyStrategy, createClient, type Product, products } from '@shopkit/sdk';
-import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { axeViolations, newPage, setupStorefront } from './browser.ts';
+import { answerConfirm, edit, openConsole } from './console.ts';
 
 const shop = setupStorefront();
 /** The merchant's client in Node, with the API key: reads what is stored and adds products. */
@@ -79,40 +79,14 @@ it('refuses a wrong key, then creates a product that appears in the shop', async
   expect(errors).toEqual([]);
 });
 
-/** Opens the console with the demo key. */
-async function openConsole(page: Page) {
-  await page.goto(`${shop.url}/merchant`);
-  await page.getByLabel('API key').fill(shop.emu.demo.apiKey);
-  await page.getByRole('button', { name: 'Open the console' }).click();
-  await page.getByRole('table').getByRole('rowheader', { name: 'Linen Shirt' }).waitFor();
-}
-
-/** From the product list, opens a product's editor; returns the product's id. */
-async function edit(page: Page, name: string) {
-  await page.getByRole('link', { name: 'Products', exact: true }).click();
-  await page.getByRole('link', { name: `Edit ${name}`, exact: true }).click();
-  await page.getByRole('heading', { name: `Edit ${name}` }).waitFor();
-  return page.url().split('/').pop()!;
-}
-
 /** The product as stored, with the merchant's data (its cost). */
 async function stored(id: string): Promise<Product> {
   return (await products.getProduct(admin, id, { includeMerchantSpecificData: true })).product;
 }
 
-/** Answers the next `confirm()` and returns its message. */
-function answerConfirm(page: Page, accept: boolean) {
-  return new Promise<string>((resolve) =>
-    page.once('dialog', (d) => {
-      resolve(d.message());
-      void (accept ? d.accept() : d.dismiss());
-    }),
-  );
-}
-
 it('keeps a digital product digital when it is saved', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await openConsole(page);
+  await openConsole(page, shop);
   const id = await edit(page, 'Gift Card');
   expect((await stored(id)).productType).toBe('digital');
   await page.getByLabel('Description').fill('Delivered by e-mail; never expires. Any amount.');
@@ -126,7 +100,7 @@ it('keeps a digital product digital when it is saved', async () => {
 
 it('refuses an empty variant price instead of setting it to $0.00', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await openConsole(page);
+  await openConsole(page, shop);
   const id = await edit(page, 'Linen Shirt');
   const patches: string[] = [];
   page.on('request', (r) => {
@@ -154,7 +128,7 @@ it('refuses an empty variant price instead of setting it to $0.00', async () => 
 
 it('keeps the editor in step with what is stored, clears cleared fields and confirms destructive actions', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await openConsole(page);
+  await openConsole(page, shop);
   const id = await edit(page, 'Linen Trousers');
 
   // After "Remove ribbon" the form says so, and the next save does not bring it back.
@@ -219,7 +193,7 @@ it('keeps the editor in step with what is stored, clears cleared fields and conf
 
 it('creates one product on a double click, with the colour codes typed', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await openConsole(page);
+  await openConsole(page, shop);
   await page.getByRole('link', { name: 'New product' }).click();
   await page.getByLabel('Name').fill('Twice Clicked');
   await page.getByLabel('Price (USD)').fill('5');
@@ -242,7 +216,7 @@ it('creates one product on a double click, with the colour codes typed', async (
 
 it('previews in bulk edits what the platform stores, and says what failed and why', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await openConsole(page);
+  await openConsole(page, shop);
   await page.getByRole('link', { name: 'Bulk edit' }).click();
   const row = (name: string) => page.getByRole('row', { name: new RegExp(name) });
 
@@ -327,7 +301,7 @@ it('sees every product when there are more than 100', { timeout: 120_000 }, asyn
   ).metadata;
   expect(total).toBeGreaterThan(110);
 
-  await openConsole(page);
+  await openConsole(page, shop);
   await page.getByRole('table').getByRole('rowheader', { name: 'Zz Filler 100' }).waitFor();
   expect(await page.getByRole('table').getByRole('rowheader').count()).toBe(total);
   await edit(page, 'Zz Filler 100');

@@ -1,0 +1,32 @@
+/**
+ * Steps in the merchant console shared by its browser tests: open it with the demo key, open a
+ * product's editor, answer its confirmations.
+ */
+import type { Page } from 'playwright-core';
+import type { StorefrontUnderTest } from './browser.ts';
+
+/** Opens the console with the demo key. */
+export async function openConsole(page: Page, shop: StorefrontUnderTest) {
+  await page.goto(`${shop.url}/merchant`);
+  await page.getByLabel('API key').fill(shop.emu.demo.apiKey);
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await page.getByRole('table').getByRole('rowheader', { name: 'Linen Shirt' }).waitFor();
+}
+
+/** From the product list, opens a product's editor; returns the product's id. */
+export async function edit(page: Page, name: string) {
+  await page.getByRole('link', { name: 'Products', exact: true }).click();
+  await page.getByRole('link', { name: `Edit ${name}`, exact: true }).click();
+  await page.getByRole('heading', { name: `Edit ${name}` }).waitFor();
+  return page.url().split('/').pop()!;
+}
+
+/** Answers the next `confirm()` and returns its message. */
+export function answerConfirm(page: Page, accept: boolean) {
+  return new Promise<string>((resolve) =>
+    page.once('dialog', (d) => {
+      resolve(d.message());
+      void (accept ? d.accept() : d.dismiss());
+    }),
+  );
+}
