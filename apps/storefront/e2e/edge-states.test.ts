@@ -186,3 +186,39 @@ it('shows the drawer subtotal as updating while a quantity change is on its way,
   expect(errors).toEqual([]);
   await page.close();
 });
+
+it('says why a coupon that could not be removed is still applied', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await page.getByText('Added to your cart.').waitFor();
+  await page.goto(`${shop.url}/cart`);
+  await page.getByLabel('Coupon code').fill('SAVE10');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByText('Coupon SAVE10 applied').waitFor();
+  await page.route('**/remove-coupon', (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: 'application/json',
+      body: '{"message":"unavailable","details":{}}',
+    }),
+  );
+  await page.getByRole('button', { name: 'Remove coupon' }).click();
+  // The optimistic removal is rolled back: the coupon is shown again, with the reason.
+  await page.getByRole('alert').filter({ hasText: 'The coupon was not removed' }).waitFor();
+  await page.getByText('Coupon SAVE10 applied').waitFor();
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('shows the account page loading, not blank, while no session is known yet', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  // A new visitor whose first token is held: no session is known.
+  const release = await holdRequests(page, '**/oauth2/token');
+  await page.goto(`${shop.url}/account`);
+  await page.getByRole('status').filter({ hasText: 'Loading your account' }).waitFor();
+  release();
+  // Then a visitor: the page sends them to log in.
+  await page.waitForURL(/\/login$/);
+  expect(errors).toEqual([]);
+  await page.close();
+});

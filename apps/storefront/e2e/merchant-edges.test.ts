@@ -139,3 +139,47 @@ it('refuses 1e3 with a sentence that asks for a number, in bulk and as a variant
   await page.getByText('Enter the price as an amount such as 12.50.').waitFor({ state: 'detached' });
   expect(errors).toEqual([]);
 });
+
+it('does not send a collection name of only spaces, new or renamed', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() !== 'GET' && /\/collections/.test(r.url())) sent.push(`${r.method()} ${r.url()}`);
+  });
+  await openConsole(page, shop);
+  await page.getByRole('link', { name: 'Collections' }).click();
+  const name = page.getByLabel('Name', { exact: true });
+  await name.fill('   ');
+  await page.getByRole('button', { name: 'Create collection' }).click();
+  expect(await name.evaluate((i: HTMLInputElement) => i.validity.patternMismatch)).toBe(true);
+  const rename = page.getByLabel('Name of Sale', { exact: true });
+  await rename.fill('  ');
+  await rename.press('Enter');
+  expect(await rename.evaluate((i: HTMLInputElement) => i.validity.patternMismatch)).toBe(true);
+  // A real name still goes.
+  await name.fill('Winter');
+  await page.getByRole('button', { name: 'Create collection' }).click();
+  await page.getByLabel('Name of Winter', { exact: true }).waitFor();
+  expect(sent).toHaveLength(1);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('tells a refused key from a check that could not be made', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/merchant`);
+  await page.getByLabel('API key').fill('not-a-key');
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: 'The key was not accepted. Paste the whole API key that npm start printed.' })
+    .waitFor();
+  // Offline: the key is not to blame.
+  await page.route('**/products/query**', (route) => route.abort('internetdisconnected'));
+  await page.getByLabel('API key').fill(shop.emu.demo.apiKey);
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await page.getByRole('alert').filter({ hasText: 'The key could not be checked' }).waitFor();
+  expect(await page.getByRole('alert').textContent()).not.toContain('not accepted');
+  expect(errors).toEqual([]);
+  await page.close();
+});

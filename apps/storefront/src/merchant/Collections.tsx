@@ -6,6 +6,9 @@ import { count } from '../format.ts';
 import { allOf, unavailable, useMerchant, useWrite } from './context.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
 
+/** A value with something other than spaces in it (`required` lets only spaces through). */
+const NAMED = '.*\\S.*';
+
 export function Collections() {
   const client = useMerchant();
   const id = useId();
@@ -46,7 +49,14 @@ export function Collections() {
         <h2 id={`${id}-new`}>New collection</h2>
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} name="name" required />
+          {/* Only spaces is no name: the browser refuses it before anything is sent. */}
+          <input
+            id={`${id}-name`}
+            name="name"
+            required
+            pattern={NAMED}
+            title="A name with at least one letter"
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-desc`}>Description</label>
@@ -65,7 +75,14 @@ export function Collections() {
               <form className="row" onSubmit={(e) => rename(e, c.id)}>
                 <div className="field grow">
                   <label htmlFor={`${id}-${c.id}`}>Name of {c.name}</label>
-                  <input id={`${id}-${c.id}`} name="name" defaultValue={c.name} required />
+                  <input
+                    id={`${id}-${c.id}`}
+                    name="name"
+                    defaultValue={c.name}
+                    required
+                    pattern={NAMED}
+                    title="A name with at least one letter"
+                  />
                 </div>
                 <button type="submit" className="button small" {...unavailable(busy)}>
                   Rename

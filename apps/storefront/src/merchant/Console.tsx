@@ -1,7 +1,8 @@
-import { products } from '@shopkit/sdk';
+import { products, ShopkitError } from '@shopkit/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
+import { humanMessage } from '../errors.ts';
 import { useTitle } from '../title.ts';
 import { Bulk } from './Bulk.tsx';
 import { Collections } from './Collections.tsx';
@@ -34,7 +35,14 @@ function SignIn({ onKey }: { onKey: (key: string) => void }) {
       saveKey(key);
       onKey(key);
     } catch (err) {
-      setError(`The key was not accepted: ${(err as Error).message}`);
+      // A refusal says what to do about the key; any other failure (offline, a 5xx) is not the
+      // key's fault and says what went wrong, not that the key was refused.
+      const refused = err instanceof ShopkitError && (err.status === 401 || err.status === 403);
+      setError(
+        refused
+          ? 'The key was not accepted. Paste the whole API key that npm start printed.'
+          : `The key could not be checked: ${humanMessage(err)}`,
+      );
     } finally {
       setBusy(false);
     }

@@ -21,12 +21,18 @@ function Coupon() {
   };
   if (coupon)
     return (
-      <p className="coupon-applied">
-        Coupon <strong>{coupon.code}</strong> applied{coupon.name ? ` (${coupon.name})` : ''}.{' '}
-        <button type="button" className="link-button" onClick={() => remove.mutate()}>
-          Remove coupon
-        </button>
-      </p>
+      <>
+        <p className="coupon-applied">
+          Coupon <strong>{coupon.code}</strong> applied{coupon.name ? ` (${coupon.name})` : ''}.{' '}
+          <button type="button" className="link-button" onClick={() => remove.mutate()}>
+            Remove coupon
+          </button>
+        </p>
+        {/* A removal that failed put the coupon back: say why, rather than nothing. */}
+        <p role="alert" className="field-error">
+          {remove.error ? `The coupon was not removed: ${humanMessage(remove.error)}` : ''}
+        </p>
+      </>
     );
   return (
     <form onSubmit={onSubmit} className="coupon">

@@ -22,6 +22,7 @@ import {
   useState,
 } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Skeleton } from '../../components/States.tsx';
 import { config } from '../../config.ts';
 import { humanMessage } from '../../errors.ts';
 import { useTitle } from '../../title.ts';
@@ -387,7 +388,14 @@ export function Account() {
   const session = useMemberSession();
   const { data: cart } = useCart();
   const logout = useLogout();
-  if (session.role === 'none') return null;
+  // No session known yet (the stored tokens are being read, or the first visitor token is on its
+  // way): a placeholder, not a blank page.
+  if (session.role === 'none')
+    return (
+      <section className="auth-card">
+        <Skeleton lines={3} label="Loading your account" />
+      </section>
+    );
   if (!session.member) return <Navigate to="/login" replace />;
   const items = cart?.lineItems.reduce((n, l) => n + l.quantity, 0) ?? 0;
   return (
