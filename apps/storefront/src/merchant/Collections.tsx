@@ -55,7 +55,7 @@ export function Collections() {
             name="name"
             required
             pattern={NAMED}
-            title="A name with at least one letter"
+            title="A name that is not only spaces"
           />
         </div>
         <div className="field">
@@ -81,7 +81,7 @@ export function Collections() {
                     defaultValue={c.name}
                     required
                     pattern={NAMED}
-                    title="A name with at least one letter"
+                    title="A name that is not only spaces"
                   />
                 </div>
                 <button type="submit" className="button small" {...unavailable(busy)}>
