@@ -133,10 +133,17 @@ describe('webhook delivery survives the emulator being killed', () => {
     expect(second.child.exitCode).toBe(0);
   }, 90_000);
 
-  it('refuses a --webhook that is not an http(s) URL', async () => {
-    const bad = startCli('memory', ['--webhook', 'file:///etc/passwd']);
+  it('refuses a --webhook that is not an http(s) URL, without printing it (it may hold a secret)', async () => {
+    const bad = startCli('memory', ['--webhook', 'ftp://hook:s3cr3t-pass@127.0.0.1/in?token=t0ken']);
     children.push(bad.child);
-    await expect(bad.ready).rejects.toThrow(/--webhook must be an absolute http:\/\/ or https:\/\/ URL/);
+    const refused = await bad.ready.then(
+      () => new Error('started'),
+      (e: Error) => e,
+    );
+    expect(refused.message).toMatch(
+      /--webhook must be an absolute http:\/\/ or https:\/\/ URL, got a ftp: URL/,
+    );
+    expect(refused.message).not.toMatch(/s3cr3t|t0ken/);
     await exited(bad.child);
     expect(bad.child.exitCode).toBe(2);
   });

@@ -185,7 +185,7 @@ async function subscribe(
 export async function subscribeCommandLine(emu: Emulator, urls: string[]) {
   for (const url of urls)
     if (!urlSchema.safeParse(url).success)
-      throw new Error(`--webhook must be an absolute http(s) URL, got ${url}`);
+      throw new Error(`--webhook must be an absolute http(s) URL, got ${describeUrl(url)}`);
   await emu.db.tx(async (sql) => {
     await sql.query(
       "DELETE FROM webhook_subscriptions WHERE source = 'cli' AND NOT (url = ANY($1::text[]))",
@@ -278,6 +278,15 @@ const renderDelivery = (d: DeliveryRow) => ({
   ...(d.last_attempt_at ? { lastAttemptDate: iso(d.last_attempt_at) } : {}),
   ...(d.delivered_at ? { deliveredDate: iso(d.delivered_at) } : {}),
 });
+
+/**
+ * What a refused receiver URL is, for a message, without the URL itself (it may carry a
+ * receiver's secret): `a file: URL`, `text that is not a URL`, or one with control characters.
+ */
+export function describeUrl(u: string) {
+  if (hasControlCharacter(u)) return 'a URL with control characters';
+  return URL.canParse(u) ? `a ${new URL(u).protocol} URL` : 'text that is not a URL';
+}
 
 /**
  * A receiver URL as the `/webhooks` page and the banner show it: without user info, query and
