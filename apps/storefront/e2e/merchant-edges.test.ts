@@ -183,3 +183,49 @@ it('tells a refused key from a check that could not be made', async () => {
   expect(errors).toEqual([]);
   await page.close();
 });
+
+it('moves focus to the section heading when a collection or an image a keyboard merchant removed goes', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await openConsole(page, shop);
+  // A collection made and deleted from the keyboard.
+  await page.getByRole('link', { name: 'Collections' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Passing');
+  await page.getByRole('button', { name: 'Create collection' }).click();
+  await page.getByLabel('Name of Passing', { exact: true }).waitFor();
+  const asked = answerConfirm(page, true);
+  await page
+    .getByRole('listitem')
+    .filter({ has: page.getByLabel('Name of Passing', { exact: true }) })
+    .getByRole('button', { name: /^Delete/ })
+    .focus();
+  await page.keyboard.press('Enter');
+  await asked;
+  await page.getByLabel('Name of Passing', { exact: true }).waitFor({ state: 'detached' });
+  await expect
+    .poll(() =>
+      page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
+    )
+    .toBe('H2 Collections');
+
+  // An image added to a product and removed from the keyboard.
+  await edit(page, 'Linen Shirt');
+  const media = page.getByRole('list', { name: 'Media' });
+  const before = await media.getByRole('listitem').count();
+  await page.getByLabel('Image URL').fill('https://example.com/passing.png');
+  await page.getByLabel('Image URL').press('Enter');
+  await expect.poll(() => media.getByRole('listitem').count()).toBe(before + 1);
+  await media
+    .getByRole('listitem')
+    .last()
+    .getByRole('button', { name: /^Remove/ })
+    .focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => media.getByRole('listitem').count()).toBe(before);
+  await expect
+    .poll(() =>
+      page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
+    )
+    .toBe('H2 Media');
+  expect(errors).toEqual([]);
+  await page.close();
+});

@@ -1,6 +1,6 @@
 import { collections, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId } from 'react';
+import { type FormEvent, useId, useRef } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count } from '../format.ts';
 import { allOf, unavailable, useMerchant, useWrite } from './context.ts';
@@ -18,6 +18,7 @@ export function Collections() {
   });
   const all = useAllProducts();
   const act = useWrite((f: () => Promise<unknown>) => f());
+  const heading = useRef<HTMLHeadingElement>(null);
   const busy = act.isPending;
   const create = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -68,7 +69,9 @@ export function Collections() {
       </form>
       <div className="panel">
         {act.error && <ErrorState error={act.error} title="The change was not saved" />}
-        <h2>Collections</h2>
+        <h2 ref={heading} tabIndex={-1}>
+          Collections
+        </h2>
         <ul className="collection-admin">
           {list.data.map((c) => (
             <li key={c.id}>
@@ -95,7 +98,11 @@ export function Collections() {
                   onClick={() =>
                     !busy &&
                     confirm(`Delete the collection “${c.name}”?`) &&
-                    act.run(() => products.deleteCollection(client, c.id))
+                    // Its row goes: focus goes to the list's heading, not to the page.
+                    act.run(
+                      () => products.deleteCollection(client, c.id),
+                      () => heading.current?.focus(),
+                    )
                   }
                 >
                   Delete<span className="visually-hidden"> {c.name}</span>

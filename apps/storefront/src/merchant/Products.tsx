@@ -329,6 +329,7 @@ function Extras({ product }: { product: Product }) {
   const id = useId();
   const act = useWrite((f: () => Promise<unknown>) => f());
   const busy = act.isPending;
+  const mediaHeading = useRef<HTMLHeadingElement>(null);
   // The variant whose typed price cannot be sent, and why.
   const [badPrice, setBadPrice] = useState<{ variantId: string; text: string } | null>(null);
   const addMedia = (e: FormEvent<HTMLFormElement>) => {
@@ -385,7 +386,9 @@ function Extras({ product }: { product: Product }) {
           Remove brand{product.brand ? ` “${product.brand}”` : ''}
         </button>
       </div>
-      <h2>Media</h2>
+      <h2 ref={mediaHeading} tabIndex={-1}>
+        Media
+      </h2>
       <ul className="media-list" aria-label="Media">
         {(product.media?.items ?? []).map((m) => (
           <li key={m.id}>
@@ -394,7 +397,13 @@ function Extras({ product }: { product: Product }) {
               type="button"
               className="link-button danger"
               {...unavailable(busy)}
-              onClick={() => act.run(() => products.removeProductMedia(client, product.id, [m.id!]))}
+              onClick={() =>
+                // Its item goes: focus goes to the section's heading, not to the page.
+                act.run(
+                  () => products.removeProductMedia(client, product.id, [m.id!]),
+                  () => mediaHeading.current?.focus(),
+                )
+              }
             >
               Remove<span className="visually-hidden"> {m.image?.altText ?? m.title ?? 'image'}</span>
             </button>
