@@ -77,6 +77,18 @@ describe('webhooks.process', () => {
       entity: { id: 'c-1', buyerNote: 'Linen shirt' },
       modifiedFields: ['buyerNote'],
     });
+    // A sequence that is not a number is left out, not `NaN`.
+    const odd = claims('wix.ecom.v1.cart_updated', {
+      id: 'evt-2',
+      entityFqdn: 'wix.ecom.v1.cart',
+      slug: 'updated',
+      entityId: 'c-1',
+      entityEventSequence: 'seven',
+      updatedEvent: { currentEntityAsJson: JSON.stringify({ id: 'c-1' }) },
+    });
+    const oddEvent = await processWebhook(await sign(odd), { publicKey: pem });
+    expect(oddEvent.id).toBe('evt-2');
+    expect('sequence' in oddEvent).toBe(false);
   });
 
   it("reads the catalog's plain events: the payload is the entity, the emulator's additions the metadata", async () => {

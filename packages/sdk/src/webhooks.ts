@@ -471,7 +471,9 @@ export async function process(body: string, options: ProcessOptions): Promise<We
     instanceId: String(envelope.instanceId ?? ''),
     entity,
   };
-  if (meta.entityEventSequence !== undefined) event.sequence = Number(meta.entityEventSequence);
+  // A sequence that is not a number (the platform sends a numeric string) is no position: left out.
+  const sequence = meta.entityEventSequence === undefined ? Number.NaN : Number(meta.entityEventSequence);
+  if (Number.isFinite(sequence)) event.sequence = sequence;
   // The platform sends the identity as JSON text; an object is taken as it is.
   if (envelope.identity) {
     const identity = typeof envelope.identity === 'string' ? obj(envelope.identity) : envelope.identity;
