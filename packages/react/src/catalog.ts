@@ -79,9 +79,12 @@ export const collectionQuery = (client: AnyClient, slug: string) =>
     },
   });
 
-/** Products matching a platform query, one page at a time; the previous page stays shown while the next loads. */
-export function useProducts(query: PlatformQuery) {
-  return useQuery(productsQuery(useShopkit(), query));
+/**
+ * Products matching a platform query, one page at a time; the previous page stays shown while the
+ * next loads. `enabled: false` holds the query back (until what it filters by is known).
+ */
+export function useProducts(query: PlatformQuery, { enabled = true } = {}) {
+  return useQuery({ ...productsQuery(useShopkit(), query), enabled });
 }
 
 /** A product by slug; `data` is `null` when the shop has no such product. */

@@ -1,4 +1,4 @@
-import { productsQuery, useShopkit } from '@shopkit/react';
+import { useProducts, useShopkit } from '@shopkit/react';
 import { type PlatformQuery, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
@@ -68,7 +68,6 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
   // A whole page number: `?page=1.5` (hand-edited or shared) is page 1, not an offset of 4.
   const asked = Math.floor(Number(params.get('page')));
   const page = Number.isSafeInteger(asked) && asked > 1 ? asked : 1;
-  const client = useShopkit();
   const stockIds = useInStockIds(inStock);
   const filter: Record<string, unknown>[] = [];
   if (collectionId) filter.push({ collectionIds: { $hasSome: [collectionId] } });
@@ -83,7 +82,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
   const ready = !inStock || stockIds.isSuccess;
   // Not asked before the in-stock ids are known: an `$in: []` query would answer "0 products",
   // which would then stay shown ("No products match") while the real query loads.
-  const list = useQuery({ ...productsQuery(client, query), enabled: ready });
+  const list = useProducts(query, { enabled: ready });
   const id = useId();
 
   const update = (changes: Record<string, string | null>) => {

@@ -48,7 +48,6 @@ const NO_OFFSET = /T[\d:.]+$/;
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: years PostgreSQL and `toISOString` agree on. */
 const MIN_DATE = Date.parse('0001-01-01T00:00:00Z');
 const MAX_DATE = Date.parse('9999-12-31T23:59:59.999Z');
-const NUL = 'must not contain the NUL character (U+0000)';
 
 /** Collects violations instead of stopping at the first. */
 class Compiler {
@@ -74,13 +73,13 @@ class Compiler {
    * Numbers and dates are normalised here, so that both storages read them alike and never fail
    * on one (a failure would be a 500): numbers are decimals (not the hexadecimal that PostgreSQL 16
    * reads and 15 refuses), dates are ISO 8601 instants between the years 1 and 9999, sent as UTC.
-   * Text never holds U+0000, which PostgreSQL cannot store (no stored value can equal one).
+   * (Text holding U+0000, which PostgreSQL cannot take, never gets here: the router refuses it.)
    */
   private valueOf(value: unknown, type: FieldType): string | number | boolean | undefined {
     switch (type) {
       case 'text':
       case 'array':
-        return typeof value === 'string' && !value.includes('\u0000') ? value : undefined;
+        return typeof value === 'string' ? value : undefined;
       case 'number': {
         const n =
           typeof value === 'number'
@@ -101,15 +100,12 @@ class Compiler {
   }
 
   /** What a value of `type` must be (a scalar). */
-  private describe(v: unknown, type: FieldType) {
-    return `must be a ${type} value${this.hint(v, type)}`;
+  private describe(type: FieldType) {
+    return `must be a ${type} value${this.hint(type)}`;
   }
 
-  /** The rule a value (or a list's item) broke, beyond its JSON type. */
-  private hint(v: unknown, type: FieldType) {
-    const items = Array.isArray(v) ? v : [v];
-    if (type === 'text' || type === 'array')
-      return items.some((x) => typeof x === 'string' && x.includes('\u0000')) ? ` (${NUL})` : '';
+  /** The rule a value of `type` (or a list's item) must keep, beyond its JSON type. */
+  private hint(type: FieldType) {
     if (type === 'date') return ' (an ISO 8601 date or time from the year 1 to 9999)';
     if (type === 'number') return ' (a finite decimal number)';
     return '';
@@ -181,7 +177,6 @@ class Compiler {
     const like = (value: unknown, pattern: (s: string) => string) => {
       if (typeof value !== 'string' || (type !== 'text' && type !== 'array'))
         return this.bad(at, 'needs a string value on a text field');
-      if (value.includes('\u0000')) return this.bad(at, NUL, 'FORMAT');
       this.params.push(pattern(value.replace(/[\\%_]/g, '\\$&')));
       return `${sql} ILIKE $${this.params.length} ESCAPE '\\'`;
     };
@@ -194,7 +189,7 @@ class Compiler {
         if (type === 'array')
           return this.bad(at, 'array fields support $hasSome, $hasAll and $exists only', 'FIELD_NOT_ALLOWED');
         const p = scalar(v);
-        if (!p) return this.bad(at, this.describe(v, type), 'FORMAT');
+        if (!p) return this.bad(at, this.describe(type), 'FORMAT');
         return op === '$eq' ? `${sql} = ${p}` : `${sql} IS DISTINCT FROM ${p}`;
       }
       case '$gt':
@@ -202,21 +197,21 @@ class Compiler {
       case '$lt':
       case '$lte': {
         const p = scalar(v);
-        if (!p || type === 'bool') return this.bad(at, this.describe(v, type), 'FORMAT');
+        if (!p || type === 'bool') return this.bad(at, this.describe(type), 'FORMAT');
         return `${sql} ${{ $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]} ${p}`;
       }
       case '$in':
       case '$nin': {
         const p = list(v);
-        if (!p) return this.bad(at, `must be an array of ${type} values${this.hint(v, type)}`, 'FORMAT');
+        if (!p) return this.bad(at, `must be an array of ${type} values${this.hint(type)}`, 'FORMAT');
         // A field without a value is not in the list: `$nin` keeps it, as `$ne` and `$not`/`$in` do.
         return op === '$in' ? `${sql} = ANY(${p})` : `NOT COALESCE(${sql} = ANY(${p}), FALSE)`;
       }
       case '$hasSome':
       case '$hasAll': {
         if (type !== 'array') return this.bad(at, `${op} applies to array fields only`, 'FIELD_NOT_ALLOWED');
-        if (!Array.isArray(v) || !v.every((x) => this.valueOf(x, 'array') !== undefined))
-          return this.bad(at, `must be an array of strings${this.hint(v, 'text')}`, 'FORMAT');
+        if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+          return this.bad(at, 'must be an array of strings', 'FORMAT');
         this.params.push(v);
         return `${sql} ${op === '$hasSome' ? '?|' : '?&'} $${this.params.length}::text[]`;
       }

@@ -389,7 +389,7 @@ export function Account() {
   const { data: cart } = useCart();
   const logout = useLogout();
   // No session known yet (the stored tokens are being read, or the first visitor token is on its
-  // way): a placeholder, not a blank page.
+  // way): the loading skeleton, not a blank page.
   if (session.role === 'none')
     return (
       <section className="auth-card">
