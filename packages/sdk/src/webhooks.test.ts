@@ -146,6 +146,22 @@ describe('webhooks.process', () => {
     expect(changed).not.toHaveProperty('modifiedFields');
   });
 
+  it('gives every event a valid time: its eventTime, else iat, else when it arrived', async () => {
+    const { iat, ...withExp } = claims(`${CATALOG}CollectionDeleted`, { collection_Id: 'col-1' });
+    const timeOf = async (c: object) =>
+      (await processWebhook(await sign(c), { publicKey: pem })).time.getTime();
+    const before = Date.now();
+    const arrived = await timeOf({ ...withExp, exp: now() + 60 });
+    expect(arrived).toBeGreaterThanOrEqual(before);
+    expect(arrived).toBeLessThanOrEqual(Date.now());
+    // An eventTime that is not a date is no time either: iat stands in.
+    const deleted = (beside: Record<string, unknown>) =>
+      claims(`${CATALOG}CollectionDeleted`, { collection_Id: 'col-1' }, beside);
+    expect(await timeOf(deleted({ eventTime: 'soon' }))).toBe(iat * 1000);
+    const at = '2026-01-02T03:04:05.000Z';
+    expect(await timeOf(deleted({ eventTime: at }))).toBe(Date.parse(at));
+  });
+
   it("reads the platform's object forms: entities as objects, modifiedFields as previous values by path", async () => {
     const updated = await processWebhook(
       await sign(

@@ -47,7 +47,10 @@ export interface WebhookEvent<E = unknown, T extends string = string> {
   id: string;
   type: T;
   entityId: string;
-  /** When the change happened. */
+  /**
+   * When the change happened: the event's `eventTime`; without one (the platform's catalog events),
+   * when the token was issued (`iat`); without either, when the event arrived.
+   */
   time: Date;
   /** The site the event belongs to. */
   instanceId: string;
@@ -463,11 +466,13 @@ export async function process(body: string, options: ProcessOptions): Promise<We
   // Entities read as the calls read them: `Date`s, `wix:image://` references, the SDK's names.
   const fields = Object.hasOwn(READ, type) ? READ[type] : undefined;
   const entity = fields ? walk(unwrapped.entity, fields, 1) : unwrapped.entity;
+  // The event's own time, else when the token was issued, else (neither says) when it arrived.
+  const times = [Date.parse(meta.eventTime), (claims.iat as number) * 1000, now * 1000];
   const event: WebhookEvent = {
     id: String(meta.id ?? ''),
     type,
     entityId: String(meta.entityId ?? ''),
-    time: new Date(meta.eventTime ?? (claims.iat as number) * 1000),
+    time: new Date(times.find(Number.isFinite)!),
     instanceId: String(envelope.instanceId ?? ''),
     entity,
   };
