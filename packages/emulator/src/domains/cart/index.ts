@@ -286,7 +286,7 @@ type Grew = 'lineItems' | 'customLineItems' | undefined;
 type Change = (sql: Sql, row: CartRow) => Promise<Grew> | Promise<void>;
 
 /** The field violation of a subtotal above `MAX_SUBTOTAL`. */
-function subtotalTooLarge(field: string, subtotal: number) {
+function subtotalTooLarge(field: string, subtotal: bigint) {
   return invalid([
     {
       field,

@@ -8,7 +8,7 @@ import type { Emulator } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { invalid } from '../../http/errors.ts';
 import { lookupCatalogItem } from '../catalog/lookup.ts';
-import { allocate, CURRENCY, price, toCents } from './money.ts';
+import { allocate, CURRENCY, price, sum, toCents } from './money.ts';
 import {
   type Coupon,
   couponProblem,
@@ -26,7 +26,8 @@ import type { CartDoc, CartRow, StoredLine } from './store.ts';
 export interface ResolvedLine {
   id: string;
   wire: Record<string, any>;
-  unit: number;
+  /** The unit price, in cents. */
+  unit: bigint;
   quantity: number;
   /** Counts towards the subtotal (the item still exists). */
   priced: boolean;
@@ -43,7 +44,7 @@ export const productPath = (slug: string) => `/product-page/${encodeURIComponent
 async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: string): Promise<ResolvedLine> {
   if (l.custom) {
     const c = l.custom;
-    const unit = toCents(c.price) ?? 0;
+    const unit = toCents(c.price) ?? 0n;
     const shippable = c.physicalProperties?.shippable ?? c.itemType?.preset === 'PHYSICAL';
     return {
       id: l.id,
@@ -62,7 +63,7 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
         price: price(unit, currency),
         fullPrice: price(unit, currency),
         priceBeforeDiscounts: price(unit, currency),
-        lineItemPrice: price(unit * l.quantity, currency),
+        lineItemPrice: price(unit * BigInt(l.quantity), currency),
         descriptionLines: c.descriptionLines ?? [],
         ...(c.media ? { image: c.media } : {}),
         availability: { status: 'AVAILABLE' },
@@ -83,7 +84,7 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
     options: ref.options ?? { variantId: ref.variantId },
   };
   if (!item?.visible) {
-    const unit = toCents(ref.price) ?? 0;
+    const unit = toCents(ref.price) ?? 0n;
     return {
       id: l.id,
       unit,
@@ -100,7 +101,7 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
         price: price(unit, currency),
         fullPrice: price(unit, currency),
         priceBeforeDiscounts: price(unit, currency),
-        lineItemPrice: price(0, currency),
+        lineItemPrice: price(0n, currency),
         descriptionLines: [],
         availability: { status: 'NOT_FOUND', quantityAvailable: 0 },
         itemType: { preset: 'UNRECOGNISED' },
@@ -109,7 +110,7 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
       },
     };
   }
-  const unit = toCents(item.price) ?? 0;
+  const unit = toCents(item.price) ?? 0n;
   const full = toCents(item.fullPrice) ?? unit;
   const qa = item.quantityAvailable;
   const status: ResolvedLine['status'] = !item.inStock
@@ -139,7 +140,7 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
       price: price(unit, currency),
       fullPrice: price(full, currency),
       priceBeforeDiscounts: price(unit, currency),
-      lineItemPrice: price(unit * l.quantity, currency),
+      lineItemPrice: price(unit * BigInt(l.quantity), currency),
       descriptionLines: item.options.map((o) =>
         o.colorCode
           ? { name: tr(o.name), colorInfo: { ...tr(o.choice), code: o.colorCode }, lineType: 'COLOR' }
@@ -196,9 +197,11 @@ export async function cartState(emu: Emulator, sql: Sql, row: CartRow): Promise<
   return { row, lines, coupon };
 }
 
+/** A line's total before discounts, in cents (none when it is not priced). */
+const lineTotal = (l: ResolvedLine) => (l.priced ? l.unit * BigInt(l.quantity) : 0n);
+
 /** The sum of the priced lines, in cents. */
-export const subtotalOf = (lines: ResolvedLine[]) =>
-  lines.reduce((a, l) => (l.priced ? a + l.unit * l.quantity : a), 0);
+export const subtotalOf = (lines: ResolvedLine[]) => sum(lines.map(lineTotal));
 
 /** The coupon when it still applies to the lines, and the problem when not. */
 function usableCoupon(coupon: Coupon | null, lines: ResolvedLine[], now: Date) {
@@ -229,11 +232,11 @@ function discountsOf(state: CartState, now: Date) {
   const { coupon, problem } = usableCoupon(state.coupon, state.lines, now);
   const priced = state.lines
     .filter((l) => l.priced)
-    .map((l) => ({ id: l.id, total: l.unit * l.quantity, shippable: l.shippable }));
+    .map((l) => ({ id: l.id, total: lineTotal(l), shippable: l.shippable }));
   return { coupon, problem, ...itemDiscounts(priced, coupon, state.row.doc.merchantDiscounts ?? []) };
 }
 
-function appliedDiscounts(d: ReturnType<typeof discountsOf>, currency: string, shippingDiscount?: number) {
+function appliedDiscounts(d: ReturnType<typeof discountsOf>, currency: string, shippingDiscount?: bigint) {
   const out: Record<string, unknown>[] = [];
   for (const x of d.discounts) {
     if (x.kind === 'coupon')
@@ -265,7 +268,7 @@ function appliedDiscounts(d: ReturnType<typeof discountsOf>, currency: string, s
         id: d.coupon.id,
         code: d.coupon.code,
         name: d.coupon.name,
-        amount: price(shippingDiscount ?? 0, currency),
+        amount: price(shippingDiscount ?? 0n, currency),
       },
     });
   return out;
@@ -278,7 +281,7 @@ export function renderCart(state: CartState, now: Date): Record<string, any> {
   const currency = doc.currency ?? CURRENCY;
   const d = discountsOf(state, now);
   const subtotal = subtotalOf(state.lines);
-  const discount = d.discounts.reduce((a, x) => a + x.cents, 0);
+  const discount = sum(d.discounts.map((x) => x.cents));
   return {
     id: row.id,
     lineItems: state.lines.map((l) => l.wire),
@@ -336,8 +339,6 @@ function logistics(c: ShippingChoice, now: Date) {
   };
 }
 
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-
 /**
  * Estimates the totals of a cart: subtotal, item and shipping discounts, shipping (carrier options
  * with delivery slots, and store pickup), tax per line and on shipping, and the total. Throws a
@@ -346,7 +347,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 export function estimate(state: CartState, input: EstimateInput, now: Date) {
   const doc = state.row.doc;
   const currency = doc.currency ?? CURRENCY;
-  const p = (cents: number) => price(cents, currency);
+  const p = (cents: bigint) => price(cents, currency);
   const lines = state.lines;
   const d = discountsOf(state, now);
   const subtotal = subtotalOf(lines);
@@ -369,8 +370,8 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
       },
     ]);
   chosen ??= choices[0];
-  const shipping = chosen ? chosen.price + sum(chosen.charges.map((c) => c.cents)) : 0;
-  const shippingDiscount = d.coupon?.kind === 'freeShipping' ? shipping : 0;
+  const shipping = chosen ? chosen.price + sum(chosen.charges.map((c) => c.cents)) : 0n;
+  const shippingDiscount = d.coupon?.kind === 'freeShipping' ? shipping : 0n;
 
   // Tax.
   const [taxAddress, addressType] = input.shippingAddress
@@ -382,13 +383,15 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
         : [STORE_ADDRESS, 'BUSINESS'];
   const rule = input.calculateTax === false ? undefined : taxRule(taxAddress);
   /** Tax on `net`; `share`, when given, is its part of the tax of a larger amount (so parts add up). */
-  const taxDetails = (net: number, taxed: boolean, share?: number) => {
-    const t = taxed ? taxOf(net, rule) : { tax: 0, rate: '0' };
-    const tax = taxed ? (share ?? t.tax) : 0;
+  const taxDetails = (net: bigint, taxed: boolean, share?: bigint) => {
+    const t = taxed ? taxOf(net, rule) : { tax: 0n, rate: '0' };
+    const tax = taxed ? (share ?? t.tax) : 0n;
+    const taxable = taxed ? net : 0n;
     return {
       cents: tax,
+      taxable,
       wire: {
-        taxableAmount: p(taxed ? net : 0),
+        taxableAmount: p(taxable),
         taxRate: t.rate,
         totalTax: p(tax),
         ...(rule && taxed
@@ -402,11 +405,12 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
     };
   };
   const calculatedLineItems = lines.map((l) => {
-    const total = l.priced ? l.unit * l.quantity : 0;
-    const disc = d.perLine.get(l.id) ?? 0;
+    const total = lineTotal(l);
+    const disc = d.perLine.get(l.id) ?? 0n;
     const tax = taxDetails(total - disc, !!rule && l.priced);
     return {
       tax: tax.cents,
+      taxable: tax.taxable,
       wire: {
         lineItemId: l.id,
         pricesBreakdown: {
@@ -424,9 +428,9 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
       },
     };
   });
-  const shippingTaxed = !!rule?.shipping && shipping > 0;
+  const shippingTaxed = !!rule?.shipping && shipping > 0n;
   const shippingTax = taxDetails(shipping - shippingDiscount, shippingTaxed);
-  const shippingCost = (cents: number, discount: number, tax: ReturnType<typeof taxDetails>) => ({
+  const shippingCost = (cents: bigint, discount: bigint, tax: ReturnType<typeof taxDetails>) => ({
     totalPriceAfterTax: p(cents - discount + tax.cents),
     totalPriceBeforeTax: p(cents - discount),
     taxDetails: tax.wire,
@@ -454,9 +458,9 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
     tax: p(tax),
     discount: p(discount),
     total: p(total),
-    additionalFees: p(0),
+    additionalFees: p(0n),
   };
-  const zero = p(0);
+  const zero = p(0n);
   const option = (c: ShippingChoice) => ({
     code: c.code,
     title: c.title,
@@ -501,11 +505,7 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
     calculatedLineItems: calculatedLineItems.map((c) => c.wire),
     priceSummary: summary,
     taxSummary: {
-      taxableAmount: p(
-        sum(
-          calculatedLineItems.map((c) => toCents(c.wire.pricesBreakdown.taxDetails.taxableAmount.amount)!),
-        ) + (toCents(shippingTax.wire.taxableAmount.amount) ?? 0),
-      ),
+      taxableAmount: p(sum(calculatedLineItems.map((c) => c.taxable)) + shippingTax.taxable),
       totalTax: p(tax),
       calculationDetails: rule
         ? { rateType: 'MANUAL_RATE', manualRateReason: 'GLOBAL_SETTING_TO_MANUAL' }

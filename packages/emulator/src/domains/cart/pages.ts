@@ -451,7 +451,7 @@ async function productPage(emu: Emulator, c: Context, slug: string, back?: strin
       404,
     );
   const item = p.variant_id ? await lookupCatalogItem(emu, emu.db, p.id, { variantId: p.variant_id }) : null;
-  const fmt = (amount: string) => price(toCents(amount) ?? 0, item?.currency ?? CURRENCY).formattedAmount;
+  const fmt = (amount: string) => price(toCents(amount) ?? 0n, item?.currency ?? CURRENCY).formattedAmount;
   const img = item?.image
     ? `<img src="${h(item.image.url)}" alt="${h(item.image.altText ?? p.name)}" width="320" height="320">`
     : '';

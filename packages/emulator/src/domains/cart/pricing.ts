@@ -3,7 +3,7 @@
  * slots and store pickup, and tax from a small regional rate table. Everything in exact cents.
  * @module
  */
-import { allocate, percentOf, rateFraction, rateMicros, toCents } from './money.ts';
+import { allocate, min, percentOf, rateFraction, rateMicros, sum, toCents } from './money.ts';
 
 /** A coupon as stored (table `coupons`). */
 export interface Coupon {
@@ -45,15 +45,15 @@ export const DEMO_COUPONS: Omit<Coupon, 'id'>[] = [
 /** Why a coupon does not apply to a cart, as the platform's error code; `null` when it applies. */
 export function couponProblem(
   coupon: Coupon,
-  cart: { subtotal: number; shippable: boolean; lines: number },
+  cart: { subtotal: bigint; shippable: boolean; lines: number },
   now: Date,
 ): { code: string; description: string } | null {
   if (coupon.expiresAt && now >= new Date(coupon.expiresAt))
     return { code: 'ERROR_COUPON_EXPIRED', description: `The coupon ${coupon.code} has expired` };
   if (cart.lines === 0)
     return { code: 'ERROR_COUPON_NOT_APPLICABLE', description: 'A coupon needs a cart with items' };
-  const min = coupon.minimumSubtotal ? (toCents(coupon.minimumSubtotal) ?? 0) : 0;
-  if (cart.subtotal < min)
+  const least = coupon.minimumSubtotal ? (toCents(coupon.minimumSubtotal) ?? 0n) : 0n;
+  if (cart.subtotal < least)
     return {
       code: 'ERROR_COUPON_NOT_APPLICABLE',
       description: `The coupon ${coupon.code} needs a subtotal of at least ${coupon.minimumSubtotal}`,
@@ -76,7 +76,7 @@ export interface MerchantDiscount {
 /** A priced line: its id, total before discounts (cents) and whether it ships. */
 export interface PricedLine {
   id: string;
-  total: number;
+  total: bigint;
   shippable: boolean;
 }
 
@@ -84,7 +84,7 @@ export interface ItemDiscount {
   kind: 'coupon' | 'merchant';
   discountType: 'GLOBAL' | 'SPECIFIC_ITEMS';
   lineItemIds: string[];
-  cents: number;
+  cents: bigint;
   merchant?: MerchantDiscount;
 }
 
@@ -94,13 +94,14 @@ export interface ItemDiscount {
  */
 export function itemDiscounts(lines: PricedLine[], coupon: Coupon | null, merchant: MerchantDiscount[]) {
   const left = new Map(lines.map((l) => [l.id, l.total]));
-  const perLine = new Map(lines.map((l) => [l.id, 0]));
+  const perLine = new Map(lines.map((l) => [l.id, 0n]));
   const out: ItemDiscount[] = [];
-  const take = (ids: string[], wanted: (base: number) => number) => {
+  const take = (ids: string[], wanted: (base: bigint) => bigint) => {
     // Each line once: a repeated id must not count the line's price twice towards the base.
     const targets = [...new Set(ids)].filter((id) => left.has(id));
-    const base = targets.reduce((a, id) => a + left.get(id)!, 0);
-    const cents = Math.min(base, Math.max(0, wanted(base)));
+    const base = sum(targets.map((id) => left.get(id)!));
+    const asked = wanted(base);
+    const cents = min(base, asked > 0n ? asked : 0n);
     const parts = allocate(
       cents,
       targets.map((id) => left.get(id)!),
@@ -116,7 +117,7 @@ export function itemDiscounts(lines: PricedLine[], coupon: Coupon | null, mercha
     const cents = take(all, (base) =>
       coupon.kind === 'percentage'
         ? percentOf(base, rateMicros(coupon.percentage ?? '0') ?? 0)
-        : (toCents(coupon.amount ?? '0') ?? 0),
+        : (toCents(coupon.amount ?? '0') ?? 0n),
     );
     out.push({ kind: 'coupon', discountType: 'GLOBAL', lineItemIds: all, cents });
   }
@@ -125,7 +126,7 @@ export function itemDiscounts(lines: PricedLine[], coupon: Coupon | null, mercha
     const cents = take(ids, (base) =>
       m.percentage !== undefined
         ? percentOf(base, rateMicros(m.percentage) ?? 0)
-        : (toCents(m.amount ?? '0') ?? 0),
+        : (toCents(m.amount ?? '0') ?? 0n),
     );
     out.push({
       kind: 'merchant',
@@ -166,8 +167,8 @@ export interface ShippingChoice {
   code: string;
   title: string;
   /** The option's own price and extra charges, in cents. */
-  price: number;
-  charges: Array<{ type: 'HANDLING_FEE' | 'INSURANCE'; cents: number; details: string }>;
+  price: bigint;
+  charges: Array<{ type: 'HANDLING_FEE' | 'INSURANCE'; cents: bigint; details: string }>;
   deliveryTime: string;
   /** Days from now of the delivery window. */
   days: [number, number];
@@ -185,7 +186,7 @@ export function shippingChoices(address: RestAddress | undefined): ShippingChoic
       carrierId: DELIVERY_CARRIER,
       code: 'standard',
       title: 'Standard delivery',
-      price: domestic ? 500 : 2000,
+      price: domestic ? 500n : 2000n,
       charges: [],
       deliveryTime: domestic ? '3-5 business days' : '7-12 business days',
       days: domestic ? [3, 5] : [7, 12],
@@ -194,8 +195,8 @@ export function shippingChoices(address: RestAddress | undefined): ShippingChoic
       carrierId: DELIVERY_CARRIER,
       code: 'express',
       title: 'Express delivery',
-      price: domestic ? 1500 : 4500,
-      charges: [{ type: 'HANDLING_FEE', cents: 200, details: 'Handling of an express parcel' }],
+      price: domestic ? 1500n : 4500n,
+      charges: [{ type: 'HANDLING_FEE', cents: 200n, details: 'Handling of an express parcel' }],
       deliveryTime: domestic ? '1-2 business days' : '2-4 business days',
       days: domestic ? [1, 2] : [2, 4],
     },
@@ -203,7 +204,7 @@ export function shippingChoices(address: RestAddress | undefined): ShippingChoic
       carrierId: PICKUP_CARRIER,
       code: 'store-pickup',
       title: 'Pick up in store',
-      price: 0,
+      price: 0n,
       charges: [],
       deliveryTime: 'Ready the next day',
       days: [1, 1],
@@ -275,8 +276,8 @@ export function taxRule(address: RestAddress | undefined): TaxRule | undefined {
 }
 
 /** Tax of an amount under a rule, exact, with the rate as a fraction string (`'0.08875'`). */
-export function taxOf(cents: number, rule: TaxRule | undefined) {
-  if (!rule) return { tax: 0, rate: '0' };
+export function taxOf(cents: bigint, rule: TaxRule | undefined) {
+  if (!rule) return { tax: 0n, rate: '0' };
   const micros = rateMicros(rule.rate) ?? 0;
   return { tax: percentOf(cents, micros), rate: rateFraction(micros) };
 }

@@ -163,15 +163,15 @@ export const MAX_LINES = 300;
 /**
  * The most a custom line item's price may be, in cents: the catalog's most (999 999 999.99).
  */
-export const MAX_PRICE = 99_999_999_999;
+export const MAX_PRICE = 99_999_999_999n;
 /**
  * The most a cart's subtotal may become by an add or a larger quantity, in cents
- * (9 999 999 999 999.99). Amounts are exact only below `Number.MAX_SAFE_INTEGER` cents (about
- * 9.0e15), and `MAX_PRICE × MAX_QUANTITY × MAX_LINES` (about 3.0e17) is far above it, so the
- * subtotal is bounded instead: one line of the dearest item at the most quantity (about 1.0e15)
- * fits, and so do two such carts merged at a login with tax (at most 20 %) and shipping on top.
+ * (9 999 999 999 999.99): one line of the dearest item at the most quantity (about 1.0e15) fits.
+ * It bounds what a buyer can put in a cart, not what the money can hold: amounts are `bigint`,
+ * exact at any size, and a catalog price raised later can take a cart far past it (up to
+ * `MAX_PRICE × MAX_QUANTITY × MAX_LINES`, about 3.0e17, beyond the 2^53 cents that numbers hold).
  */
-export const MAX_SUBTOTAL = 999_999_999_999_999;
+export const MAX_SUBTOTAL = 999_999_999_999_999n;
 
 /**
  * Moves `from`'s lines, coupon, discounts and details into `into`, within the cart's limits: the
