@@ -364,6 +364,40 @@ describe.each(testBackends())('command-line subscriptions (%s)', (backend) => {
   }, 90_000);
 });
 
+describe.each(testBackends())('the subscription cap (%s)', (backend) => {
+  it('holds at 100 when creates race: 20 at once over 95 make 5, the others a 400 on url', async () => {
+    const emu = await startTestEmulator(backend, { config: { webhookPollMs: 600_000 } });
+    try {
+      for (let i = 0; i < 95; i++)
+        await subscribeByApi(emu.url, emu.demo.apiKey, `http://127.0.0.1:9/hook-${i}`);
+      const all = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          fetch(`${emu.url}/_api/emulator/v1/webhooks/subscriptions`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: emu.demo.apiKey },
+            body: JSON.stringify({ url: `http://127.0.0.1:9/race-${i}` }),
+          }).then(async (r) => ({ status: r.status, body: await r.json() })),
+        ),
+      );
+      expect(all.filter((r) => r.status === 200)).toHaveLength(5);
+      for (const r of all.filter((r) => r.status !== 200)) {
+        expect(r.status).toBe(400);
+        expect(r.body.details.validationError.fieldViolations[0]).toMatchObject({
+          field: 'url',
+          violatedRule: 'MAX_SIZE',
+          data: { max: 100 },
+        });
+      }
+      const [n] = await emu.emu.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM webhook_subscriptions',
+      );
+      expect(n!.n).toBe(100);
+    } finally {
+      await emu.stop();
+    }
+  }, 60_000);
+});
+
 describe.each(testBackends())(
   'a subscription made before the catalog events were renamed (%s)',
   (backend) => {

@@ -219,19 +219,29 @@ describe.each(testBackends())('wire input (%s)', (backend) => {
     });
 
     it('says "greater than" for an exclusive minimum, "at least" for an inclusive one', async () => {
+      const gt = await refused('PATCH', '/ecom/v1/carts/current', { merchantDiscounts: [{ percentage: 0 }] });
+      expect(violations(gt.body)).toEqual([
+        {
+          field: 'merchantDiscounts[0].percentage',
+          description: 'must be greater than 0',
+          violatedRule: 'MIN',
+          data: { min: 0, exclusive: true },
+        },
+      ]);
+      // A unit price's quantity has the typings' inclusive minimum, 0.01.
       const unit = { totalMeasurementUnit: 'KG', baseQuantity: 1, baseMeasurementUnit: 'KG' };
-      const gt = await refused(
+      const ppu = await refused(
         'POST',
         '/stores/v1/products',
         { product: { ...product, pricePerUnitData: { ...unit, totalQuantity: 0 } } },
         true,
       );
-      expect(violations(gt.body)).toEqual([
+      expect(violations(ppu.body)).toEqual([
         {
           field: 'product.pricePerUnitData.totalQuantity',
-          description: 'must be greater than 0',
+          description: 'must be at least 0.01',
           violatedRule: 'MIN',
-          data: { min: 0, exclusive: true },
+          data: { min: 0.01 },
         },
       ]);
       const gte = await refused('POST', '/stores-reader/v1/products/any-id/variants/query', {

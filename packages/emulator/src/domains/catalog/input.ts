@@ -32,6 +32,11 @@ const money = () => float(z.number().min(0).max(MAX_MONEY));
 export const MAX_WEIGHT = 999_999_999.99;
 const weight = () => float(z.number().min(0).max(MAX_WEIGHT));
 /**
+ * A unit price's total or base quantity: the typings' `@min 0.01 @max 999999999.99`. Below it the
+ * unit price would divide by a quantity rounded to 0; above it, overflow to an infinite price.
+ */
+const unitQuantity = () => float(z.number().min(0.01).max(999_999_999.99));
+/**
  * A length, width or height. The platform's typings make it a decimal string (`@decimalValue`,
  * 0 to 999999999, at most 6 places) and the platform SDK sends it as given; a number is taken too,
  * as earlier clients of the emulator sent one. `checkDimensions` checks the value.
@@ -93,7 +98,11 @@ export const productInput = z
     priceData: z.object({ price: money() }).passthrough().optional(),
     costAndProfitData: z.object({ itemCost: money() }).passthrough().optional(),
     discount: z
-      .object({ type: z.enum(['NONE', 'AMOUNT', 'PERCENT']), value: z.number().min(0).optional() })
+      // An amount off is money (a percentage is checked against 100 below).
+      .object({
+        type: z.enum(['NONE', 'AMOUNT', 'PERCENT']),
+        value: z.number().min(0).max(MAX_MONEY).optional(),
+      })
       .strict()
       .optional(),
     ribbon: z.string().trim().max(30).optional(),
@@ -109,9 +118,9 @@ export const productInput = z
     manageVariants: z.boolean().optional(),
     pricePerUnitData: z
       .object({
-        totalQuantity: float(z.number().gt(0)),
+        totalQuantity: unitQuantity(),
         totalMeasurementUnit: z.enum(UNITS),
-        baseQuantity: float(z.number().gt(0)),
+        baseQuantity: unitQuantity(),
         baseMeasurementUnit: z.enum(UNITS),
       })
       .strict()

@@ -336,7 +336,10 @@ const mediaRef = z
       // The platform's ids hold a tilde: `22e53e_…~mv2.jpg`, the typings' `nsplsh_…~mv2_d_4517_2992_s_4_2.jpg`.
       .regex(/^[\w.~-]{1,200}$/, 'must be a media id such as linen-shirt.svg')
       .optional(),
-    url: z.url({ protocol: /^https?$/ }).optional(),
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional(),
     choice: z
       .object({ option: z.string().min(1), choice: z.string().min(1) })
       .strict()

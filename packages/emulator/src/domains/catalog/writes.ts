@@ -41,14 +41,31 @@ const collectionInput = z
     description: z.string().max(600).optional(),
     slug: z.string().max(100).regex(SLUG, 'must be lower-case letters, digits and single hyphens').optional(),
     visible: z.boolean().optional(),
+    // The main image as the readers answer it (the v2 reader, GraphQL's `Image`): an http(s) URL,
+    // or a path on the emulator such as `/media/x.svg`, and whole pixel sizes. Other fields, and
+    // `items` echoed back from a read, are not stored.
     media: z
       .object({
         mainMedia: z
-          .object({ image: z.object({ url: z.string().min(1).max(2000) }).passthrough() })
-          .passthrough()
+          .object({
+            image: z.object({
+              url: z
+                .string()
+                .max(2000)
+                .refine(
+                  (u) => /^\/(?!\/)/.test(u) || (URL.canParse(u) && /^https?:$/.test(new URL(u).protocol)),
+                  {
+                    message: 'must be an absolute http:// or https:// URL, or a path such as /media/x.svg',
+                  },
+                ),
+              width: z.number().int().min(0).max(100_000).optional(),
+              height: z.number().int().min(0).max(100_000).optional(),
+              altText: z.string().max(1000).optional(),
+            }),
+          })
           .optional(),
+        items: z.array(z.unknown()).optional(),
       })
-      .passthrough()
       .optional(),
   })
   .passthrough();
@@ -338,7 +355,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
           const slug = await collectionSlug(sql, c.slug, c.name!, id);
           const doc = {
             ...(c.description !== undefined ? { description: c.description } : {}),
-            ...(c.media ? { media: c.media } : {}),
+            ...(c.media?.mainMedia ? { media: { mainMedia: c.media.mainMedia } } : {}),
           };
           await sql.query(
             'INSERT INTO collections (id, slug, name, visible, doc, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)',
@@ -366,7 +383,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
           const before = await merchantView(emu, sql, c.id);
           const doc = { ...row.doc };
           if (c.description !== undefined) doc.description = c.description;
-          if (c.media) doc.media = c.media;
+          if (c.media) doc.media = c.media.mainMedia ? { mainMedia: c.media.mainMedia } : {};
           const sets: string[] = ['doc = $2', 'updated_at = $3'];
           const params: unknown[] = [c.id, JSON.stringify(doc), emu.now()];
           if (c.name !== undefined) sets.push(`name = $${params.push(c.name)}`);

@@ -320,6 +320,9 @@ export const webhooks: Domain = {
       async handler({ msg }) {
         const types = msg.eventTypes ? [...new Set(msg.eventTypes)].sort() : null;
         const sub = await emu.db.tx(async (sql) => {
+          // Creates take turns until their transactions end, so that two cannot both count 99 and
+          // both insert (on PGlite, whose transactions already run one at a time, the lock is free).
+          await sql.query("SELECT pg_advisory_xact_lock(hashtext('webhook_subscriptions.cap'))");
           const [n] = await sql.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM webhook_subscriptions');
           if (n!.n >= MAX_SUBSCRIPTIONS)
             throw invalid([
