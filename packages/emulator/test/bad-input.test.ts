@@ -278,9 +278,12 @@ describe.each(testBackends())('bad input (%s)', (backend) => {
     expect(await snapshot(emu)).toEqual(before);
   });
 
-  it('refuses U+0000 anywhere in a message with a 400 naming the field, on every kind of route', async () => {
-    // Each of these answered 500 on both storages (PostgreSQL text holds no NUL), and left nothing.
-    const N = 'a\u0000b';
+  it.each([
+    ['U+0000', 'a\u0000b'],
+    ['an unpaired surrogate', 'a\ud800b'],
+  ])('refuses %s anywhere in a message with a 400 naming the field, on every kind of route', async (_, N) => {
+    // Each of these answered 500 on both storages (PostgreSQL text holds no NUL, its JSON no unpaired
+    // surrogate escape; text columns stored U+FFFD instead), and left nothing.
     const cases: [
       who: 'visitor' | 'key',
       method: string,
@@ -328,7 +331,14 @@ describe.each(testBackends())('bad input (%s)', (backend) => {
         'collection.description',
       ],
       ['key', 'POST', '/stores/v1/bulk/products/update', { ids: ['x', N], set: { price: 1 } }, 'ids[1]'],
-      ['key', 'DELETE', '/stores/v1/products/a%00b', undefined, 'id'],
+      [
+        'key',
+        'DELETE',
+        `/stores/v1/products/${encodeURIComponent(N.replace('\ud800', '\u0000'))}`,
+        undefined,
+        'id',
+      ],
+      ['key', 'POST', '/_api/emulator/v1/webhooks/subscriptions', { url: `https://example.com/${N}` }, 'url'],
       [
         'visitor',
         'GET',

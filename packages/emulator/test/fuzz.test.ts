@@ -76,8 +76,13 @@ describe('fuzzing every route', () => {
             'media',
             'variants',
           ),
-          // Any code point, NUL and other control characters included (PostgreSQL text holds no NUL).
-          fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.string({ unit: 'binary', maxLength: 8 })),
+          // Any code point, NUL and other control characters included (PostgreSQL text holds no NUL),
+          // and unpaired surrogates (nor does its JSON).
+          fc.oneof(
+            fc.jsonValue({ maxDepth: 3 }),
+            fc.string({ unit: 'binary', maxLength: 8 }),
+            fc.constantFrom('\ud800', 'a\udc00b', '\udbff\ud800'),
+          ),
         )
         .map((v) => JSON.stringify(v)),
       fc.string({ maxLength: 40 }),

@@ -107,9 +107,8 @@ export class Router {
               ? await decodeForm(c.req.raw)
               : await decodeBody(c.req.raw);
         for (const p of params) setPath(raw, p.field, c.req.param(p.hono));
-        const nul = nulAt(raw);
-        if (nul !== undefined)
-          throw invalid([{ field: nul, description: 'must not contain the NUL character (U+0000)' }]);
+        const bad = badTextAt(raw);
+        if (bad) throw invalid([bad]);
         const msg = (def.schema ? parseMessage(def.schema, raw) : raw) as z.output<S>;
         const out = await actor.run(identity, () => def.handler({ msg, identity, emu: this.emu, c }));
         if (out instanceof Response) return out;
@@ -129,25 +128,39 @@ export class Router {
   }
 }
 
+/** A UTF-16 surrogate standing alone (with the `u` flag, a paired one reads as one code point). */
+const UNPAIRED = /\p{Cs}/u;
+/** Why a text cannot be stored: PostgreSQL text holds no NUL, and its JSON no unpaired surrogate. */
+const textProblem = (s: string) =>
+  s.includes('\u0000')
+    ? 'must not contain the NUL character (U+0000)'
+    : UNPAIRED.test(s)
+      ? 'must be valid Unicode text (an unpaired surrogate such as \\ud800 is not)'
+      : undefined;
+
 /**
- * The first field of a request message whose text (a value or a key) holds U+0000, named as the
- * platform names fields (`lineItems[0].catalogReference.catalogItemId`); `undefined` when none
- * does. PostgreSQL text cannot hold it, so any such value reaching a query was a 500: every route
- * refuses it with a 400 first.
+ * The first field of a request message whose text (a value or a key) holds U+0000 or an unpaired
+ * UTF-16 surrogate, named as the platform names fields (`lineItems[0].catalogReference.catalogItemId`),
+ * with the reason; `undefined` when none does. Either, reaching a query, was a 500 (or, in a text
+ * column, a silent U+FFFD): every route refuses them with a 400 first.
  */
-export function nulAt(value: unknown, field = ''): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? field || '(message)' : undefined;
+export function badTextAt(value: unknown, field = ''): { field: string; description: string } | undefined {
+  if (typeof value === 'string') {
+    const description = textProblem(value);
+    return description && { field: field || '(message)', description };
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const at = nulAt(value[i], `${field}[${i}]`);
-      if (at !== undefined) return at;
+      const at = badTextAt(value[i], `${field}[${i}]`);
+      if (at) return at;
     }
   } else if (value && typeof value === 'object')
     for (const [key, v] of Object.entries(value)) {
       const name = field ? `${field}.${key}` : key;
-      if (key.includes('\u0000')) return name;
-      const at = nulAt(v, name);
-      if (at !== undefined) return at;
+      const description = textProblem(key);
+      if (description) return { field: name, description };
+      const at = badTextAt(v, name);
+      if (at) return at;
     }
   return undefined;
 }
