@@ -3,7 +3,9 @@
  * in-stock filter flashing "no products" while its ids load, a non-whole page number in the URL,
  * the cart's totals still "calculating" after the estimate failed, and focus lost when the "−"
  * button takes a line's last item away, and a refused login dropping focus (and a double click
- * sending two logins).
+ * sending two logins); a coupon's removal shown busy and sent once, a coupon applied once per
+ * double click, the chosen shipping option kept for a new estimate address (or replaced, saying
+ * so), and shipping made free by a coupon shown as free.
  */
 import type { Page, Route } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -219,6 +221,174 @@ it('shows the account page loading, not blank, while no session is known yet', a
   release();
   // Then a visitor: the page sends them to log in.
   await page.waitForURL(/\/login$/);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('shows "Remove coupon" busy while the removal is on its way, sends it once, and keeps the coupon until it answers', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await page.getByText('Added to your cart.').waitFor();
+  await page.goto(`${shop.url}/cart`);
+  await page.getByLabel('Coupon code').fill('SAVE10');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByText('Coupon SAVE10 applied').waitFor();
+  let sent = 0;
+  page.on('request', (r) => {
+    if (r.url().endsWith('/remove-coupon')) sent++;
+  });
+  const release = await holdRequests(page, '**/remove-coupon');
+  // Two presses before the page has re-rendered (the tightest double click).
+  await page.getByRole('button', { name: 'Remove coupon' }).evaluate((b: HTMLElement) => {
+    b.click();
+    b.click();
+  });
+  // Not gone before the server says so: the coupon stays, its button says it is being removed.
+  const busy = page.getByRole('button', { name: 'Removing coupon…' });
+  await busy.waitFor();
+  expect(await busy.getAttribute('aria-disabled')).toBe('true');
+  expect(await page.getByText('Coupon SAVE10 applied').count()).toBe(1);
+  expect(await page.getByLabel('Coupon code').count()).toBe(0);
+  // Playwright waits for an aria-disabled button to be usable: press it as a shopper would.
+  await busy.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  expect(sent).toBe(1);
+  release();
+  await page.getByLabel('Coupon code').waitFor();
+  // The button pressed went with the coupon: focus goes to the code box, not to the page.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('INPUT');
+  await page.locator('.totals[aria-busy="false"]').waitFor();
+  expect(await page.locator('.totals').textContent()).not.toContain('Discount');
+  expect(sent).toBe(1);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('keeps the chosen shipping option for a new estimate address, and says so when the address does not offer it', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await page.getByText('Added to your cart.').waitFor();
+  await page.goto(`${shop.url}/cart`);
+  const shipping = page.getByRole('group', { name: 'Shipping', exact: true });
+  const totals = page.locator('.totals[aria-busy="false"]');
+  await totals.waitFor();
+  await shipping.getByLabel(/^Express delivery/).check();
+  await totals.getByText('$17.00').waitFor();
+
+  // Another address that offers Express: it stays chosen, at that address's price.
+  await page.getByLabel('Country code').fill('GB');
+  await page.getByRole('button', { name: 'Estimate' }).click();
+  await shipping.getByLabel(/^Express delivery · \$45\.00/).waitFor();
+  await totals.getByText('$47.00').waitFor();
+  expect(await shipping.getByLabel(/^Express delivery/).isChecked()).toBe(true);
+
+  // An address that does not offer it (the platform refuses the option): the default, and a note.
+  await page.route('**/carts/current/estimate-totals', (route) => {
+    const body = JSON.parse(route.request().postData() ?? '{}');
+    if (body.shippingAddress?.country === 'FR' && body.selectedShippingOption?.code === 'express')
+      body.selectedShippingOption.code = 'express-not-to-fr';
+    return route.continue({ postData: JSON.stringify(body) });
+  });
+  await page.getByLabel('Country code').fill('FR');
+  await page.getByRole('button', { name: 'Estimate' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'Express delivery is not offered to this address' })
+    .waitFor();
+  await totals.getByText('$20.00').waitFor();
+  expect(await shipping.getByLabel(/^Standard delivery/).isChecked()).toBe(true);
+  await page
+    .getByRole('status')
+    .filter({
+      hasText: 'Express delivery is not offered to this address: Standard delivery is selected instead.',
+    })
+    .waitFor();
+  expect(await page.getByText('Totals are not available').count()).toBe(0);
+
+  // A platform that answers with its default instead of refusing: the same.
+  await page.getByLabel('Country code').fill('GB');
+  await page.getByRole('button', { name: 'Estimate' }).click();
+  await page.getByRole('status').filter({ hasText: 'not offered' }).waitFor({ state: 'detached' });
+  await shipping.getByLabel(/^Express delivery · \$45\.00/).check();
+  await totals.getByText('$47.00').waitFor();
+  await page.route('**/carts/current/estimate-totals', async (route) => {
+    const body = JSON.parse(route.request().postData() ?? '{}');
+    if (body.shippingAddress?.country !== 'DE') return route.fallback();
+    delete body.selectedShippingOption;
+    const res = await route.fetch({ postData: JSON.stringify(body) });
+    const json = await res.json();
+    for (const c of json.shippingInfo.carrierServiceOptions)
+      c.shippingOptions = c.shippingOptions.filter((o: { code: string }) => o.code !== 'express');
+    return route.fulfill({ response: res, json });
+  });
+  await page.getByLabel('Country code').fill('DE');
+  await page.getByRole('button', { name: 'Estimate' }).click();
+  await page
+    .getByRole('status')
+    .filter({
+      hasText: 'Express delivery is not offered to this address: Standard delivery is selected instead.',
+    })
+    .waitFor();
+  expect(await shipping.getByLabel(/^Standard delivery/).isChecked()).toBe(true);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('shows shipping made free by a coupon as free, not as a charge taken off again as a discount', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await page.getByText('Added to your cart.').waitFor();
+  await page.goto(`${shop.url}/cart`);
+  const totals = page.locator('.totals[aria-busy="false"]');
+  await totals.getByText('$5.00').waitFor();
+  const total = await page.getByTestId('estimated-total').textContent();
+  await page.getByLabel('Coupon code').fill('FREESHIP');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByText('Coupon FREESHIP applied').waitFor();
+  // Shipping is free (the $5.00 it would cost struck through); the discount line is the items' only.
+  const shippingLine = totals.locator('dt:text-is("Shipping") + dd');
+  await shippingLine.filter({ hasText: /^Free/ }).waitFor();
+  expect(await shippingLine.textContent()).toBe('Free was $5.00');
+  expect(await totals.locator('dt').allTextContents()).not.toContain('Discount');
+  // An option that costs nothing says so the same way.
+  await page
+    .getByRole('group', { name: 'Shipping', exact: true })
+    .getByLabel(/^Pick up in store · Free/)
+    .check();
+  await shippingLine.filter({ hasText: /^Free$/ }).waitFor();
+  // Tax on the shipping it no longer costs is gone, and the total is what is paid.
+  expect(await page.getByTestId('estimated-total').textContent()).not.toBe(total);
+  // With a coupon that also takes money off the items, the two stay apart.
+  await page.getByRole('button', { name: 'Remove coupon' }).click();
+  await page.getByLabel('Coupon code').fill('SAVE10');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByText('Coupon SAVE10 applied').waitFor();
+  await page
+    .getByRole('group', { name: 'Shipping', exact: true })
+    .getByLabel(/^Standard delivery/)
+    .check();
+  await shippingLine.filter({ hasText: /^\$5\.00$/ }).waitFor();
+  await totals.locator('dt:text-is("Discount") + dd').filter({ hasText: '−$2.20' }).waitFor();
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('applies a coupon once per double click', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await page.getByText('Added to your cart.').waitFor();
+  await page.goto(`${shop.url}/cart`);
+  await page.getByTestId('estimated-total').filter({ hasText: /^\$\d/ }).waitFor();
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PATCH' && r.url().endsWith('/carts/current')) sent.push(r.url());
+  });
+  await page.getByLabel('Coupon code').fill('SAVE10');
+  await page.getByRole('button', { name: 'Apply' }).dblclick();
+  await page.getByText('Coupon SAVE10 applied').waitFor();
+  await page.waitForTimeout(300);
+  expect(sent).toHaveLength(1);
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -1,7 +1,8 @@
 /**
  * The merchant console's edges in a real Chromium: a key of only spaces is not sent, options saved
  * as typed (`Size: S,M`) follow a later "Remove all options", a keyboard merchant keeps focus on
- * the button pressed, and numbers such as `1e3` are refused with a sentence that says so.
+ * the button pressed (or, when "Remove all options" takes the Variants section away, on the note
+ * in its place), and numbers such as `1e3` are refused with a sentence that says so.
  * Tests share one emulator and run in order.
  */
 import { type AnyClient, ApiKeyStrategy, createClient, products } from '@shopkit/sdk';
@@ -226,6 +227,33 @@ it('moves focus to the section heading when a collection or an image a keyboard 
       page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`),
     )
     .toBe('H2 Media');
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('keeps keyboard focus on the page when the Variants section goes with "Remove all options"', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await products.createProduct(admin, {
+    name: 'Focus Tee',
+    productType: 'physical',
+    priceData: { price: 12 },
+  });
+  await openConsole(page, shop);
+  await edit(page, 'Focus Tee');
+  await page.getByLabel('Options').fill('Size: S, M');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await page.getByText('Saved.').waitFor();
+  await page.getByRole('heading', { name: 'Variants' }).waitFor();
+  const asked = answerConfirm(page, true);
+  await page.getByRole('button', { name: 'Remove all options' }).focus();
+  await page.keyboard.press('Enter');
+  expect(await asked).toMatch(/2 variants/);
+  await page.getByRole('heading', { name: 'Variants' }).waitFor({ state: 'detached' });
+  // The section and the button pressed are gone: focus goes to what says so, not to the page.
+  await expect
+    .poll(() => page.evaluate(() => document.activeElement?.textContent ?? 'none'))
+    .toMatch(/^All options removed/);
+  expect(await page.evaluate(() => document.activeElement === document.body)).toBe(false);
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -17,6 +17,8 @@ export interface CheckoutChoices {
   destination?: Destination;
   /** The chosen shipping option's code. */
   shipping?: string;
+  /** Its title, to name it if a new address does not offer it. */
+  shippingTitle?: string;
 }
 
 let choices: CheckoutChoices = {};

@@ -1,6 +1,6 @@
 import { HttpError, type Product, type ProductInput, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
@@ -364,6 +364,22 @@ function Extras({ product }: { product: Product }) {
     act.run(() => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]));
   };
   const variants = product.variants ?? [];
+  const hasOptions = (product.productOptions?.length ?? 0) > 0;
+  // Options that went while this editor was open ("Remove all options", a save that emptied the
+  // box): the Variants section goes, and a note says why in its place.
+  const [hadOptions, setHadOptions] = useState(hasOptions);
+  const [optionsGone, setOptionsGone] = useState(false);
+  if (hadOptions !== hasOptions) {
+    setHadOptions(hasOptions);
+    setOptionsGone(!hasOptions);
+  }
+  const goneNote = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    // The section took the focus with it (its "Remove all options" button, a variant's price):
+    // the note gets it, not the page. Focus the merchant has moved elsewhere stays there.
+    if (optionsGone && (!document.activeElement || document.activeElement === document.body))
+      goneNote.current?.focus();
+  }, [optionsGone]);
   return (
     <div className="panel">
       {act.error && <ErrorState error={act.error} title="The change was not saved" />}
@@ -419,7 +435,12 @@ function Extras({ product }: { product: Product }) {
           Add image
         </button>
       </form>
-      {(product.productOptions?.length ?? 0) > 0 && (
+      {optionsGone && (
+        <p ref={goneNote} tabIndex={-1} className="notice">
+          All options removed: the product has a single variant.
+        </p>
+      )}
+      {hasOptions && (
         <>
           <h2>Variants</h2>
           <div className="table-wrap">

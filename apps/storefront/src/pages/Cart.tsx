@@ -1,31 +1,74 @@
 import { useApplyCoupon, useCart, useCartUpdating, useEstimateTotals, useRemoveCoupon } from '@shopkit/react';
-import { type FormEvent, useId } from 'react';
+import { ValidationError } from '@shopkit/sdk';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
 import { CartLines } from '../components/CartLines.tsx';
 import { CheckoutButton, useCartCheckout } from '../components/CheckoutButton.tsx';
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
+import { money } from '../format.ts';
 import { useTitle } from '../title.ts';
+
+/** Whether keyboard focus has fallen to the page (its element went). */
+const focusLost = () => !document.activeElement || document.activeElement === document.body;
 
 function Coupon() {
   const { data } = useCart();
   const apply = useApplyCoupon();
   const remove = useRemoveCoupon();
   const id = useId();
-  const coupon = data?.appliedDiscounts?.find((d) => d.coupon)?.coupon;
+  const applied = data?.appliedDiscounts?.find((d) => d.coupon)?.coupon;
+  // The coupon whose removal is on its way. The hook drops it from the cart at once (and puts it
+  // back on failure); the page keeps it, busy, until the server has answered.
+  const [removing, setRemoving] = useState<typeof applied>();
+  // Set at once, before `isPending` re-renders: a double click sends one apply or removal.
+  const sending = useRef(false);
+  const coupon = applied ?? (remove.isPending ? removing : undefined);
+  const busy = remove.isPending;
+  const input = useRef<HTMLInputElement>(null);
+  const line = useRef<HTMLParagraphElement>(null);
+  // The form and the coupon's line take each other's place: focus follows instead of falling to
+  // the page (the line after an apply, the code box after a removal).
+  const shown = coupon ? 'coupon' : 'form';
+  useEffect(() => {
+    if (!focusLost()) return;
+    if (shown === 'coupon') line.current?.focus();
+    else input.current?.focus();
+  }, [shown]);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const code = String(new FormData(e.currentTarget).get('code') ?? '').trim();
-    if (code) apply.mutate(code);
+    if (!code || sending.current) return;
+    sending.current = true;
+    apply.mutate(code, {
+      onSettled: () => {
+        sending.current = false;
+      },
+    });
+  };
+  const onRemove = () => {
+    if (sending.current || !applied) return;
+    sending.current = true;
+    setRemoving(applied);
+    remove.mutate(undefined, {
+      onSettled: () => {
+        sending.current = false;
+      },
+    });
   };
   if (coupon)
     return (
       <>
-        <p className="coupon-applied">
+        <p className="coupon-applied" ref={line} tabIndex={-1} aria-busy={busy}>
           Coupon <strong>{coupon.code}</strong> applied{coupon.name ? ` (${coupon.name})` : ''}.{' '}
-          <button type="button" className="link-button" onClick={() => remove.mutate()}>
-            Remove coupon
+          <button
+            type="button"
+            className="link-button"
+            aria-disabled={busy || undefined}
+            onClick={busy ? undefined : onRemove}
+          >
+            {busy ? 'Removing coupon…' : 'Remove coupon'}
           </button>
         </p>
         {/* A removal that failed put the coupon back: say why, rather than nothing. */}
@@ -38,9 +81,10 @@ function Coupon() {
     <form onSubmit={onSubmit} className="coupon">
       <label htmlFor={`${id}-code`}>Coupon code</label>
       <div className="row">
-        <input id={`${id}-code`} name="code" autoComplete="off" aria-describedby={`${id}-err`} />
-        <button type="submit" className="button" disabled={apply.isPending}>
-          Apply
+        <input ref={input} id={`${id}-code`} name="code" autoComplete="off" aria-describedby={`${id}-err`} />
+        {/* aria-disabled, not disabled: the button pressed keeps focus while the code is sent. */}
+        <button type="submit" className="button" aria-disabled={apply.isPending || undefined}>
+          {apply.isPending ? 'Applying…' : 'Apply'}
         </button>
       </div>
       <p id={`${id}-err`} role="alert" className="field-error">
@@ -49,6 +93,14 @@ function Coupon() {
     </form>
   );
 }
+
+/** A platform amount (a decimal string) in whole cents. */
+const cents = (amount: string | undefined) => Math.round(Number(amount ?? 0) * 100);
+
+/** Whether an estimate was refused for its shipping option (one the address does not offer). */
+const refusesShipping = (error: unknown) =>
+  error instanceof ValidationError &&
+  error.violations.some((v) => /(^|\.)selectedShippingOption(\.|$)/.test(v.field));
 
 function Totals() {
   // Shared with the drawer: its "Check out" starts the same checkout as this page's.
@@ -59,12 +111,20 @@ function Totals() {
   // The totals shown are the last estimate's until a cart change and the next estimate answer.
   const stale = useCartUpdating() || est.isFetching;
   const checkout = useCartCheckout();
-  const setShipping = (code: string) => setCheckoutChoices({ ...choices, shipping: code });
+  // The title of a chosen option that a new address does not offer (the default replaced it).
+  const [dropped, setDropped] = useState<string>();
+  const setShipping = (code: string, title: string) => {
+    setDropped(undefined);
+    setCheckoutChoices({ ...choices, shipping: code, shippingTitle: title });
+  };
   const onAddress = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const get = (k: string) => String(f.get(k) ?? '').trim();
+    setDropped(undefined);
+    // The chosen shipping option stays chosen: the estimate asks for it at the new address.
     setCheckoutChoices({
+      ...choices,
       destination: {
         country: get('country').toUpperCase(),
         subdivision: get('subdivision').toUpperCase(),
@@ -76,7 +136,27 @@ function Totals() {
   const s = est.data?.priceSummary;
   const shippingOptions =
     est.data?.shippingInfo?.carrierServiceOptions.flatMap((c) => c.shippingOptions) ?? [];
-  const selected = est.data?.shippingInfo?.selectedCarrierServiceOption?.code;
+  const answered = est.data?.shippingInfo?.selectedCarrierServiceOption;
+  const selected = answered?.code;
+  // The chosen option is not offered at this address: the platform refused it, or answered with
+  // another one. The estimate goes back to the default, and the page says so.
+  const refused = !!shipping && refusesShipping(est.error);
+  const replaced =
+    !!shipping &&
+    !!answered &&
+    !est.isPlaceholderData &&
+    !est.isFetching &&
+    (answered.code !== shipping || answered.requestedShippingOption === false);
+  useEffect(() => {
+    if (!refused && !replaced) return;
+    setDropped(choices.shippingTitle ?? 'The chosen shipping option');
+    setCheckoutChoices({ ...choices, shipping: undefined, shippingTitle: undefined });
+  }, [refused, replaced, choices]);
+  const failed = refused ? null : est.error;
+  // The discount on the shipping (a free-shipping coupon) is shown on the shipping line, and the
+  // discount line keeps the items' (the platform's `discount` counts both).
+  const shippingDiscount = cents(answered?.cost?.totalDiscount?.amount);
+  const itemDiscount = (cents(s?.discount.amount) - shippingDiscount) / 100;
   return (
     <section className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Order summary</h2>
@@ -141,31 +221,63 @@ function Totals() {
                 id={`${id}-ship-${o.code}`}
                 name={`${id}-ship`}
                 checked={(shipping ?? selected) === o.code}
-                onChange={() => setShipping(o.code)}
+                onChange={() => setShipping(o.code, o.title)}
               />
               <label htmlFor={`${id}-ship-${o.code}`}>
-                {o.title} · {o.cost?.price.formattedAmount}
+                {o.title} ·{' '}
+                {o.cost && cents(o.cost.price.amount) === 0 ? 'Free' : o.cost?.price.formattedAmount}
                 {o.logistics?.deliveryTime ? ` · ${o.logistics.deliveryTime}` : ''}
               </label>
             </div>
           ))}
         </fieldset>
       )}
-      {est.error && (
-        <ErrorState error={est.error} retry={() => est.refetch()} title="Totals are not available" />
-      )}
+      <div role="status">
+        {dropped && (
+          <p className="notice">
+            {dropped} is not offered to this address
+            {selected && !shipping && !est.isPlaceholderData
+              ? `: ${answered?.title} is selected instead.`
+              : '.'}
+          </p>
+        )}
+      </div>
+      {failed && <ErrorState error={failed} retry={() => est.refetch()} title="Totals are not available" />}
       {s ? (
         <dl className={stale ? 'totals updating' : 'totals'} aria-label="Totals" aria-busy={stale}>
           <dt>Subtotal</dt>
           <dd>{s.subtotal.formattedAmount}</dd>
-          {Number(s.discount.amount) > 0 && (
+          {itemDiscount > 0 && (
             <>
               <dt>Discount</dt>
-              <dd>−{s.discount.formattedAmount}</dd>
+              <dd>
+                −{shippingDiscount > 0 ? money(itemDiscount, est.data?.currency) : s.discount.formattedAmount}
+              </dd>
             </>
           )}
           <dt>Shipping</dt>
-          <dd>{dest || selected ? s.shipping.formattedAmount : 'Enter an address'}</dd>
+          <dd>
+            {!dest && !selected ? (
+              'Enter an address'
+            ) : shippingDiscount > 0 && answered ? (
+              // A shipping discount (a free-shipping coupon) shows on the shipping, as a sale price does.
+              <>
+                <span className="sale">
+                  {cents(answered.cost.totalPriceBeforeTax.amount) > 0
+                    ? answered.cost.totalPriceBeforeTax.formattedAmount
+                    : 'Free'}
+                </span>{' '}
+                <s>
+                  <span className="visually-hidden">was </span>
+                  {s.shipping.formattedAmount}
+                </s>
+              </>
+            ) : cents(s.shipping.amount) === 0 && selected ? (
+              'Free'
+            ) : (
+              s.shipping.formattedAmount
+            )}
+          </dd>
           <dt>Tax</dt>
           <dd>{s.tax.formattedAmount}</dd>
           <dt className="total">Total</dt>
@@ -173,7 +285,7 @@ function Totals() {
             {s.total.formattedAmount}
           </dd>
         </dl>
-      ) : est.error && !est.isFetching ? null : (
+      ) : failed && !est.isFetching ? null : (
         // Only while an estimate is on its way: a failed one says so above, with "Try again".
         <div className="totals totals-loading">
           <Skeleton lines={4} label="Calculating totals" />
