@@ -20,6 +20,7 @@ import {
   callbackUrl,
   crossSiteRefusal,
   escapeHtml as h,
+  hasSafeRedirectForm,
   htmlPage,
   type IntentPage,
   intentPages,
@@ -95,20 +96,10 @@ async function backUrl(emu: Emulator, session: StoredRedirectSession, key: keyof
   const allowed = await callbackUrl(emu, session, key);
   if (allowed) return allowed;
   const url = session.callbacks[key];
-  if (!url) return undefined;
-  try {
-    const u = new URL(url);
-    const own = new URL(emu.config.publicUrl).origin;
-    return (u.protocol === 'http:' || u.protocol === 'https:') &&
-      !u.username &&
-      !u.password &&
-      u.origin === own &&
-      url.startsWith(own + '/')
-      ? url
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  // The same well-formedness as any other redirect (no line breaks, tabs, backslashes, dot
+  // segments): a line break in a `Location` header was a 500 after the order had been placed.
+  if (!url || !hasSafeRedirectForm(url, 'allowed')) return undefined;
+  return new URL(url).origin === new URL(emu.config.publicUrl).origin ? url : undefined;
 }
 
 /** The first of these callbacks that may be followed. */
@@ -215,7 +206,11 @@ function summaryHtml(est: Estimate) {
   );
 }
 
-function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: string[]) {
+/**
+ * The checkout form. `total` is the total the page shows: the form sends it back, and when the
+ * checkout no longer prices at it (a price changed since) the page is shown again, not placed.
+ */
+function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: string[], total: string) {
   const field = ([name, label, auto]: [keyof CheckoutForm, string, string]) =>
     `<label for="f-${name}">${h(label)}</label><input id="f-${name}" name="${name}" autocomplete="${auto}" value="${h(form[name])}"${name === 'subdivision' ? '' : ' required'}>`;
   return (
@@ -223,6 +218,7 @@ function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: st
       ? `<div role="alert" class="error"><p>The order was not placed:</p><ul>${errors.map((e) => `<li>${h(e)}</li>`).join('')}</ul></div>`
       : '') +
     `<form method="post" action="/redirect/${h(encodeURIComponent(session.id))}">` +
+    `<input type="hidden" name="total" value="${h(total)}">` +
     '<fieldset><legend>Contact</legend>' +
     `<label for="f-email">E-mail</label><input id="f-email" name="email" type="email" autocomplete="email" required value="${h(form.email)}">` +
     '</fieldset><fieldset><legend>Shipping address</legend>' +
@@ -281,7 +277,7 @@ async function checkoutPage(
       c,
       'Checkout',
       `<section aria-label="Order summary"><h2>Order summary</h2>${summaryHtml(est)}</section>` +
-        formHtml(session, form ?? formFrom(co), errors) +
+        formHtml(session, form ?? formFrom(co), errors, est.wire.priceSummary.total.amount) +
         (cartBack ? `<p><a href="${h(cartBack)}">Back to cart</a></p>` : ''),
       status,
     ),
@@ -386,6 +382,18 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
             kind: 'unavailable' as const,
             errors: est.wire.violations.map((v) => `${v.description}.`),
           };
+        // The page showed a total priced as it prices the checkout (its stored address): when that
+        // total is no longer what the page sent back, a price, coupon or discount changed after the
+        // buyer saw it; the page is shown again with the new total instead of charging it unseen.
+        // (A post without the page's `total`, from a script, is placed at today's prices.)
+        if (typeof body.total === 'string') {
+          const shown = (await priceCheckout(emu, sql, co)).wire.priceSummary.total;
+          if (body.total !== shown.amount)
+            return {
+              kind: 'changed' as const,
+              errors: [`The total is now ${shown.formattedAmount}; check the order and place it again.`],
+            };
+        }
         const orderId = newId();
         const now = emu.now();
         const order = orderEntity(orderId, co, est.wire, form, shippingAddress, now);
@@ -419,6 +427,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
   if (outcome.kind === 'missing')
     return htmlPage(c, 'Checkout not found', '<p>This checkout does not exist.</p>', 404);
   if (outcome.kind === 'unavailable') return checkoutPage(emu, c, session, form, outcome.errors, 409);
+  if (outcome.kind === 'changed') return checkoutPage(emu, c, session, form, outcome.errors, 409);
   const next = await backUrl(emu, session, 'postFlowUrl');
   if (next) return c.redirect(next, 303);
   const co = await loadCheckout(emu.db, checkoutId);

@@ -26,6 +26,12 @@ export const LIMITS = {
   maxDepth: 15,
   /** Fields selected with every fragment spread where it is used (stops fragment "bombs"). */
   maxFields: 300,
+  /**
+   * Selections visited with every fragment spread where it is used: fields, inline fragments and
+   * spreads, those of unknown or cyclic fragments too. Spreads that select no field (a doubling chain
+   * of fragments ending in an unknown one or in a cycle) would otherwise cost 2^n steps unbounded.
+   */
+  maxSelections: 1000,
   /** Root fields of the operation, aliases included: each is at least one storage call. */
   maxRootFields: 10,
 };
@@ -47,11 +53,16 @@ export function queryLimits() {
         let fields = 0;
         let deepest = 0;
         let roots = 0;
+        let selections = 0;
         const over = () =>
-          deepest > limits.maxDepth || fields > limits.maxFields || roots > limits.maxRootFields;
+          deepest > limits.maxDepth ||
+          fields > limits.maxFields ||
+          roots > limits.maxRootFields ||
+          selections > limits.maxSelections;
         const walk = (set: SelectionSetNode, depth: number, spreading: Set<string>) => {
           for (const s of set.selections) {
             if (over()) return;
+            selections++;
             if (s.kind === Kind.FIELD) {
               fields++;
               if (depth === 1 && !s.name.value.startsWith('__')) roots++;
@@ -84,6 +95,13 @@ export function queryLimits() {
             'QUERY_TOO_COMPLEX',
             'maxFields',
             (n: number) => `selects more than ${n} fields, counting each fragment where it is spread`,
+          ],
+          [
+            selections,
+            limits.maxSelections,
+            'QUERY_TOO_COMPLEX',
+            'maxSelections',
+            (n: number) => `visits more than ${n} selections, counting each fragment where it is spread`,
           ],
           [
             roots,

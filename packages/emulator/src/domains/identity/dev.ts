@@ -12,7 +12,14 @@ import { notFound } from '../../http/errors.ts';
 import { FAMILY, MAX_FORM_BYTES, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { forgetClientOrigins, revokeMemberTokens } from '../platform/index.ts';
-import { escapeHtml, htmlPage, safeRedirectUrl, webOrigin } from '../redirects/intents.ts';
+import {
+  crossSiteRefusal,
+  escapeHtml,
+  htmlPage,
+  isCrossSitePost,
+  safeRedirectUrl,
+  webOrigin,
+} from '../redirects/intents.ts';
 import { appInstanceId } from './apps.ts';
 import { recover } from './auth.ts';
 import { getSettings, identityOf, MAX_PASSWORD, type MemberRow, MIN_PASSWORD, setSettings } from './store.ts';
@@ -180,6 +187,8 @@ export function devRoutes(router: Router, emu: Emulator) {
     );
   app.get('/reset-password', (c) => resetForm(c, c.req.query('token') ?? ''));
   app.post('/reset-password', limitBody(MAX_FORM_BYTES), async (c) => {
+    // Posted from the reset page itself; another site's post is refused, as on the other forms.
+    if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, string>;
     const token = String(form.token ?? '');
     const pw = String(form.password ?? '');

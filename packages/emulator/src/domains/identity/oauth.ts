@@ -27,10 +27,12 @@ import {
 } from '../redirects/index.ts';
 import {
   allowedOrigins,
+  crossSiteRefusal,
   escapeHtml,
   htmlPage,
   invalidOrMissing,
   isAllowedRedirectUri,
+  isCrossSitePost,
   isWebOrigin,
   refusalPage,
   type StoredRedirectSession,
@@ -391,6 +393,9 @@ export function oauthRoutes(router: Router, emu: Emulator) {
 
   // The hosted page's form posts (urlencoded, so not a JSON route); small, capped as they stream.
   app.post('/oauth2/authorize/submit', limitBody(MAX_FORM_BYTES), async (c) => {
+    // The form posts from the login page itself; another site's post (login CSRF, sign-ups and
+    // reset e-mails in a visitor's name) is refused before anything is read.
+    if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, string>;
     const session = await authSession(emu, form.redirect_session_id);
     if (!session) return expired(c);
