@@ -20,10 +20,19 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
     if (!open && d.open) d.close();
   }, [open]);
   const empty = !data || data.lineItems.length === 0;
+  // What the focus was on may go while the drawer is open (the session ended under it and the
+  // cart went with it; another tab emptied it): focus goes to the heading, not the page's body
+  // behind the modal.
+  const heading = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs whenever what the drawer shows changes
+  useEffect(() => {
+    const active = document.activeElement;
+    if (open && ref.current?.open && (!active || active === document.body)) heading.current?.focus();
+  }, [open, data, isPending, error]);
   return (
     <dialog ref={ref} className="drawer" aria-labelledby="drawer-title" onClose={onClose}>
       <div className="drawer-head">
-        <h2 id="drawer-title" tabIndex={-1}>
+        <h2 id="drawer-title" ref={heading} tabIndex={-1}>
           Your cart
         </h2>
         <button type="button" className="icon-button" onClick={onClose} aria-label="Close cart">

@@ -166,7 +166,9 @@ function useAfterLogin() {
   return (r: LoginResult) => {
     if (r.loginState === 'SUCCESS') {
       pendingVerification.set(undefined);
-      navigate('/account');
+      // In place of the spent step (the login form, the used code): Back goes to where the member
+      // was before, not to a form for a login that is done.
+      navigate('/account', { replace: true });
     }
     if (r.loginState === 'EMAIL_VERIFICATION_REQUIRED') {
       pendingVerification.set(r.data?.stateToken);
@@ -292,6 +294,15 @@ export function Verify() {
   const [stateToken] = useState(pendingVerification.get);
   const verify = useVerifyEmail(hooks);
   const resend = useResendVerification();
+  // A new code on its way: set in the click itself (`isPending` renders a tick later, after a
+  // double click's second click), so that a double click does not spend two of the few new codes.
+  // The button is aria-disabled meanwhile, not disabled: a keyboard user's focus stays on it.
+  const resending = useRef(false);
+  const sendNewCode = () => {
+    if (resending.current || !stateToken) return;
+    resending.current = true;
+    resend.mutate(stateToken, { onSettled: () => (resending.current = false) });
+  };
   const next = useAfterLogin();
   const title = 'Verify your e-mail';
   useTitle(title);
@@ -335,8 +346,8 @@ export function Verify() {
               <button
                 type="button"
                 className="link-button"
-                disabled={resend.isPending}
-                onClick={() => resend.mutate(stateToken)}
+                aria-disabled={resend.isPending}
+                onClick={sendNewCode}
               >
                 Send a new code
               </button>

@@ -1,0 +1,189 @@
+/**
+ * Member flows and the cart drawer at their edges, in a real Chromium: "Send a new code" sent once
+ * per double click and keeping keyboard focus, a cart change made in another tab shown here (and
+ * the server's cart fetched again when the tab comes back into view), the browser's Back after a
+ * verification or a login not landing on the spent step, and focus kept in the open drawer when a
+ * refused refresh ends the member's session under it.
+ */
+import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addToCart, holdRequests, newPage, ownerCall, setupStorefront } from './browser.ts';
+
+const shop = setupStorefront();
+const PASSWORD = 'correct horse battery 9';
+
+/** Registers a member from Node (e-mail verification off); returns the address. */
+async function registerInNode(email: string) {
+  const client = createClient({
+    baseUrl: shop.emu.url,
+    auth: OAuthStrategy({ clientId: shop.emu.demo.clientId }),
+  });
+  const r = await identity.register(client, { email, password: PASSWORD });
+  expect(r.loginState).toBe('SUCCESS');
+  return email;
+}
+
+async function logIn(page: Page, email: string) {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+}
+
+/** Registers in the page; with e-mail verification on, it lands on /verify. */
+async function registerInPage(page: Page, email: string) {
+  await page.goto(`${shop.url}/register`);
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
+async function newestCode(email: string) {
+  const mail = (await (
+    await fetch(`${shop.emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)
+  ).json()) as { messages: { code?: string }[] };
+  return mail.messages.find((m) => m.code)?.code;
+}
+
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    return !a || a === document.body ? 'body' : `${a.tagName} ${a.textContent?.trim()}`;
+  });
+
+const tokensKey = () => `shopkit:${shop.emu.demo.clientId}:tokens`;
+
+describe('with e-mail verification', () => {
+  beforeAll(async () => {
+    await ownerCall(shop.emu, '/_api/emulator/v1/settings', { emailVerificationRequired: true });
+  });
+  afterAll(async () => {
+    await ownerCall(shop.emu, '/_api/emulator/v1/settings', { emailVerificationRequired: false });
+  });
+
+  it('sends one new code per double click on "Send a new code", and keeps keyboard focus on it', async () => {
+    const { page, errors } = await newPage(shop.browser);
+    await registerInPage(page, 'resend-twice@example.com');
+    await page.getByRole('heading', { name: 'Verify your e-mail' }).waitFor();
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/auth/resend')) sent.push(r.url());
+    });
+    // The platform allows three new codes: a double click must not spend two of them.
+    await page.getByRole('button', { name: 'Send a new code' }).dblclick();
+    await page.getByRole('status').filter({ hasText: 'A new code is on its way' }).waitFor();
+    await page.waitForTimeout(300);
+    expect(sent).toHaveLength(1);
+
+    // From the keyboard: focus stays on the button while the code is on its way, and after.
+    const release = await holdRequests(page, '**/auth/resend');
+    await page.getByRole('button', { name: 'Send a new code' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => sent.length).toBe(2);
+    expect(await focused(page)).toBe('BUTTON Send a new code');
+    // Busy meanwhile: Enter again sends nothing more.
+    await page.keyboard.press('Enter');
+    release();
+    await page.getByRole('status').filter({ hasText: 'A new code is on its way' }).waitFor();
+    await page.waitForTimeout(300);
+    expect(sent).toHaveLength(2);
+    expect(await focused(page)).toBe('BUTTON Send a new code');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('does not go Back to the spent verification step once the member is logged in', async () => {
+    const { page, errors } = await newPage(shop.browser);
+    const email = 'back-after-verify@example.com';
+    await page.goto(`${shop.url}/products`);
+    await registerInPage(page, email);
+    await page.getByRole('heading', { name: 'Verify your e-mail' }).waitFor();
+    await page.getByLabel('Verification code').fill((await newestCode(email))!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).pathname).not.toBe('/account');
+    // Not "There is no e-mail verification waiting… Log in again" to a member who is logged in.
+    expect(new URL(page.url()).pathname).not.toBe('/verify');
+    await page.getByRole('link', { name: 'Account' }).waitFor();
+    expect(await page.locator('main').textContent()).not.toContain('Log in again');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+it('goes Back from the account page to where the member was before logging in, not to the login form', async () => {
+  const email = await registerInNode('back-after-login@example.com');
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/products`);
+  await page.getByRole('link', { name: 'Log in' }).click();
+  await logIn(page, email);
+  await page.goBack();
+  await expect.poll(() => page.url()).toBe(`${shop.url}/products`);
+  await page.getByRole('link', { name: 'Account' }).waitFor();
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('shows a cart change made in another tab, in the header and the open drawer', async () => {
+  const context = await shop.browser.newContext();
+  const a = await context.newPage();
+  const b = await context.newPage();
+  await addToCart(a, `${shop.url}/products/canvas-tote`, 'Canvas Tote');
+  await a.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
+  await b.goto(`${shop.url}/`);
+  await b.getByRole('button', { name: 'Cart, 1 item' }).click();
+  const drawer = b.getByRole('dialog', { name: 'Your cart' });
+  await drawer.locator('.line-name', { hasText: 'Canvas Tote' }).waitFor();
+
+  await addToCart(a, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await a.getByRole('button', { name: 'Cart, 2 items' }).waitFor();
+  // Tab B follows without a reload: not the old figure, nor a checkout button for the old cart.
+  await drawer.locator('.line-name', { hasText: 'Beeswax Candle' }).waitFor({ timeout: 5000 });
+  expect(await b.locator('.cart-button .visually-hidden').textContent()).toBe('Cart, 2 items');
+
+  // A change the other tab could not announce (the hosted checkout, another device): the cart is
+  // asked for again when the tab comes back into view.
+  await b.keyboard.press('Escape');
+  await fetch(`${shop.emu.url}/ecom/v1/carts/current`, {
+    method: 'DELETE',
+    headers: {
+      authorization: await b.evaluate(
+        (key) => JSON.parse(localStorage.getItem(key)!).accessToken.value,
+        tokensKey(),
+      ),
+    },
+  });
+  await b.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await b.getByRole('button', { name: 'Cart, 0 items' }).waitFor({ timeout: 5000 });
+  await context.close();
+});
+
+it('keeps focus in the open drawer when a refused refresh ends the member’s session under it', async () => {
+  const email = await registerInNode('drawer-expiry@example.com');
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/login`);
+  await logIn(page, email);
+  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await page.getByText('Added to your cart.').waitFor();
+  await page.getByRole('button', { name: 'Cart, 1 item' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Your cart' });
+  await drawer.locator('.line-name', { hasText: 'Beeswax Candle' }).waitFor();
+  // The platform ends the session (as a password change elsewhere would): both tokens refused.
+  const tokens = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!), tokensKey());
+  for (const token of [tokens.refreshToken.value, tokens.accessToken.value])
+    await fetch(`${shop.emu.url}/oauth2/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+  await drawer.getByRole('button', { name: 'One more Beeswax Candle' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Your session has ended' }).waitFor();
+  await drawer.getByText('Your cart is empty.').waitFor();
+  // The line and its button are gone: focus is on the drawer's heading, not the page's body.
+  await expect.poll(() => focused(page)).toBe('H2 Your cart');
+  expect(errors).toEqual([]);
+  await page.close();
+});
