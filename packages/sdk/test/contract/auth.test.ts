@@ -731,7 +731,9 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     expect(html).toContain(`,"${SHOP}")`);
     expect(html).not.toContain('"*"');
     expect(html).toContain('"code"');
-    expect(good.headers.get('content-security-policy')).toBe(`frame-ancestors ${SHOP}`);
+    // A strict policy whose frame ancestors are the allowed origin alone (its script by hash).
+    expect(good.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'sha256-/);
+    expect(good.headers.get('content-security-policy')).toMatch(new RegExp(`; frame-ancestors ${SHOP}$`));
     // A body `origin` that is not an http(s) origin is refused with the envelope and never echoed:
     // not `*` as a postMessage target or frame ancestor, not CSP syntax, not a header-breaking newline.
     for (const bad of [

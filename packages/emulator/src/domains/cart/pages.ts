@@ -24,6 +24,7 @@ import {
   htmlPage,
   type IntentPage,
   intentPages,
+  isAllowedRedirect,
   isCrossSitePost,
   type RedirectCallbacks,
   type StoredRedirectSession,
@@ -93,9 +94,11 @@ const FORM_FIELDS: Array<[keyof CheckoutForm, string, string]> = [
  * `isAllowedRedirect`), or an absolute URL on this emulator itself. Never an open redirect.
  */
 async function backUrl(emu: Emulator, session: StoredRedirectSession, key: keyof RedirectCallbacks) {
-  const allowed = await callbackUrl(emu, session, key);
-  if (allowed) return allowed;
-  const url = session.callbacks[key];
+  return (await callbackUrl(emu, session, key)) ?? ownUrl(emu, session.callbacks[key]);
+}
+
+/** A URL on this emulator itself, of safe form; else `undefined`. */
+function ownUrl(emu: Emulator, url: string | undefined) {
   // The same well-formedness as any other redirect (no line breaks, tabs, backslashes, dot
   // segments): a line break in a `Location` header was a 500 after the order had been placed.
   if (!url || !hasSafeRedirectForm(url, 'allowed')) return undefined;
@@ -115,10 +118,25 @@ async function firstBack(
   return undefined;
 }
 
-const backLink = (url: string | undefined, label: string) =>
-  url
-    ? `<p><a href="${h(url)}">${h(label)}</a></p>`
-    : `<p><button type="button" onclick="history.back()">Go back</button></p>`;
+/**
+ * The way back to the site, with no script (the pages' policy allows none): `url` when there is
+ * one, else the page that sent the browser here when the client may be sent there (the site's
+ * `Referer`, checked as a callback URL is), else words that say how.
+ */
+async function backLink(
+  emu: Emulator,
+  c: Context,
+  clientId: string | null,
+  url: string | undefined,
+  label: string,
+) {
+  const referrer = c.req.header('referer');
+  const to =
+    url ?? ((await isAllowedRedirect(emu, emu.db, clientId, referrer)) ? referrer : ownUrl(emu, referrer));
+  return to
+    ? `<p><a href="${h(to)}">${h(label)}</a></p>`
+    : '<p>Use your browser’s Back button to return to the site.</p>';
+}
 
 async function loadCheckout(sql: Sql, id: string, lock = false) {
   const rows = await sql.query<CheckoutRow>(
@@ -227,15 +245,6 @@ function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: st
   );
 }
 
-/** Sends a page whose form may post here and be redirected on to `redirectTo`'s origin. */
-function withFormTarget(res: Response, redirectTo: string | undefined) {
-  if (redirectTo) {
-    const origin = new URL(redirectTo).origin;
-    res.headers.set('Content-Security-Policy', `frame-ancestors 'none'; form-action 'self' ${origin}`);
-  }
-  return res;
-}
-
 function formFrom(co: CheckoutRow): CheckoutForm {
   const a = co.doc.shippingAddress ?? co.doc.contactInfo?.address ?? {};
   const cd = (co.doc.contactInfo?.contactDetails ?? {}) as Record<string, string | undefined>;
@@ -266,22 +275,21 @@ async function checkoutPage(
     return htmlPage(
       c,
       'Checkout not found',
-      `<p>This checkout does not exist.</p>${backLink(cartBack, 'Back to the site')}`,
+      `<p>This checkout does not exist.</p>${await backLink(emu, c, session.clientId, cartBack, 'Back to the site')}`,
       404,
     );
   if (co.status === 'COMPLETED') return placedPage(emu, c, session, co);
   const est = await priceCheckout(emu, emu.db, co);
   const next = await backUrl(emu, session, 'postFlowUrl');
-  return withFormTarget(
-    htmlPage(
-      c,
-      'Checkout',
-      `<section aria-label="Order summary"><h2>Order summary</h2>${summaryHtml(est)}</section>` +
-        formHtml(session, form ?? formFrom(co), errors, est.wire.priceSummary.total.amount) +
-        (cartBack ? `<p><a href="${h(cartBack)}">Back to cart</a></p>` : ''),
-      status,
-    ),
-    next,
+  return htmlPage(
+    c,
+    'Checkout',
+    `<section aria-label="Order summary"><h2>Order summary</h2>${summaryHtml(est)}</section>` +
+      formHtml(session, form ?? formFrom(co), errors, est.wire.priceSummary.total.amount) +
+      (cartBack ? `<p><a href="${h(cartBack)}">Back to cart</a></p>` : ''),
+    status,
+    // The form posts here and is then redirected to the post-flow URL: `form-action` allows its origin.
+    { formTargets: [next] },
   );
 }
 
@@ -293,7 +301,7 @@ async function placedPage(emu: Emulator, c: Context, session: StoredRedirectSess
   return htmlPage(
     c,
     'Thank you',
-    `<p role="status">Order #${h(rows[0]?.number)} has been placed.</p>${backLink(back, 'Back to the site')}`,
+    `<p role="status">Order #${h(rows[0]?.number)} has been placed.</p>${await backLink(emu, c, session.clientId, back, 'Back to the site')}`,
   );
 }
 
@@ -345,7 +353,7 @@ class StockShort extends Error {
 
 /** `POST /redirect/{id}` of an `ecomCheckout` session (its form's fields in `body`): places the order. */
 async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknown>) {
-  const session = await loadRedirectSession(emu.db, String(body.id ?? ''));
+  const session = await loadRedirectSession(emu, String(body.id ?? ''));
   if (session?.intent !== 'ecomCheckout')
     return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
   // The form posts back to this same page; a post from another site is refused.
@@ -445,7 +453,7 @@ interface ProductRow {
 }
 
 /** The product page: name, image, price (from the first variant), stock and description. */
-async function productPage(emu: Emulator, c: Context, slug: string, back?: string) {
+async function productPage(emu: Emulator, c: Context, slug: string, clientId: string | null, back?: string) {
   const [p] = await emu.db.query<ProductRow>(
     `SELECT p.id, p.name, p.visible, p.description, p.price::text AS price, p.discounted_price::text AS discounted_price,
             (SELECT v.id FROM product_variants v WHERE v.product_id = p.id AND v.visible ORDER BY v.position LIMIT 1) AS variant_id
@@ -456,7 +464,7 @@ async function productPage(emu: Emulator, c: Context, slug: string, back?: strin
     return htmlPage(
       c,
       'Product not found',
-      `<p>There is no product “${h(slug)}” in the store.</p>${backLink(back, 'Back to the site')}`,
+      `<p>There is no product “${h(slug)}” in the store.</p>${await backLink(emu, c, clientId, back, 'Back to the site')}`,
       404,
     );
   const item = p.variant_id ? await lookupCatalogItem(emu, emu.db, p.id, { variantId: p.variant_id }) : null;
@@ -476,7 +484,9 @@ async function productPage(emu: Emulator, c: Context, slug: string, back?: strin
       priceLine +
       stock +
       (p.description ? `<p>${h(p.description)}</p>` : '') +
-      backLink(back, 'Back to the site'),
+      (await backLink(emu, c, clientId, back, 'Back to the site')),
+    200,
+    { images: [item?.image?.url] },
   );
 }
 
@@ -498,7 +508,7 @@ const notAvailable: IntentPage = async ({ session, emu, c }) => {
     c,
     'Not available in the emulator',
     `<p>${h(what[session.intent] ?? session.intent)} is not available in the emulator: it serves the store (cart, checkout, products) and sign-in only.</p>` +
-      backLink(back, 'Back to the site'),
+      (await backLink(emu, c, session.clientId, back, 'Back to the site')),
     501,
   );
 };
@@ -511,6 +521,7 @@ export function cartPages(router: Router, emu: Emulator) {
       emu,
       c,
       String(session.request.productSlug ?? ''),
+      session.clientId,
       await firstBack(emu, session, ['postFlowUrl']),
     ),
   );
@@ -521,7 +532,7 @@ export function cartPages(router: Router, emu: Emulator) {
     family: FAMILY.none,
     path: '/product-page/{slug}',
     access: 'public',
-    handler: ({ msg, c }) => productPage(emu, c, String((msg as { slug: string }).slug)),
+    handler: ({ msg, c }) => productPage(emu, c, String((msg as { slug: string }).slug), null),
   });
   router.route({
     method: 'POST',

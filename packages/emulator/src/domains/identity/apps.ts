@@ -134,6 +134,9 @@ function installerPage(c: Context, app: AppRow, install: Install) {
     `Add ${app.name} to your site`,
     `<p>${escapeHtml(app.name)} asks to be added to this site. It will be able to act on the site as an app.</p>` +
       `<form method="post" action="${INSTALLER_PATH}">${hidden}<button type="submit">Add to site</button></form>`,
+    200,
+    // The consent ends with a redirect to the app's registered URL, which `form-action` must allow.
+    { formTargets: [install.redirectUrl] },
   );
 }
 

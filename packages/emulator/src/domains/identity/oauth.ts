@@ -34,6 +34,7 @@ import {
   isAllowedRedirectUri,
   isCrossSitePost,
   isWebOrigin,
+  pagePolicy,
   refusalPage,
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
@@ -110,15 +111,16 @@ export function deliver(c: Context, t: Awaited<ReturnType<typeof target>>, state
   const payload = { ...outcome, state };
   if (t.mode === 'web_message') {
     const json = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+    const script = `(window.opener||window.parent).postMessage(${json(payload)},${json(t.origin)});`;
     return c.html(
-      `<!doctype html><html><head><meta charset="utf-8"><title>Login</title></head><body><script>` +
-        `(window.opener||window.parent).postMessage(${json(payload)},${json(t.origin)});</script></body></html>`,
+      `<!doctype html><html><head><meta charset="utf-8"><title>Login</title></head><body><script>${script}</script></body></html>`,
       200,
       {
-        // Only the page that asked may frame this answer (checklist 41).
-        'Content-Security-Policy': `frame-ancestors ${t.origin}`,
+        // Its one script by hash; only the page that asked may frame this answer (checklist 41).
+        'Content-Security-Policy': pagePolicy({ scripts: [script], frameAncestors: t.origin, noForms: true }),
         'Cache-Control': 'no-store',
         'Referrer-Policy': 'no-referrer',
+        'X-Content-Type-Options': 'nosniff',
       },
     );
   }
@@ -201,7 +203,7 @@ function userInfo(m: MemberRow) {
 
 export async function authSession(emu: Emulator, id: string | undefined) {
   if (!id) return undefined;
-  const s = await loadRedirectSession(emu.db, id);
+  const s = await loadRedirectSession(emu, id);
   return s?.intent === 'auth' ? s : undefined;
 }
 
@@ -209,18 +211,13 @@ const expired = (c: Context) =>
   htmlPage(c, 'Login link expired', '<p class="error">This login link is unknown or has expired.</p>', 400);
 
 /**
- * Lets a hosted page's form end at the client's redirect URI: browsers check `form-action` on
+ * Where a hosted page's form may be redirected to in the end: browsers check `form-action` on
  * every redirect of a form submission, so `'self'` alone would block the final redirect with the
- * code. Only that one origin is added, and only when the redirect URI is allowed.
+ * code. Only the redirect URI's origin, and only when the redirect URI is allowed.
  */
-export async function allowFormTarget(emu: Emulator, session: StoredRedirectSession, res: Response) {
+export async function formTargets(emu: Emulator, session: StoredRedirectSession): Promise<string[]> {
   const t = await target(emu, session, session.request.authRequest as StoredAuth);
-  if (!('refused' in t) && t.mode !== 'web_message')
-    res.headers.set(
-      'Content-Security-Policy',
-      `frame-ancestors 'none'; form-action 'self' ${new URL(t.uri).origin}`,
-    );
-  return res;
+  return !('refused' in t) && t.mode !== 'web_message' ? [new URL(t.uri).origin] : [];
 }
 
 /** The hosted login page: log in, register, or ask for a reset e-mail. */
@@ -245,17 +242,16 @@ async function loginPage(
   const msg =
     (view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '') +
     (view.notice ? `<p role="status">${escapeHtml(view.notice)}</p>` : '');
+  const policy = { formTargets: await formTargets(emu, session) };
   if (view.stateToken)
-    return allowFormTarget(
-      emu,
-      session,
-      htmlPage(
-        c,
-        'Verify your e-mail',
-        `${msg}<form method="post" action="${action}">${hidden}<input type="hidden" name="state_token" value="${escapeHtml(view.stateToken)}">` +
-          '<label>Code from the e-mail<input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>' +
-          '<button name="action" value="verify">Verify</button> <button name="action" value="resend" formnovalidate>Send a new code</button></form>',
-      ),
+    return htmlPage(
+      c,
+      'Verify your e-mail',
+      `${msg}<form method="post" action="${action}">${hidden}<input type="hidden" name="state_token" value="${escapeHtml(view.stateToken)}">` +
+        '<label>Code from the e-mail<input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>' +
+        '<button name="action" value="verify">Verify</button> <button name="action" value="resend" formnovalidate>Send a new code</button></form>',
+      200,
+      policy,
     );
   const email = escapeHtml(view.email ?? '');
   // One link per identity provider connection: SSO that finishes this authorization request.
@@ -265,7 +261,7 @@ async function loginPage(
         `<p><a href="${escapeHtml(ssoLoginPath(emu, x.id, session.id))}">Log in with ${escapeHtml(x.name)}</a></p>`,
     )
     .join('');
-  const page = htmlPage(
+  return htmlPage(
     c,
     'Log in',
     `${msg}<form method="post" action="${action}">${hidden}` +
@@ -273,8 +269,9 @@ async function loginPage(
       '<label>Password<input name="password" type="password" autocomplete="current-password"></label>' +
       '<button name="action" value="login">Log in</button> <button name="action" value="register">Sign up</button> ' +
       `<button name="action" value="forgot" formnovalidate>Forgot password?</button></form>${sso}`,
+    200,
+    policy,
   );
-  return allowFormTarget(emu, session, page);
 }
 
 /**
@@ -348,6 +345,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
           { auth: { authRequest: parsed.data, prompt } },
           none,
           undefined,
+          { recordEvent: false },
         ).catch(() => undefined);
         if (!created)
           return htmlPage(c, 'Invalid login request', '<p class="error">Unknown client.</p>', 400);

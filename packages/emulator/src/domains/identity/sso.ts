@@ -22,7 +22,7 @@ import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.
 import { z } from '../../http/validate.ts';
 import { crossSiteRefusal, escapeHtml, htmlPage, isCrossSitePost } from '../redirects/intents.ts';
 import { stateResponse } from './auth.ts';
-import { allowFormTarget, authSession, deliver, mintCode, type StoredAuth, target } from './oauth.ts';
+import { authSession, deliver, formTargets, mintCode, type StoredAuth, target } from './oauth.ts';
 import {
   emailKey,
   getSettings,
@@ -461,7 +461,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     email = '',
   ) => {
     const session = tx.redirect_session_id ? await authSession(emu, tx.redirect_session_id) : undefined;
-    const page = htmlPage(
+    return htmlPage(
       c,
       `Sign in with ${conn.name}`,
       '<p>This identity provider is emulated: it trusts the e-mail address you type.</p>' +
@@ -471,8 +471,9 @@ export function ssoRoutes(router: Router, emu: Emulator) {
         `<label>E-mail<input name="email" type="email" autocomplete="username" value="${escapeHtml(email)}" required></label>` +
         '<label>Name<input name="name" autocomplete="name"></label>' +
         '<button>Continue</button></form>',
+      200,
+      { formTargets: session ? await formTargets(emu, session) : [] },
     );
-    return session ? allowFormTarget(emu, session, page) : page;
   };
   const expired = (c: Context) =>
     htmlPage(

@@ -39,7 +39,46 @@ export const redirectMigrations = [
       );
     `,
   },
+  {
+    // Sessions expire after their last use (AUTH_SESSION_TTL_MS, REDIRECT_SESSION_TTL_MS); those
+    // stored before count from their creation.
+    id: '0210_redirect_session_expiry',
+    sql: `
+      ALTER TABLE redirect_sessions ADD COLUMN expires_at timestamptz;
+      UPDATE redirect_sessions SET expires_at = created_at +
+        CASE WHEN intent = 'auth' THEN interval '1 hour' ELSE interval '30 days' END;
+      ALTER TABLE redirect_sessions ALTER COLUMN expires_at SET NOT NULL;
+      CREATE INDEX redirect_sessions_expires_at ON redirect_sessions (expires_at);
+    `,
+  },
 ];
+
+/**
+ * How long a redirect session lives after its last use (the platform does not document it): an
+ * `auth` session an hour, like the login it serves (its codes live 10 minutes; the hour leaves
+ * time to fetch a password or an e-mail code); any other intent, a checkout above all, 30 days,
+ * so that a buyer can come back to a checkout link (and a logout link still revokes: no refresh
+ * token outlives its family's 30 days). Every use starts the time again; expired sessions are
+ * refused, and deleted when new ones are made (`pruneRedirectSessions`).
+ */
+export const AUTH_SESSION_TTL_MS = 60 * 60 * 1000;
+export const REDIRECT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** Expired sessions deleted per new session at most: bounded work, still faster than they come. */
+const PRUNE_BATCH = 100;
+
+const lifetime = (intent: string) => (intent === 'auth' ? AUTH_SESSION_TTL_MS : REDIRECT_SESSION_TTL_MS);
+
+/**
+ * Deletes expired redirect sessions, up to `PRUNE_BATCH`, skipping rows another transaction
+ * holds (concurrent creates never wait on each other here).
+ */
+async function pruneRedirectSessions(emu: Emulator, sql: Sql) {
+  await sql.query(
+    `DELETE FROM redirect_sessions WHERE id IN (
+       SELECT id FROM redirect_sessions WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [emu.now(), PRUNE_BATCH],
+  );
+}
 
 const str = () => z.string().max(2048);
 const url = () => z.string().max(2048);
@@ -129,12 +168,17 @@ const schema = z.object({
   }
 >;
 
-/** Creates a redirect session; what `POST …/v1/redirect-session` does. */
+/**
+ * Creates a redirect session; what `POST …/v1/redirect-session` does. `recordEvent: false` for the
+ * sessions the emulator keeps for plain authorization requests (anyone may send them, and they are
+ * no session created through the API): those leave no event behind.
+ */
 export async function createRedirectSession(
   emu: Emulator,
   msg: z.output<typeof schema>,
   identity: Identity,
   headerOrigin: string | undefined,
+  { recordEvent = true } = {},
 ) {
   const present = INTENTS.filter((k) => msg[k] !== undefined);
   if (present.length !== 1)
@@ -189,9 +233,17 @@ export async function createRedirectSession(
       memberId: identity.memberId ?? null,
       createdAt: emu.now().toISOString(),
     };
+    await pruneRedirectSessions(emu, sql);
     await sql.query(
-      'INSERT INTO redirect_sessions (id, intent, doc, session_token_hash, created_at) VALUES ($1,$2,$3,$4,$5)',
-      [id, intent, JSON.stringify(session), hashToken(sessionToken), emu.now()],
+      'INSERT INTO redirect_sessions (id, intent, doc, session_token_hash, created_at, expires_at) VALUES ($1,$2,$3,$4,$5,$6)',
+      [
+        id,
+        intent,
+        JSON.stringify(session),
+        hashToken(sessionToken),
+        emu.now(),
+        new Date(emu.now().getTime() + lifetime(intent)),
+      ],
     );
     const base = emu.config.publicUrl;
     let endpoint = `${base}/redirect/${id}`;
@@ -221,21 +273,32 @@ export async function createRedirectSession(
       sessionToken,
       shortUrl: `${base}/r/${id}`,
     };
-    await emu.recordEvent(sql, REDIRECT_SESSION_CREATED, id, {
-      id,
-      intent,
-      fullUrl: entity.fullUrl,
-      createdDate: session.createdAt,
-    });
+    if (recordEvent)
+      await emu.recordEvent(sql, REDIRECT_SESSION_CREATED, id, {
+        id,
+        intent,
+        fullUrl: entity.fullUrl,
+        createdDate: session.createdAt,
+      });
     return { redirectSession: entity };
   });
 }
 
-/** Reads a stored redirect session. */
-export async function loadRedirectSession(sql: Sql, id: string): Promise<StoredRedirectSession | undefined> {
-  const rows = await sql.query<{ doc: StoredRedirectSession }>(
-    'SELECT doc FROM redirect_sessions WHERE id = $1',
-    [id],
+/**
+ * Reads a redirect session that has not expired, and starts its lifetime again (it is in use).
+ * An expired one is `undefined` whether or not it has been deleted yet.
+ */
+export async function loadRedirectSession(
+  emu: Emulator,
+  id: string,
+): Promise<StoredRedirectSession | undefined> {
+  const now = emu.now();
+  const until = (intent: string) => new Date(now.getTime() + lifetime(intent));
+  const rows = await emu.db.query<{ doc: StoredRedirectSession }>(
+    `UPDATE redirect_sessions SET expires_at = CASE WHEN intent = 'auth' THEN $3::timestamptz ELSE $4::timestamptz END
+      WHERE id = $1 AND expires_at > $2
+      RETURNING doc`,
+    [id, now, until('auth'), until('ecomCheckout')],
   );
   return rows[0]?.doc;
 }
@@ -269,7 +332,7 @@ intentPages.set('login', async ({ session, emu, c }) => {
 });
 
 async function servePage(c: Context, emu: Emulator, id: string) {
-  const session = await loadRedirectSession(emu.db, id);
+  const session = await loadRedirectSession(emu, id);
   if (!session) return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
   if (session.intent === 'auth') {
     const qs = new URLSearchParams({ redirect_session_id: session.id }).toString();
@@ -313,7 +376,7 @@ export const redirects: Domain = {
       access: 'public',
       async handler({ msg, c }) {
         const id = String((msg as { id: string }).id);
-        const session = await loadRedirectSession(emu.db, id);
+        const session = await loadRedirectSession(emu, id);
         if (!session) throw notFound('REDIRECT_SESSION_NOT_FOUND', 'No such redirect session');
         return c.redirect(`/redirect/${encodeURIComponent(id)}`, 302);
       },

@@ -6,6 +6,7 @@
  * intentPages.set('ecomCheckout', async ({ session, emu, c }) => htmlPage(c, 'Checkout', '<p>…</p>'));
  * @module
  */
+import { createHash } from 'node:crypto';
 import type { RedirectCallbacks } from '@shopkit/sdk/redirects';
 import type { Context } from 'hono';
 import type { Emulator } from '../../context.ts';
@@ -68,20 +69,78 @@ export const escapeHtml = (s: unknown) =>
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
   );
 
+/** The stylesheet of every hosted page (allowed by its hash, not `'unsafe-inline'`). */
+const PAGE_STYLE =
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}' +
+  'label{display:block;margin:.5rem 0}input{display:block;width:100%;padding:.4rem}button{margin-top:.8rem;padding:.4rem 1rem}' +
+  '.error{color:#a00}';
+
+/** A CSP hash source for the exact text of an inline `<style>` or `<script>` element. */
+export const cspHash = (text: string) =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** What a hosted page may load or send beyond nothing (see `pagePolicy`). */
+export interface PagePolicy {
+  /** Origins a form of the page may be redirected to after it posts (besides the page's own). */
+  formTargets?: Array<string | undefined>;
+  /** Origins the page's images come from. */
+  images?: Array<string | undefined>;
+  /** The page's inline stylesheets and scripts, allowed by hash. */
+  styles?: string[];
+  scripts?: string[];
+  /** Who may frame the page: `'none'` unless an origin is given (the web_message answer). */
+  frameAncestors?: string;
+  /** `form-action` when the page has no form at all: `'none'`. */
+  noForms?: boolean;
+}
+
 /**
- * A hosted HTML page that may not be framed (checklist 41), sent with `no-store` and no referrer.
- * `body` is trusted HTML: escape every value with `escapeHtml`.
+ * The Content-Security-Policy of a hosted page: nothing by default (`default-src 'none'`, no
+ * `<base>`), its own inline stylesheets and scripts by hash only, images only from the origins
+ * given, forms only to itself and then to the origins its flow ends at (browsers check
+ * `form-action` on each redirect after a submission too), framed by no one (checklist 41) or by
+ * exactly the one origin given. Only http(s) origins become sources.
  */
-export function htmlPage(c: Context, title: string, body: string, status = 200) {
+export function pagePolicy(p: PagePolicy = {}): string {
+  const origins = (list: Array<string | undefined> = []) =>
+    [
+      ...new Set(list.filter((o): o is string => !!o && URL.canParse(o)).map((o) => new URL(o).origin)),
+    ].filter(isWebOrigin);
+  const images = origins(p.images);
+  const styles = (p.styles ?? []).map(cspHash);
+  const scripts = (p.scripts ?? []).map(cspHash);
+  return [
+    "default-src 'none'",
+    ...(styles.length ? [`style-src ${styles.join(' ')}`] : []),
+    ...(scripts.length ? [`script-src ${scripts.join(' ')}`] : []),
+    ...(images.length ? [`img-src ${images.join(' ')}`] : []),
+    "base-uri 'none'",
+    `form-action ${p.noForms ? "'none'" : ["'self'", ...origins(p.formTargets)].join(' ')}`,
+    `frame-ancestors ${p.frameAncestors && isWebOrigin(p.frameAncestors) ? p.frameAncestors : "'none'"}`,
+  ].join('; ');
+}
+
+/**
+ * A hosted HTML page that may not be framed (checklist 41), sent with `no-store`, no referrer and
+ * a strict policy (`pagePolicy`): `policy` names the form targets, image origins and any extra
+ * stylesheet the page needs. `body` is trusted HTML: escape every value with `escapeHtml`; it may
+ * hold no `<style>`, `<script>`, event handler or `style` attribute (the policy refuses them).
+ */
+export function htmlPage(
+  c: Context,
+  title: string,
+  body: string,
+  status = 200,
+  policy: Omit<PagePolicy, 'styles' | 'scripts' | 'frameAncestors'> & { style?: string } = {},
+) {
+  const styles = [PAGE_STYLE, ...(policy.style ? [policy.style] : [])];
   return c.html(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>` +
-      '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}' +
-      'label{display:block;margin:.5rem 0}input{display:block;width:100%;padding:.4rem}button{margin-top:.8rem;padding:.4rem 1rem}' +
-      '.error{color:#a00}</style></head><body>' +
+      `${styles.map((s) => `<style>${s}</style>`).join('')}</head><body>` +
       `<h1>${escapeHtml(title)}</h1>${body}</body></html>`,
     status as 200,
     {
-      'Content-Security-Policy': "frame-ancestors 'none'; form-action 'self'",
+      'Content-Security-Policy': pagePolicy({ ...policy, styles }),
       'X-Frame-Options': 'DENY',
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',

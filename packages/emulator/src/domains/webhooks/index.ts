@@ -295,6 +295,9 @@ export function redactUrl(u: string) {
 
 const E = FAMILY.none;
 const BASE = '/_api/emulator/v1/webhooks';
+/** The webhooks page's own stylesheet (wide tables), after the hosted pages' one. */
+const WEBHOOKS_PAGE_STYLE =
+  'body{max-width:72rem}table{border-collapse:collapse;font-size:14px}td,th{border:1px solid #ccc;padding:.2rem .4rem;text-align:left}.dead{background:#fdd}.pending{background:#ffd}';
 
 export const webhooks: Domain = {
   name: 'webhooks',
@@ -442,8 +445,9 @@ export const webhooks: Domain = {
             '<h2>Subscriptions</h2><table><thead><tr><th>URL</th><th>Events</th><th>Source</th><th>Pending</th><th>Delivered</th><th>Dead</th></tr></thead>' +
             `<tbody>${subRows || '<tr><td colspan="6">No subscriptions</td></tr>'}</tbody></table>` +
             '<h2>Recent deliveries</h2><table><thead><tr><th>#</th><th>Event</th><th>Entity</th><th>URL</th><th>State</th><th>Attempts</th><th>Last error</th><th>Next attempt / delivered</th></tr></thead>' +
-            `<tbody>${deliveryRows || '<tr><td colspan="8">No deliveries</td></tr>'}</tbody></table>` +
-            '<style>body{max-width:72rem}table{border-collapse:collapse;font-size:14px}td,th{border:1px solid #ccc;padding:.2rem .4rem;text-align:left}.dead{background:#fdd}.pending{background:#ffd}</style>',
+            `<tbody>${deliveryRows || '<tr><td colspan="8">No deliveries</td></tr>'}</tbody></table>`,
+          200,
+          { style: WEBHOOKS_PAGE_STYLE },
         );
       },
     });
