@@ -642,7 +642,7 @@ export const cart: Domain = {
       handler: ({ msg, identity }) =>
         emu.db.tx(async (sql) => {
           const checkoutId = newId();
-          const { row } = await lockCart(emu, sql, identity, {
+          const { row, created } = await lockCart(emu, sql, identity, {
             create: false,
             currency: CURRENCY,
             onVisitorCartDeleted: visitorCartDeleted(emu, sql),
@@ -689,7 +689,13 @@ export const cart: Domain = {
           row.doc.checkoutId = checkoutId;
           await saveCart(emu, sql, row);
           const cartNow = renderCart(await cartState(emu, sql, row), now);
-          await emu.recordEvent(sql, CART_EVENTS.cartUpdated, row.id, cartNow);
+          // A member cart made here to take in the visitor's: its events start with its creation.
+          await emu.recordEvent(
+            sql,
+            created ? CART_EVENTS.cartCreated : CART_EVENTS.cartUpdated,
+            row.id,
+            cartNow,
+          );
           await emu.recordEvent(
             sql,
             CART_EVENTS.checkoutCreated,

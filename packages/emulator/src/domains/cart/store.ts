@@ -234,8 +234,16 @@ export async function lockCart(
     owner.kind === 'member' && identity.visitorId
       ? await lock(sql, { kind: 'visitor', id: identity.visitorId })
       : undefined;
-  const created = opts.create || visitor ? await ensure(emu, sql, owner, opts.currency) : false;
-  const row = await lock(sql, owner);
+  const make = opts.create || !!visitor;
+  let created = false;
+  let row: CartRow | undefined;
+  // A cart that `ensure` found but that was gone once locked was deleted meanwhile (the owner's
+  // DELETE, an order placed from it, a merge at login) by a transaction that has since committed:
+  // make it again. Each pass needs another such delete to miss; an add never answers "no cart".
+  do {
+    if (make) created = await ensure(emu, sql, owner, opts.currency);
+    row = await lock(sql, owner);
+  } while (!row && make);
   if (!row) throw cartNotFound();
   if (visitor) {
     row.doc = mergeDocs(row.doc, visitor.doc);
