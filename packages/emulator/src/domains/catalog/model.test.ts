@@ -148,6 +148,16 @@ describe('prices', () => {
   });
 
   it('ranges span the variants and cost and profit add up', () => {
+    // A large negative margin, whose float error once passed an absolute 1e-12 (seed 558967778).
+    const p = {
+      ...blankProduct('p', 'P', '2026-01-01T00:00:00.000Z'),
+      discount: { type: 'PERCENT', value: 999993 },
+    };
+    const margin = costAndProfit(p as ProductState, 9071429, 4769810).profitMargin;
+    const sell = discounted(9071429, p.discount as ProductState['discount']);
+    expect(Math.abs(margin - (sell - 4769810) / sell)).toBeLessThanOrEqual(
+      0.00005 + 8 * Number.EPSILON * Math.abs(margin),
+    );
     fc.assert(
       fc.property(
         optionsArb,
@@ -178,7 +188,14 @@ describe('prices', () => {
           const sell = discounted(base, discount);
           // The margin is a fraction of the discounted price to 4 places, at most 1 (the typings).
           if (sell === 0) expect(cp.profitMargin).toBe(0);
-          else expect(Math.abs(cp.profitMargin - (sell - cost) / sell)).toBeLessThanOrEqual(0.00005 + 1e-12);
+          else {
+            // Half a unit of the 4th place, plus the float error of both sides, relative to their
+            // size: a margin of -74527.2813 (a 99.9993 % discount under a large cost) is off by 1.5e-11.
+            const exact = (sell - cost) / sell;
+            expect(Math.abs(cp.profitMargin - exact)).toBeLessThanOrEqual(
+              0.00005 + 8 * Number.EPSILON * Math.max(1, Math.abs(exact)),
+            );
+          }
           expect(cp.profitMargin).toBeLessThanOrEqual(1);
           expect(scaled(cp.profitMargin, 4)).not.toBeUndefined();
         },
