@@ -18,6 +18,11 @@ export interface CookieOptions {
 
 /** A request/response cookie jar (Next.js `cookies()`, Hono's helpers, a small adapter, …). */
 export interface CookieJar {
+  /**
+   * The cookie's value, including one `set` earlier in the same request: a jar that reads only the
+   * request's cookies (Express's `req.cookies`, Hono's `getCookie`) needs a map of what it set,
+   * or a renewal reads back the refresh token it just spent.
+   */
   get(name: string): string | undefined;
   /** `attributes` is the ready `Set-Cookie` attribute list, e.g. `Path=/; Secure; HttpOnly; SameSite=Lax`. */
   set(name: string, value: string, attributes: string): void;

@@ -4,7 +4,7 @@ import type { ShopkitError } from '../http/errors.ts';
 import { call } from '../http/op.ts';
 import { AppStrategy } from './app.ts';
 import { OAuthStrategy } from './oauth.ts';
-import { emptyTokens } from './tokens.ts';
+import { emptyTokens, type Tokens } from './tokens.ts';
 
 /** A fetch that never answers, until the request's signal aborts it. */
 const hanging = ((_input: RequestInfo | URL, init?: RequestInit) =>
@@ -333,5 +333,87 @@ describe("the strategy's own calls", () => {
     });
     await call(client, { method: 'GET', path: '/things/v1/x' }, []).catch(() => {});
     expect(onError.mock.calls.map((c) => c[1])).toEqual([{ method: 'GET', path: '/things/v1/x' }]);
+  });
+});
+
+describe('a member whose session cannot be renewed', () => {
+  it('for want of a refresh token (an answer without one) is logged out visibly, as a refused refresh is', async () => {
+    const grants: string[] = [];
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      tokens: {
+        accessToken: { value: 'member-access', expiresAt: 1 },
+        refreshToken: { value: '', role: 'member' },
+      },
+    });
+    const ended: string[] = [];
+    auth.on('sessionExpired', () => ended.push('expired'));
+    const client = createClient({
+      baseUrl: 'http://h',
+      auth,
+      fetch: async (input, init) => {
+        if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
+        grants.push(JSON.parse(String(init?.body)).grantType);
+        return Response.json({ access_token: 'visitor-access', refresh_token: 'vr', expires_in: 3600 });
+      },
+    });
+    await call(client, { method: 'GET', path: '/things/v1/x' }, []);
+    expect(grants).toEqual(['anonymous']);
+    expect(ended).toEqual(['expired']);
+    expect(await auth.loggedIn()).toBe(false);
+  });
+});
+
+describe('tokens stored while a renewal compares, in an async storage', () => {
+  it('win: a logout landing during the read of its compare-and-set is not undone', async () => {
+    let stored: Tokens = {
+      accessToken: { value: 'old-access', expiresAt: 1 },
+      refreshToken: { value: 'member-refresh', role: 'member' },
+    };
+    /** Runs once, while a read of the storage is in flight (it answers what it read first). */
+    let duringRead: (() => Promise<void>) | undefined;
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      storage: {
+        async getTokens() {
+          const snapshot = stored;
+          const f = duringRead;
+          duringRead = undefined;
+          await f?.();
+          return snapshot;
+        },
+        async setTokens(t) {
+          stored = t;
+        },
+      },
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const grants: string[] = [];
+    const client = createClient({
+      baseUrl: 'http://h',
+      auth,
+      fetch: async (input, init) => {
+        if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
+        grants.push(JSON.parse(String(init?.body)).grantType);
+        await gate;
+        return Response.json({
+          access_token: `${grants.length}-access`,
+          refresh_token: 'r',
+          expires_in: 3600,
+        });
+      },
+    });
+    const pending = call(client, { method: 'GET', path: '/things/v1/x' }, []);
+    await vi.waitFor(() => expect(grants).toEqual(['refresh_token']));
+    // The logout: stored while the renewal reads the storage to compare before it writes.
+    duringRead = () => auth.setTokens(emptyTokens());
+    release();
+    await pending;
+    expect(stored.refreshToken.role).not.toBe('member');
+    expect(await auth.loggedIn()).toBe(false);
+    expect(grants).toEqual(['refresh_token', 'anonymous']);
   });
 });

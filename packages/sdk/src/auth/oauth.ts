@@ -130,12 +130,15 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
    * ones it started from (compare and set); otherwise renewal goes on from the new ones.
    */
   async function renew(force: boolean, renewed = false): Promise<Tokens> {
-    let from = await read();
+    // This strategy's own writes of another session (a logout, a login) since `from` was read
+    // count as moves, even when a slow storage still answers the old tokens.
+    const seen = epoch;
+    const from = await read();
     if ((!force || renewed) && usable(from)) return from;
     /** When someone else stored tokens since `from`: what renewal goes on with instead. */
     const moved = async () => {
       const now = await read();
-      return same(now, from) ? undefined : usable(now) ? now : renew(false);
+      return seen === epoch && same(now, from) ? undefined : usable(now) ? now : renew(false);
     };
     /** Stores `next` in place of `from`, unless someone else stored tokens meanwhile. */
     const swap = async (next: Tokens, isRenewal = false) => {
@@ -145,8 +148,8 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       return next;
     };
     const rt = from.refreshToken;
-    if (rt.value) {
-      let fresh: Tokens;
+    let fresh: Tokens | undefined;
+    if (rt.value)
       try {
         fresh = await tokenRequest({ clientId, grantType: 'refresh_token', refreshToken: rt.value }, rt.role);
       } catch (e) {
@@ -154,18 +157,10 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
         // timeout, a 5xx or any other 4xx (429, 408) is thrown, and the session kept.
         const status = (e as ShopkitError).status;
         if (status !== 400 && status !== 401) throw e;
-        if (rt.role === TokenRole.MEMBER) {
-          const other = await moved();
-          if (other) return other;
-          await write(emptyTokens());
-          emit('sessionExpired');
-          from = emptyTokens();
-        }
-        // New visitor tokens start another session.
-        return swap(await anonymous());
       }
-      // A refresh that worked keeps the session. Adopt a rotated refresh token; keep the old one
-      // when the server sends none.
+    // A refresh that worked keeps the session. Adopt a rotated refresh token; keep the old one
+    // when the server sends none.
+    if (fresh)
       return swap(
         {
           accessToken: fresh.accessToken,
@@ -173,7 +168,17 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
         },
         true,
       );
+    // A member whose refresh is refused, or who has no refresh token to renew with, is logged out
+    // visibly (checklist 25).
+    if (rt.role === TokenRole.MEMBER) {
+      const other = await moved();
+      if (other) return other;
+      await write(emptyTokens());
+      emit('sessionExpired');
+      // Renewal goes on from what is stored now: no tokens, or a login stored meanwhile.
+      return renew(false);
     }
+    // New visitor tokens start another session.
     return swap(await anonymous());
   }
 

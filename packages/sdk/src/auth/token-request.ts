@@ -40,7 +40,8 @@ export async function postTokenRequest(
         // A token endpoint that never answers must not hang every call behind it.
         signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
       });
-      json = await res.json().catch(() => json);
+      // A `null` body reads as an empty answer: the refusal below, not a TypeError.
+      json = (await res.json().catch(() => 0)) || json;
     } catch (e) {
       cause = e;
     }
