@@ -19,9 +19,8 @@ export interface CookieOptions {
 /** A request/response cookie jar (Next.js `cookies()`, Hono's helpers, a small adapter, …). */
 export interface CookieJar {
   /**
-   * The cookie's value, including one `set` earlier in the same request: a jar that reads only the
-   * request's cookies (Express's `req.cookies`, Hono's `getCookie`) needs a map of what it set,
-   * or a renewal reads back the refresh token it just spent.
+   * The cookie's value. A jar may answer the request's cookie even after a `set` (Express's
+   * `req.cookies`, Hono's `getCookie`): {@link cookieStorage} then answers what it set.
    */
   get(name: string): string | undefined;
   /** `attributes` is the ready `Set-Cookie` attribute list, e.g. `Path=/; Secure; HttpOnly; SameSite=Lax`. */
@@ -35,16 +34,26 @@ export const tokenCookieName = (clientId: string) => `__Host-shopkit-${clientId.
 export function cookieStorage(jar: CookieJar, clientId: string, options: CookieOptions = {}): TokenStorage {
   const name = tokenCookieName(clientId);
   const attrs = `Path=/; Secure; HttpOnly; SameSite=${options.sameSite === 'Strict' ? 'Strict' : 'Lax'}`;
+  // The last tokens set, and the cookie they replaced. A jar that reads only the request's cookies
+  // still answers the replaced one after a `set`, and a renewal would read back the refresh token
+  // it just spent (and, refused, refresh with it again and again): while the jar answers the
+  // replaced cookie, the tokens set are the answer. Only a cookie that was there counts: a storage
+  // made once over per-request jars gives a request without one no other visitor's tokens, and a
+  // request with a cookie only what was set in place of that same cookie.
+  let last: { was: string; now: Tokens } | undefined;
   return {
     getTokens() {
       try {
         const raw = jar.get(name);
+        if (raw && raw === last?.was) return last.now;
         return raw ? (JSON.parse(decodeURIComponent(raw)) as Tokens) : null;
       } catch {
         return null;
       }
     },
     setTokens(tokens) {
+      const was = jar.get(name);
+      last = was ? { was, now: tokens } : undefined;
       const empty = !tokens.accessToken.value && !tokens.refreshToken.value;
       jar.set(
         name,

@@ -3,6 +3,7 @@ import { createClient, type RetryOptions } from '../client.ts';
 import type { ShopkitError } from '../http/errors.ts';
 import { call } from '../http/op.ts';
 import { AppStrategy } from './app.ts';
+import { cookieStorage } from './cookie.ts';
 import { OAuthStrategy } from './oauth.ts';
 import { emptyTokens, type Tokens } from './tokens.ts';
 
@@ -361,6 +362,65 @@ describe('a member whose session cannot be renewed', () => {
     expect(grants).toEqual(['anonymous']);
     expect(ended).toEqual(['expired']);
     expect(await auth.loggedIn()).toBe(false);
+  });
+});
+
+describe('cookie storage over a jar that reads only the request’s own cookies', () => {
+  it('renews from what it set, not the spent cookie: a refused member refresh ends in one visitor grant, not a loop', async () => {
+    const member: Tokens = {
+      accessToken: { value: 'member-access', expiresAt: 1 },
+      refreshToken: { value: 'RT1', role: 'member' },
+    };
+    // Express's `req.cookies` with `res.cookie`: what the request came with, whatever was set.
+    const sent = encodeURIComponent(JSON.stringify(member));
+    const set: string[] = [];
+    const jar = { get: () => sent, set: (_: string, value: string) => void set.push(value) };
+    const auth = OAuthStrategy({ clientId: 'c', storage: cookieStorage(jar, 'c') });
+    const grants: string[] = [];
+    const client = createClient({
+      baseUrl: 'http://h',
+      auth,
+      retry: { attempts: 1 },
+      fetch: async (input, init) => {
+        if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
+        const grant = JSON.parse(String(init?.body)).grantType;
+        grants.push(grant);
+        if (grants.length > 10) throw new Error('a loop of token requests');
+        return grant === 'refresh_token'
+          ? Response.json({ message: 'refused', details: {} }, { status: 400 })
+          : Response.json({ access_token: 'visitor-access', refresh_token: 'vr', expires_in: 3600 });
+      },
+    });
+    await call(client, { method: 'GET', path: '/things/v1/x' }, []);
+    expect(grants).toEqual(['refresh_token', 'anonymous']);
+    expect(set.map((v) => (v ? JSON.parse(decodeURIComponent(v)).refreshToken.role : 'deleted'))).toEqual([
+      'deleted',
+      'visitor',
+    ]);
+    expect(await auth.loggedIn()).toBe(false);
+  });
+
+  it('made once over per-request jars, gives a request no other request’s tokens', async () => {
+    let cookie: string | undefined;
+    const jar = { get: () => cookie, set: () => {} };
+    const storage = cookieStorage(jar, 'c');
+    const a: Tokens = {
+      accessToken: { value: 'a', expiresAt: 9e9 },
+      refreshToken: { value: 'ra', role: 'visitor' },
+    };
+    const b: Tokens = {
+      accessToken: { value: 'b', expiresAt: 9e9 },
+      refreshToken: { value: 'rb', role: 'visitor' },
+    };
+    // A request without a cookie stores a new visitor's tokens; the next one without a cookie is
+    // another visitor.
+    await storage.setTokens(a);
+    expect(await storage.getTokens()).toBeNull();
+    // A request with b's cookie reads b's tokens, though a's were set over another cookie.
+    cookie = encodeURIComponent(JSON.stringify(a));
+    await storage.setTokens(b);
+    cookie = encodeURIComponent(JSON.stringify(b));
+    expect(await storage.getTokens()).toEqual(b);
   });
 });
 

@@ -22,7 +22,11 @@ export interface Tokens {
   refreshToken: RefreshToken;
 }
 
-/** Where a strategy keeps its tokens. Methods may be async (a cookie store on a server, say). */
+/**
+ * Where a strategy keeps its tokens. Methods may be async (a cookie store on a server, say).
+ * `getTokens` answers what `setTokens` stored last: a strategy that read back spent tokens would
+ * renew with them again.
+ */
 export interface TokenStorage {
   getTokens(): Tokens | null | undefined | Promise<Tokens | null | undefined>;
   setTokens(tokens: Tokens): void | Promise<void>;
