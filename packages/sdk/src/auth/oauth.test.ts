@@ -5,7 +5,7 @@ import { call } from '../http/op.ts';
 import { AppStrategy } from './app.ts';
 import { cookieStorage } from './cookie.ts';
 import { OAuthStrategy } from './oauth.ts';
-import { emptyTokens, type Tokens } from './tokens.ts';
+import { emptyTokens, memoryStorage, type Tokens } from './tokens.ts';
 
 /** A fetch that never answers, until the request's signal aborts it. */
 const hanging = ((_input: RequestInfo | URL, init?: RequestInit) =>
@@ -362,6 +362,34 @@ describe('a member whose session cannot be renewed', () => {
     expect(grants).toEqual(['anonymous']);
     expect(ended).toEqual(['expired']);
     expect(await auth.loggedIn()).toBe(false);
+  });
+});
+
+describe('Web Locks across tabs', () => {
+  it('are taken for a storage given (which tabs may share), not for the default memory storage', async () => {
+    const names: string[] = [];
+    const locks = {
+      request: (name: string, ...rest: unknown[]) => {
+        names.push(name);
+        const cb = rest[rest.length - 1] as (lock: object) => unknown;
+        return Promise.resolve(cb({ name }));
+      },
+    };
+    vi.stubGlobal('navigator', { locks });
+    try {
+      const fetch = async () => Response.json({ access_token: 'v', refresh_token: 'r', expires_in: 3600 });
+      const own = OAuthStrategy({ clientId: 'c' });
+      createClient({ baseUrl: 'http://h', auth: own, fetch });
+      await own.renewToken();
+      // Memory is this tab's alone: no other tab's renewal can show in it, so none is waited for.
+      expect(names).toEqual([]);
+      const shared = OAuthStrategy({ clientId: 'c', storage: memoryStorage() });
+      createClient({ baseUrl: 'http://h', auth: shared, fetch });
+      await shared.renewToken();
+      expect(names).toEqual(['shopkit:c:tokens']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 

@@ -195,11 +195,16 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     return false;
   }
 
-  /** Single-flight within this instance, and across instances sharing storage via Web Locks. */
+  /**
+   * Single-flight within this instance, and across instances sharing storage via Web Locks: only a
+   * storage given can be shared (the default memory storage is this instance's alone, and waiting
+   * for another tab's renewal to show in it only cost up to a second).
+   */
   const renewOnce = (force: boolean): Promise<Tokens> =>
     (inflight ??= (async () => {
       try {
-        const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+        const locks =
+          options.storage && (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
         if (!locks) return await renew(force);
         const name = `shopkit:${clientId}:tokens`;
         const seen = await read();
