@@ -205,7 +205,7 @@ it('says why a coupon that could not be removed is still applied', async () => {
     }),
   );
   await page.getByRole('button', { name: 'Remove coupon' }).click();
-  // The optimistic removal is rolled back: the coupon is shown again, with the reason.
+  // The coupon was never dropped (the removal waits for the server): it stays, with the reason.
   await page.getByRole('alert').filter({ hasText: 'The coupon was not removed' }).waitFor();
   await page.getByText('Coupon SAVE10 applied').waitFor();
   expect(errors).toEqual([]);

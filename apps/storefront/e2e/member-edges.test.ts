@@ -2,8 +2,9 @@
  * Member flows and the cart drawer at their edges, in a real Chromium: "Send a new code" sent once
  * per double click and keeping keyboard focus, a cart change made in another tab shown here (and
  * the server's cart fetched again when the tab comes back into view), the browser's Back after a
- * verification or a login not landing on the spent step, and focus kept in the open drawer when a
- * refused refresh ends the member's session under it.
+ * verification or a login not landing on the spent step, focus kept in the open drawer when a
+ * refused refresh ends the member's session under it, and a session ended in one tab shown as
+ * ended (not as a logout) in another.
  */
 import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
@@ -186,4 +187,28 @@ it('keeps focus in the open drawer when a refused refresh ends the member’s se
   await expect.poll(() => focused(page)).toBe('H2 Your cart');
   expect(errors).toEqual([]);
   await page.close();
+});
+
+it('shows a session that a refused refresh ended in another tab as ended, not as a logout', async () => {
+  const email = await registerInNode('two-tab-expiry@example.com');
+  const context = await shop.browser.newContext();
+  const a = await context.newPage();
+  const b = await context.newPage();
+  await a.goto(`${shop.url}/login`);
+  await logIn(a, email);
+  await b.goto(`${shop.url}/`);
+  await b.getByRole('link', { name: 'Account' }).waitFor();
+  const tokens = await a.evaluate((key) => JSON.parse(localStorage.getItem(key)!), tokensKey());
+  for (const token of [tokens.refreshToken.value, tokens.accessToken.value])
+    await fetch(`${shop.emu.url}/oauth2/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+  // Tab A's next call finds its tokens refused; tab B makes no call of its own.
+  await a.reload();
+  await a.getByRole('alert').filter({ hasText: 'Your session has ended' }).waitFor();
+  await b.getByRole('alert').filter({ hasText: 'Your session has ended' }).waitFor({ timeout: 5000 });
+  await b.getByRole('link', { name: 'Log in', exact: true }).waitFor();
+  await context.close();
 });

@@ -3,13 +3,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { syncCartAcrossTabs } from './cart-sync.ts';
-import { config } from './config.ts';
 import { router } from './routes.tsx';
 import { client, queryClient } from './shop.ts';
 import './styles.css';
-
-syncCartAcrossTabs(queryClient, `shopkit:${config.clientId}:cart`);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -17,6 +17,7 @@ import {
   useOptionsAvailability,
   useProductBySlug,
   useProducts,
+  useRemoveCoupon,
   useUpdateLineItemQuantity,
 } from './index.ts';
 
@@ -354,6 +355,37 @@ it('keeps a later queued change on screen when an earlier one fails, and the ser
     expect(hook.result.current.cart.data?.lineItems.map((l) => l.quantity)).toEqual([1, 1]),
   );
   expect(hook.result.current.cart.data!.lineItems.every((l) => !l.id.startsWith('pending-'))).toBe(true);
+});
+
+it('keeps the coupon in the cart until its removal has answered, as its apply does', async () => {
+  const { fetchFn, hold } = holdableFetch();
+  const { client, wrapper } = setup(fetchFn);
+  const [plate] = await productIds(client, ['dinner-plate']);
+  await cart.addToCurrentCart(client, { lineItems: [lineOf(plate!)] });
+  await cart.updateCurrentCart(client, { couponCode: 'SAVE10' });
+  const hook = renderHook(
+    () => ({ cart: useCart(), remove: useRemoveCoupon(), updating: useCartUpdating() }),
+    {
+      wrapper,
+    },
+  );
+  const coupon = () => hook.result.current.cart.data?.appliedDiscounts?.find((d) => d.coupon)?.coupon?.code;
+  await waitFor(() => expect(coupon()).toBe('SAVE10'));
+
+  const release = hold('/remove-coupon');
+  let removed!: Promise<unknown>;
+  act(() => {
+    removed = hook.result.current.remove.mutateAsync();
+  });
+  await waitFor(() => expect(hook.result.current.remove.isPending).toBe(true));
+  await new Promise((r) => setTimeout(r, 200));
+  // The cart stays the server's, coupon and discounted amounts together; the change shows as on its way.
+  expect(coupon()).toBe('SAVE10');
+  expect(hook.result.current.updating).toBe(true);
+  release();
+  await act(() => removed);
+  await waitFor(() => expect(coupon()).toBeUndefined());
+  expect(hook.result.current.updating).toBe(false);
 });
 
 it('shows another add of a product without options as more of its line, as the server stores it, and its amounts as updating until it answers', async () => {

@@ -8,7 +8,7 @@ import {
   TokenRole,
 } from '@shopkit/sdk';
 import { queryOptions, useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { shopkitKeys } from './catalog.ts';
+import { shopkitKeys } from './keys.ts';
 import { useOnce } from './once.ts';
 import { useShopkit } from './provider.tsx';
 
@@ -228,19 +228,26 @@ export function useRemoveLineItems() {
   );
 }
 
-/** Applies a coupon code; a refused code rejects with the platform's `ApplicationError`. */
+/**
+ * Applies a coupon code; a refused code rejects with the platform's `ApplicationError`. Not
+ * optimistic: only the server knows whether the code applies and what it takes off.
+ */
 export function useApplyCoupon() {
   return useCartMutation<string>('coupon', (client, couponCode) =>
     cart.updateCurrentCart(client, { couponCode }),
   );
 }
 
-/** Removes the applied coupon. */
+/**
+ * Removes the applied coupon. Not optimistic, as {@link useApplyCoupon}: a coupon is money, and the
+ * cart keeps the coupon and the amounts it discounts together until the server answers (show the
+ * coupon busy meanwhile: `isPending`, or {@link useCartUpdating}); offline, it is held like any
+ * other cart change.
+ */
 export function useRemoveCoupon() {
   return useCartMutation<void>(
     'uncoupon',
     async (client) => (await cart.removeCouponFromCurrentCart(client)).cart,
-    (c) => ({ ...c, appliedDiscounts: (c.appliedDiscounts ?? []).filter((d) => !d.coupon) }),
   );
 }
 

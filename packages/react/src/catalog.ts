@@ -1,20 +1,7 @@
 import { type AnyClient, ApplicationError, collections, type PlatformQuery, products } from '@shopkit/sdk';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { shopkitKeys } from './keys.ts';
 import { useShopkit } from './provider.tsx';
-
-/** Every query key of this package starts with `'shopkit'`; invalidate it to refetch everything. */
-export const shopkitKeys = {
-  all: ['shopkit'] as const,
-  products: (query: PlatformQuery) => ['shopkit', 'products', query] as const,
-  product: (slug: string) => ['shopkit', 'product', 'slug', slug] as const,
-  availability: (id: string, choices: Record<string, string>) =>
-    ['shopkit', 'product', id, 'availability', choices] as const,
-  collections: (query: PlatformQuery) => ['shopkit', 'collections', query] as const,
-  collection: (slug: string) => ['shopkit', 'collection', 'slug', slug] as const,
-  cart: ['shopkit', 'cart'] as const,
-  estimate: (options: unknown) => ['shopkit', 'cart', 'estimate', options] as const,
-  session: ['shopkit', 'session'] as const,
-};
 
 /**
  * One page of products: the platform query (`filter`, `sort`, `paging`) is passed as is.

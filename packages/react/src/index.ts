@@ -35,13 +35,14 @@ export {
   optionsAvailabilityQuery,
   productBySlugQuery,
   productsQuery,
-  shopkitKeys,
   useCollectionBySlug,
   useCollections,
   useOptionsAvailability,
   useProductBySlug,
   useProducts,
 } from './catalog.ts';
+export { shopkitKeys } from './keys.ts';
+export type { ShopkitProviderProps } from './provider.tsx';
 export { ShopkitProvider, useShopkit } from './provider.tsx';
 export type {
   LoginHookOptions,

@@ -1,7 +1,8 @@
 import { type AnyClient, identity, type Tokens } from '@shopkit/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import { shopkitKeys } from './catalog.ts';
+import { shopkitKeys } from './keys.ts';
+import { expiries, expiryOf, type MemberAuth, memberAuth, type Role, roleOf } from './member.ts';
 import { useOnce } from './once.ts';
 import { useShopkit } from './provider.tsx';
 
@@ -11,66 +12,21 @@ export type LoginParams = Parameters<typeof identity.login>[1];
 /** What `useRegister` takes: the SDK's `identity.register` parameters (`profile`, `captchaTokens`…). */
 export type RegisterParams = Parameters<typeof identity.register>[1];
 
-/** The parts of the SDK's `OAuthStrategy` the session hooks use. */
-export interface MemberAuth {
-  getTokens(): Promise<Tokens>;
-  setTokens(tokens: Tokens): Promise<void>;
-  on(event: 'tokensChanged', listener: (tokens: Tokens, renewed: boolean) => void): () => void;
-  on(event: 'sessionExpired', listener: () => void): () => void;
-}
-
-type Role = 'none' | 'visitor' | 'member';
+export type { MemberAuth } from './member.ts';
 
 /** Who is using the shop: `none` before the first call, then `visitor` or `member`. */
 export interface MemberSession {
   role: Role;
   member: boolean;
-  /** A member's session ended without a logout (refresh refused); cleared by the next member login. */
+  /**
+   * A member's session ended without a logout (refresh refused), in this tab or in another tab of
+   * the shop; cleared by the next member login.
+   */
   expired: boolean;
 }
 
-function memberAuth(client: AnyClient): MemberAuth {
-  const auth = client.auth as Partial<MemberAuth> | undefined;
-  if (!auth?.getTokens || !auth.on) throw new Error('Member sessions need a client with OAuthStrategy.');
-  return auth as MemberAuth;
-}
-
-const roleOf = (t: Tokens | null | undefined): Role => t?.refreshToken.role ?? 'none';
-
-/** One strategy's `expired` flag, shared by every component that reads the session. */
-interface Expiry {
-  expired: boolean;
-  set(expired: boolean): void;
-  readonly listeners: Set<() => void>;
-}
-const expiries = new WeakMap<MemberAuth, Expiry>();
 /** The refresh token each strategy's session hooks last saw: a new one is a new session. */
 const sessions = new WeakMap<MemberAuth, string>();
-
-/**
- * The strategy's expiry flag, following its events from the first session hook on (and not only
- * while one is mounted): a component mounted after the refused refresh sees it too.
- */
-function expiryOf(auth: MemberAuth): Expiry {
-  const known = expiries.get(auth);
-  if (known) return known;
-  const listeners = new Set<() => void>();
-  const e: Expiry = {
-    expired: false,
-    listeners,
-    set(expired) {
-      if (e.expired === expired) return;
-      e.expired = expired;
-      for (const l of listeners) l();
-    },
-  };
-  auth.on('sessionExpired', () => e.set(true));
-  auth.on('tokensChanged', (t) => {
-    if (roleOf(t) === 'member') e.set(false);
-  });
-  expiries.set(auth, e);
-  return e;
-}
 
 /**
  * The session as stored by the strategy (restored from its token storage on reload), kept in
@@ -91,6 +47,7 @@ export function useMemberSession(): MemberSession {
     queryFn: async () => {
       const auth = memberAuth(client);
       const t = await auth.getTokens();
+      expiryOf(auth).see(t);
       // The session the cached data belongs to, for `follow` below to tell a new one.
       if (!sessions.has(auth)) sessions.set(auth, t?.refreshToken.value ?? '');
       return roleOf(t);
@@ -116,6 +73,7 @@ export function useMemberSession(): MemberSession {
     /** Every change of tokens lands here, whichever way it came. */
     const follow = (t: Tokens | null | undefined, renewed = false) => {
       const role = roleOf(t);
+      expiry.see(t);
       const before = qc.getQueryData<Role>(shopkitKeys.session);
       const token = t?.refreshToken.value ?? '';
       const seen = sessions.get(auth);

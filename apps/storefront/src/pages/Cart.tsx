@@ -18,13 +18,10 @@ function Coupon() {
   const apply = useApplyCoupon();
   const remove = useRemoveCoupon();
   const id = useId();
-  const applied = data?.appliedDiscounts?.find((d) => d.coupon)?.coupon;
-  // The coupon whose removal is on its way. The hook drops it from the cart at once (and puts it
-  // back on failure); the page keeps it, busy, until the server has answered.
-  const [removing, setRemoving] = useState<typeof applied>();
+  // The hook keeps the coupon in the cart until the server has answered its removal: shown busy.
+  const coupon = data?.appliedDiscounts?.find((d) => d.coupon)?.coupon;
   // Set at once, before `isPending` re-renders: a double click sends one apply or removal.
   const sending = useRef(false);
-  const coupon = applied ?? (remove.isPending ? removing : undefined);
   const busy = remove.isPending;
   const input = useRef<HTMLInputElement>(null);
   const line = useRef<HTMLParagraphElement>(null);
@@ -48,9 +45,8 @@ function Coupon() {
     });
   };
   const onRemove = () => {
-    if (sending.current || !applied) return;
+    if (sending.current || !coupon) return;
     sending.current = true;
-    setRemoving(applied);
     remove.mutate(undefined, {
       onSettled: () => {
         sending.current = false;
@@ -71,7 +67,7 @@ function Coupon() {
             {busy ? 'Removing coupon…' : 'Remove coupon'}
           </button>
         </p>
-        {/* A removal that failed put the coupon back: say why, rather than nothing. */}
+        {/* A removal that failed left the coupon applied: say why, rather than nothing. */}
         <p role="alert" className="field-error">
           {remove.error ? `The coupon was not removed: ${humanMessage(remove.error)}` : ''}
         </p>
