@@ -133,6 +133,25 @@ export function setupShopOrigin(
 }
 
 /**
+ * Waits for a page of `sdkShop` to load the SDK, then makes `window.client`: a visitor client of
+ * the shop's emulator with the identity module bound.
+ */
+export async function withSdkClient(page: Page, emu: TestEmulator) {
+  await page.waitForFunction(() => !!(window as any).sdk);
+  await page.evaluate(
+    ({ baseUrl, clientId }) => {
+      const sdk = (window as any).sdk;
+      (window as any).client = sdk.createClient({
+        baseUrl,
+        auth: sdk.OAuthStrategy({ clientId }),
+        modules: { identity: sdk.identity },
+      });
+    },
+    { baseUrl: emu.url, clientId: emu.demo.clientId },
+  );
+}
+
+/**
  * A shop whose every page loads the SDK, bundled for the browser, as `window.sdk`: `/sdk.js` is
  * the bundle and every other path the same page, so `/callback` works as a redirect URI.
  */

@@ -18,7 +18,7 @@ import {
 } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { ownerCall, sdkShop, setupShopOrigin } from './browser.ts';
+import { ownerCall, sdkShop, setupShopOrigin, withSdkClient } from './browser.ts';
 
 const shop = setupShopOrigin(sdkShop);
 const PASSWORD = 'long enough pw';
@@ -38,22 +38,6 @@ async function watchedPage() {
   });
   page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
   return { page, violations };
-}
-
-/** The shop's page with the SDK loaded and `window.client` made. */
-async function withClient(page: Page) {
-  await page.waitForFunction(() => !!(window as any).sdk);
-  await page.evaluate(
-    ({ baseUrl, clientId }) => {
-      const sdk = (window as any).sdk;
-      (window as any).client = sdk.createClient({
-        baseUrl,
-        auth: sdk.OAuthStrategy({ clientId }),
-        modules: { identity: sdk.identity },
-      });
-    },
-    { baseUrl: shop.emu.url, clientId: shop.emu.demo.clientId },
-  );
 }
 
 let n = 0;
@@ -137,7 +121,7 @@ it('the product page shows its image with no policy violation', async () => {
 it('the hosted login page logs in and redirects to the app with no policy violation', async () => {
   const { page, violations } = await watchedPage();
   await page.goto(shop.origin);
-  await withClient(page);
+  await withSdkClient(page, shop.emu);
   const who = await register(page);
   const authUrl = await page.evaluate(async () => {
     const client = (window as any).client;
@@ -158,7 +142,7 @@ it('the hosted login page logs in and redirects to the app with no policy violat
 it('the silent login’s web_message answer runs its script in the hidden frame with no policy violation', async () => {
   const { page, violations } = await watchedPage();
   await page.goto(shop.origin);
-  await withClient(page);
+  await withSdkClient(page, shop.emu);
   const { sessionToken } = await register(page);
   const role = await page.evaluate(async (t) => {
     const tokens = await (window as any).client.identity.getMemberTokensForDirectLogin(t);

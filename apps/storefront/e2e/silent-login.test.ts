@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { holdAuthorize, sdkShop, setupShopOrigin } from './browser.ts';
+import { holdAuthorize, sdkShop, setupShopOrigin, withSdkClient } from './browser.ts';
 
 const shop = setupShopOrigin(sdkShop);
 
@@ -27,18 +27,7 @@ async function shopPage(): Promise<Page> {
     }) as typeof window.removeEventListener;
   });
   await page.goto(shop.origin);
-  await page.waitForFunction(() => !!(window as any).sdk);
-  await page.evaluate(
-    ({ baseUrl, clientId }) => {
-      const sdk = (window as any).sdk;
-      (window as any).client = sdk.createClient({
-        baseUrl,
-        auth: sdk.OAuthStrategy({ clientId }),
-        modules: { identity: sdk.identity },
-      });
-    },
-    { baseUrl: shop.emu.url, clientId: shop.emu.demo.clientId },
-  );
+  await withSdkClient(page, shop.emu);
   return page;
 }
 
