@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createClient, type RetryOptions } from '../client.ts';
+import { type AuthStrategy, createClient, type RetryOptions } from '../client.ts';
 import type { ShopkitError } from '../http/errors.ts';
 import { call } from '../http/op.ts';
 import { AppStrategy } from './app.ts';
@@ -45,6 +45,32 @@ describe('token requests', () => {
     expect(err.code).toBe('NETWORK_ERROR');
   });
 });
+
+/**
+ * A client of `auth` whose token requests are recorded by grant type in `grants` and answered by
+ * `answer` (visitor tokens unless told); every other call answers `{ ok: true }`. `send` makes one.
+ */
+function tokenClient(
+  auth: AuthStrategy,
+  answer: (grant: string) => Response | Promise<Response> = () =>
+    Response.json({ access_token: 'visitor-access', refresh_token: 'vr', expires_in: 3600 }),
+  retry?: RetryOptions,
+) {
+  const grants: string[] = [];
+  const client = createClient({
+    baseUrl: 'http://h',
+    auth,
+    retry,
+    fetch: async (input, init) => {
+      if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
+      const grant = JSON.parse(String(init?.body)).grantType;
+      grants.push(grant);
+      return answer(grant);
+    },
+  });
+  const send = () => call(client, { method: 'GET', path: '/things/v1/x' }, []);
+  return { client, grants, send };
+}
 
 describe('a refresh that fails', () => {
   /** A member whose access token has expired, and a token endpoint answering `status`. */
@@ -261,21 +287,12 @@ describe('401s that arrive after a renewal', () => {
 
 describe('stored tokens of another shape', () => {
   it('count as none: the client gets visitor tokens instead of failing every call', async () => {
-    const grants: string[] = [];
     const auth = OAuthStrategy({
       clientId: 'c',
       storage: { getTokens: () => ({ token: 'from an older version' }) as never, setTokens: () => {} },
     });
-    const client = createClient({
-      baseUrl: 'http://h',
-      auth,
-      fetch: async (input, init) => {
-        if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
-        grants.push(JSON.parse(String(init?.body)).grantType);
-        return Response.json({ access_token: 'a', refresh_token: 'r', expires_in: 3600 });
-      },
-    });
-    expect(await call(client, { method: 'GET', path: '/things/v1/x' }, [])).toEqual({ ok: true });
+    const { grants, send } = tokenClient(auth);
+    expect(await send()).toEqual({ ok: true });
     expect(grants).toEqual(['anonymous']);
     expect(await auth.loggedIn()).toBe(false);
   });
@@ -339,7 +356,6 @@ describe("the strategy's own calls", () => {
 
 describe('a member whose session cannot be renewed', () => {
   it('for want of a refresh token (an answer without one) is logged out visibly, as a refused refresh is', async () => {
-    const grants: string[] = [];
     const auth = OAuthStrategy({
       clientId: 'c',
       tokens: {
@@ -349,16 +365,8 @@ describe('a member whose session cannot be renewed', () => {
     });
     const ended: string[] = [];
     auth.on('sessionExpired', () => ended.push('expired'));
-    const client = createClient({
-      baseUrl: 'http://h',
-      auth,
-      fetch: async (input, init) => {
-        if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
-        grants.push(JSON.parse(String(init?.body)).grantType);
-        return Response.json({ access_token: 'visitor-access', refresh_token: 'vr', expires_in: 3600 });
-      },
-    });
-    await call(client, { method: 'GET', path: '/things/v1/x' }, []);
+    const { grants, send } = tokenClient(auth);
+    await send();
     expect(grants).toEqual(['anonymous']);
     expect(ended).toEqual(['expired']);
     expect(await auth.loggedIn()).toBe(false);
@@ -404,22 +412,17 @@ describe('cookie storage over a jar that reads only the request’s own cookies'
     const set: string[] = [];
     const jar = { get: () => sent, set: (_: string, value: string) => void set.push(value) };
     const auth = OAuthStrategy({ clientId: 'c', storage: cookieStorage(jar, 'c') });
-    const grants: string[] = [];
-    const client = createClient({
-      baseUrl: 'http://h',
+    const { grants, send } = tokenClient(
       auth,
-      retry: { attempts: 1 },
-      fetch: async (input, init) => {
-        if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
-        const grant = JSON.parse(String(init?.body)).grantType;
-        grants.push(grant);
+      (grant) => {
         if (grants.length > 10) throw new Error('a loop of token requests');
         return grant === 'refresh_token'
           ? Response.json({ message: 'refused', details: {} }, { status: 400 })
           : Response.json({ access_token: 'visitor-access', refresh_token: 'vr', expires_in: 3600 });
       },
-    });
-    await call(client, { method: 'GET', path: '/things/v1/x' }, []);
+      { attempts: 1 },
+    );
+    await send();
     expect(grants).toEqual(['refresh_token', 'anonymous']);
     expect(set.map((v) => (v ? JSON.parse(decodeURIComponent(v)).refreshToken.role : 'deleted'))).toEqual([
       'deleted',
@@ -479,22 +482,11 @@ describe('tokens stored while a renewal compares, in an async storage', () => {
     const gate = new Promise<void>((r) => {
       release = r;
     });
-    const grants: string[] = [];
-    const client = createClient({
-      baseUrl: 'http://h',
-      auth,
-      fetch: async (input, init) => {
-        if (!String(input).endsWith('/oauth2/token')) return Response.json({ ok: true });
-        grants.push(JSON.parse(String(init?.body)).grantType);
-        await gate;
-        return Response.json({
-          access_token: `${grants.length}-access`,
-          refresh_token: 'r',
-          expires_in: 3600,
-        });
-      },
+    const { grants, send } = tokenClient(auth, async () => {
+      await gate;
+      return Response.json({ access_token: `${grants.length}-access`, refresh_token: 'r', expires_in: 3600 });
     });
-    const pending = call(client, { method: 'GET', path: '/things/v1/x' }, []);
+    const pending = send();
     await vi.waitFor(() => expect(grants).toEqual(['refresh_token']));
     // The logout: stored while the renewal reads the storage to compare before it writes.
     duringRead = () => auth.setTokens(emptyTokens());
