@@ -5,14 +5,12 @@
  * fragment spreads that select nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls, visitorToken } from './http.ts';
+import { authorizeUrl, checkoutSession, jsonCalls, visitorToken } from './http.ts';
 
 const SHOP = 'http://localhost:5173';
 /** RFC 7636 Appendix B's challenge: these tests never exchange a code. */
-const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const ALBANY = {
   country: 'US',
   subdivision: 'US-NY',
@@ -55,35 +53,16 @@ describe.each(testBackends())('hosted pages (%s)', (backend) => {
   const count = async (sql: string, params: unknown[] = []) =>
     Number((await emu.emu.db.query<{ n: number }>(sql, params))[0]!.n);
 
-  /** A visitor's checkout of `slug` and its redirect session's URL. */
+  /** A visitor's checkout of two of `slug`, priced for Albany, and its redirect session's URL. */
   async function checkout(slug: string, callbacks: Record<string, string> = {}) {
-    const auth = { authorization: await visitorToken(emu) };
-    const added = await call(
-      'POST',
-      '/ecom/v1/carts/current/add-to-cart',
-      {
-        lineItems: [
-          { quantity: 2, catalogReference: { appId: STORES_APP_ID, catalogItemId: demoProductId(slug) } },
-        ],
-      },
-      auth,
-    );
-    expect(added.status).toBe(200);
-    const co = await call(
-      'POST',
-      '/ecom/v1/carts/current/create-checkout',
-      { shippingAddress: ALBANY, email: FORM.email },
-      auth,
-    );
-    expect(co.status).toBe(200);
-    const rs = await call(
-      'POST',
-      '/_api/redirects-api/v1/redirect-session',
-      { ecomCheckout: { checkoutId: co.body.checkoutId }, callbacks },
-      auth,
-    );
-    expect(rs.status).toBe(200);
-    return { auth, checkoutId: co.body.checkoutId as string, url: rs.body.redirectSession.fullUrl as string };
+    const checkout = { shippingAddress: ALBANY, email: FORM.email };
+    const { auth, checkoutId, session } = await checkoutSession(emu, {
+      slug,
+      quantity: 2,
+      checkout,
+      callbacks,
+    });
+    return { auth, checkoutId, url: session.fullUrl };
   }
   const post = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
     fetch(url, { method: 'POST', redirect: 'manual', body: new URLSearchParams(fields), headers });
@@ -173,17 +152,7 @@ describe.each(testBackends())('hosted pages (%s)', (backend) => {
 
   describe('the login and reset forms refuse cross-site posts, as the other hosted forms do', () => {
     async function loginSession() {
-      const page = await fetch(
-        `${emu.url}/oauth2/authorize?${new URLSearchParams({
-          client_id: emu.demo.clientId,
-          response_type: 'code',
-          redirect_uri: `${SHOP}/callback`,
-          state: 'st',
-          code_challenge: CHALLENGE,
-          code_challenge_method: 'S256',
-          response_mode: 'query',
-        })}`,
-      );
+      const page = await fetch(authorizeUrl(emu, `${SHOP}/callback`, { response_mode: 'query' }));
       expect(page.status).toBe(200);
       return formFields(await page.text()).redirect_session_id!;
     }

@@ -5,6 +5,8 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
+import { demoProductId } from '../src/domains/catalog/seed.ts';
 import type { TestEmulator } from '../src/testing.ts';
 
 /** JSON calls to `emu`: the status, the parsed body and the headers of each answer. */
@@ -21,6 +23,58 @@ export function jsonCalls(emu: () => TestEmulator) {
   const owner = (method: string, path: string, body?: object, headers: Record<string, string> = {}) =>
     call(method, path, body, { authorization: emu().demo.apiKey, ...headers });
   return { call, owner };
+}
+
+/** The PKCE S256 challenge of RFC 7636's example verifier. */
+export const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+/**
+ * A plain authorization request of the demo client for a code sent to `redirectUri` (PKCE, state
+ * `st`), `params` over those.
+ */
+export const authorizeUrl = (emu: TestEmulator, redirectUri: string, params: Record<string, string> = {}) =>
+  `${emu.url}/oauth2/authorize?${new URLSearchParams({
+    client_id: emu.demo.clientId,
+    response_type: 'code',
+    redirect_uri: redirectUri,
+    state: 'st',
+    code_challenge: CHALLENGE,
+    code_challenge_method: 'S256',
+    ...params,
+  })}`;
+
+/**
+ * A new visitor's checkout of `quantity` × the demo product `slug` (`checkout` is create-checkout's
+ * body), and a redirect session for it with `callbacks`. Fails on any refused step.
+ */
+export async function checkoutSession(
+  emu: TestEmulator,
+  {
+    slug = 'dinner-plate',
+    quantity = 1,
+    checkout = { channelType: 'WEB' } as object,
+    callbacks = {} as Record<string, string>,
+  } = {},
+) {
+  const { call } = jsonCalls(() => emu);
+  const auth = { authorization: await visitorToken(emu) };
+  const step = async (path: string, body: object) => {
+    const res = await call('POST', path, body, auth);
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const catalogReference = { appId: STORES_APP_ID, catalogItemId: demoProductId(slug) };
+  await step('/ecom/v1/carts/current/add-to-cart', { lineItems: [{ quantity, catalogReference }] });
+  const { checkoutId } = await step('/ecom/v1/carts/current/create-checkout', checkout);
+  const { redirectSession } = await step('/_api/redirects-api/v1/redirect-session', {
+    ecomCheckout: { checkoutId },
+    callbacks,
+  });
+  return {
+    auth,
+    checkoutId: checkoutId as string,
+    session: redirectSession as { id: string; fullUrl: string; shortUrl: string },
+  };
 }
 
 /** A fresh anonymous visitor's access token. */

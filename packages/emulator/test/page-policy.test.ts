@@ -7,16 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
-import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls, visitorToken } from './http.ts';
+import { authorizeUrl, CHALLENGE, checkoutSession, jsonCalls, visitorToken } from './http.ts';
 
 const SHOP = 'http://localhost:5173';
 const CALLBACK = `${SHOP}/callback`;
 const APP = 'https://app.example.test/installed';
 /** RFC 7636 Appendix B's challenge: these tests never exchange a code. */
-const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
 /** The policy's directives, each with its sources. */
 function directives(res: Response): Map<string, string[]> {
@@ -79,44 +76,15 @@ describe.each(testBackends())('hosted page policy (%s)', (backend) => {
   const { call, owner } = jsonCalls(() => emu);
 
   const authorize = (params: Record<string, string>) =>
-    fetch(
-      `${emu.url}/oauth2/authorize?${new URLSearchParams({
-        client_id: exactClient,
-        response_type: 'code',
-        redirect_uri: CALLBACK,
-        state: 'st',
-        code_challenge: CHALLENGE,
-        code_challenge_method: 'S256',
-        ...params,
-      })}`,
-      { redirect: 'manual' },
-    );
+    fetch(authorizeUrl(emu, CALLBACK, { client_id: exactClient, ...params }), { redirect: 'manual' });
 
-  /** A visitor's checkout of the dinner plate and a redirect session for it. */
-  async function checkoutSession(callbacks: Record<string, string>) {
-    const auth = { authorization: await visitorToken(emu) };
-    const item = { appId: STORES_APP_ID, catalogItemId: demoProductId('dinner-plate') };
-    await call(
-      'POST',
-      '/ecom/v1/carts/current/add-to-cart',
-      { lineItems: [{ quantity: 1, catalogReference: item }] },
-      auth,
-    );
-    const co = await call('POST', '/ecom/v1/carts/current/create-checkout', { channelType: 'WEB' }, auth);
-    expect(co.status).toBe(200);
-    const rs = await call(
-      'POST',
-      '/_api/redirects-api/v1/redirect-session',
-      { ecomCheckout: { checkoutId: co.body.checkoutId }, callbacks },
-      auth,
-    );
-    expect(rs.status).toBe(200);
-    return rs.body.redirectSession.fullUrl as string;
-  }
+  /** A visitor's checkout of the dinner plate and its redirect session's URL. */
+  const checkoutPage = async (callbacks: Record<string, string>) =>
+    (await checkoutSession(emu, { callbacks })).session.fullUrl;
 
   it('the checkout page: its form may end at the post-flow URL’s origin, nothing more', async () => {
     const page = await fetch(
-      await checkoutSession({ postFlowUrl: `${SHOP}/thanks`, cartPageUrl: `${SHOP}/cart` }),
+      await checkoutPage({ postFlowUrl: `${SHOP}/thanks`, cartPageUrl: `${SHOP}/cart` }),
     );
     expect(page.status).toBe(200);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
@@ -125,7 +93,7 @@ describe.each(testBackends())('hosted page policy (%s)', (backend) => {
   });
 
   it('a checkout page with no callback to follow goes back by a link to the referring site, or says how, without script', async () => {
-    const url = await checkoutSession({});
+    const url = await checkoutPage({});
     const page = await fetch(url.replace(/\/redirect\/[^?]+/, '/redirect/no-such-session'));
     expect(page.status).toBe(404);
     await expectStrict(page, { frames: ["'none'"], forms: ["'self'"] }, 'unknown session');

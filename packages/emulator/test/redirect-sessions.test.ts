@@ -5,14 +5,11 @@
  * `GET /oauth2/authorize` makes one). The emulator's clock is the test's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
-import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { AUTH_SESSION_TTL_MS, REDIRECT_SESSION_TTL_MS } from '../src/domains/redirects/index.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls, visitorToken } from './http.ts';
+import { authorizeUrl, checkoutSession } from './http.ts';
 
 const SHOP = 'http://localhost:5173';
-const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
@@ -23,7 +20,6 @@ describe.each(testBackends())('redirect session lifetimes (%s)', (backend) => {
     emu = await startTestEmulator(backend, { allowedOrigins: [SHOP], now: () => new Date(clock) });
   });
   afterAll(() => emu?.stop());
-  const { call } = jsonCalls(() => emu);
   const rows = async (intent: string) =>
     Number(
       (
@@ -38,16 +34,7 @@ describe.each(testBackends())('redirect session lifetimes (%s)', (backend) => {
 
   /** A plain authorization request, as anyone may send: the login page and its session id. */
   const authorize = async () => {
-    const res = await fetch(
-      `${emu.url}/oauth2/authorize?${new URLSearchParams({
-        client_id: emu.demo.clientId,
-        response_type: 'code',
-        redirect_uri: `${SHOP}/callback`,
-        state: 'st',
-        code_challenge: CHALLENGE,
-        code_challenge_method: 'S256',
-      })}`,
-    );
+    const res = await fetch(authorizeUrl(emu, `${SHOP}/callback`));
     expect(res.status).toBe(200);
     return /name="redirect_session_id" value="([^"]+)"/.exec(await res.text())![1]!;
   };
@@ -112,22 +99,8 @@ describe.each(testBackends())('redirect session lifetimes (%s)', (backend) => {
   });
 
   it('a checkout session lives 30 days after its last use, so a buyer can come back to it', async () => {
-    const auth = { authorization: await visitorToken(emu) };
-    const item = { appId: STORES_APP_ID, catalogItemId: demoProductId('dinner-plate') };
-    await call(
-      'POST',
-      '/ecom/v1/carts/current/add-to-cart',
-      { lineItems: [{ quantity: 1, catalogReference: item }] },
-      auth,
-    );
-    const co = await call('POST', '/ecom/v1/carts/current/create-checkout', { channelType: 'WEB' }, auth);
-    const rs = await call(
-      'POST',
-      '/_api/redirects-api/v1/redirect-session',
-      { ecomCheckout: { checkoutId: co.body.checkoutId } },
-      auth,
-    );
-    const { id, fullUrl, shortUrl } = rs.body.redirectSession;
+    const { session } = await checkoutSession(emu);
+    const { id, fullUrl, shortUrl } = session;
     for (let i = 0; i < 2; i++) {
       clock += 29 * DAY;
       // Sessions made meanwhile delete expired ones, not this one.
