@@ -4,6 +4,7 @@
  * `for await`.
  * @module
  */
+import { float } from './transforms.ts';
 
 export type SortOrder = 'ASC' | 'DESC';
 export interface Sorting {
@@ -42,6 +43,9 @@ export interface PagingMetadata {
   tooManyToCount?: boolean;
   cursors?: { next?: string | null; prev?: string | null };
 }
+
+/** A query request's transformed fields: a distance sort's origin is floats (wire §5.3). */
+export const QUERY_REQ = { query: { sort: { origin: { latitude: float, longitude: float } } } };
 
 /** Default page size and offset (spec point 9). */
 export const DEFAULT_LIMIT = 50;
@@ -234,7 +238,8 @@ for (const entry of 'eq: ne gt ge:gte lt le:lte in hasSome hasAll startsWith end
 
 /** Runs one page of a query and wraps the answer. */
 export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Promise<QueryPage<T>> {
-  const { items, metadata = {} } = await run(query);
+  // An answer may leave out an empty list (the platform SDK reads `items ?? []` too).
+  const { items = [], metadata = {} } = await run(query);
   const limit = query.paging?.limit ?? DEFAULT_LIMIT;
   const offset = query.paging?.offset ?? metadata.offset ?? 0;
   const totalCount = metadata.tooManyToCount ? undefined : metadata.total;

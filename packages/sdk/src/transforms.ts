@@ -91,17 +91,21 @@ export function videoToWire(v: unknown): unknown {
   return out;
 }
 
-/** A wire video object → `wix:video://v1/<id>[/<name>][#posterUri=…]`, or its URL. */
+/**
+ * A wire video object → `wix:video://v1/<id>[/<encoded name>][#posterUri=…]`, or its URL. A poster
+ * without an id is named by the last segment of its URL, as the platform SDK does.
+ */
 export function videoFromWire(v: unknown): unknown {
   if (!v || typeof v !== 'object') return v;
   const vid = v as { id?: string; url?: string; filename?: string; posters?: WireImage[] };
   if (!vid.id) return vid.url;
   const posters = vid.posters ?? [];
   const poster = posters[1] ?? posters[0];
-  const hash = poster
-    ? `#posterUri=${poster.id}&posterWidth=${poster.width ?? ''}&posterHeight=${poster.height ?? ''}`
+  const posterId = poster && (poster.id || poster.url?.split('/').pop());
+  const hash = posterId
+    ? `#posterUri=${posterId}&posterWidth=${poster!.width ?? ''}&posterHeight=${poster!.height ?? ''}`
     : '';
-  return `wix:video://v1/${vid.id}${vid.filename ? '/' + vid.filename : ''}${hash}`;
+  return `wix:video://v1/${vid.id}${vid.filename ? '/' + encodeURIComponent(vid.filename) : ''}${hash}`;
 }
 
 const ADDRESS_NAMES: [sdk: string, wire: string][] = [

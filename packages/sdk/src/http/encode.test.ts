@@ -37,7 +37,9 @@ describe('query encoding (wire §1.4)', () => {
     expect(encodeQuery({}, true)).toBe('');
     // Wire §1.4: `queryProducts({filter: {}})` sends no query string at all.
     expect(encodeQuery({ query: { filter: {} } }, true)).toBe('');
-    expect(encodeQuery({ query: { filter: { name: null }, sort: [] } }, true)).toBe('');
+    // …but a filter on null is one (`isEmpty`): its key is dotted, as in the platform SDK.
+    const nameIsEmpty = { query: { filter: { name: null }, sort: [] } };
+    expect(encodeQuery(nameIsEmpty, true)).toBe(`.r=${base64urlEncode(JSON.stringify(nameIsEmpty))}`);
   });
 
   it('reports whether a message needs the complex form', () => {
@@ -46,6 +48,9 @@ describe('query encoding (wire §1.4)', () => {
     expect(flattenQuery({ a: [{ b: 1 }] }).complex).toBe(true);
     expect(flattenQuery({ a: { b: { c: [{ d: 1 }] } } }).complex).toBe(true);
     expect(flattenQuery({ a: { b: {} } }).complex).toBe(false);
+    expect(flattenQuery({ a: { b: null } }).complex).toBe(true);
+    expect(flattenQuery({ a: { b: [] } }).complex).toBe(true);
+    expect(flattenQuery({ a: null, b: [] }).complex).toBe(false);
   });
 
   it('round-trips any text through base64url without padding or unsafe characters', () => {

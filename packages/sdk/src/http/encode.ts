@@ -32,7 +32,9 @@ export const isObj = (v: unknown): v is Record<string, any> =>
 /**
  * Simple query encoding: nested objects become dot paths, arrays of scalars repeated keys; arrays of
  * objects, `null` and `undefined` are dropped. Returns whether a dotted key or an array of objects
- * was seen, which is what makes a query endpoint switch to `.r`.
+ * was seen, which is what makes a query endpoint switch to `.r`. As in the platform SDK, a dotted
+ * key counts even when its value is dropped (`{filter: {ribbon: null}}` is a filter), an empty
+ * object makes none (`{filter: {}}` sends nothing).
  */
 export function flattenQuery(
   msg: Record<string, unknown>,
@@ -43,15 +45,14 @@ export function flattenQuery(
   for (const key in msg) {
     const value = msg[key];
     const name = prefix + key;
-    if (isObj(value)) {
-      // Only a nested object with something in it makes a dotted key (`{filter: {}}` sends nothing).
-      const before = params.size;
-      complex = flattenQuery(value, params, name + '.').complex || params.size > before || complex;
-    } else
+    if (isObj(value)) complex = flattenQuery(value, params, name + '.').complex || complex;
+    else {
+      complex ||= !!prefix;
       for (const item of Array.isArray(value) ? value : [value])
         if (item != null && typeof item === 'object' && !(item instanceof Date))
           complex ||= Array.isArray(value);
         else if (item != null) params.append(name, item instanceof Date ? item.toISOString() : String(item));
+    }
   }
   return { params, complex };
 }

@@ -4,7 +4,7 @@
  */
 import type { AnyClient } from '../client.ts';
 import { type CallOptions, op } from '../http/op.ts';
-import { type CursorQuery, type PagingMetadata, QueryBuilder } from '../query.ts';
+import { type CursorQuery, type PagingMetadata, QUERY_REQ, QueryBuilder } from '../query.ts';
 import { date } from '../transforms.ts';
 
 /** A media item of a collection. */
@@ -55,6 +55,7 @@ const queryOp = /* @__PURE__ */ op<[query: CursorQuery], QueryCollectionsRespons
   args: ['query'],
   complexQuery: true,
   fallback: true,
+  req: QUERY_REQ,
   res,
 });
 

@@ -223,6 +223,46 @@ describe('products module', () => {
     expect(typeof (client.products.queryProducts({}) as { find?: unknown }).find).toBe('function');
   });
 
+  it('sends a filter on null or on an empty list as .r, as the platform SDK does (wire §1.4)', async () => {
+    // The platform SDK's `toURLSearchParams(msg, true)` tests the flattened keys, null-valued ones
+    // included: `query.filter.ribbon` is dotted, so the message goes whole as `.r`. Dropped, the
+    // filter would be lost and every product answered.
+    const { client, calls } = fake({ products: [], metadata: { count: 0, offset: 0, total: 0 } });
+    await client.products.queryProducts({ filter: { ribbon: null } });
+    await client.products.queryProducts({ filter: { collectionIds: { $hasSome: [] } } });
+    expect(calls.map((c) => c.url.search)).toEqual([
+      '?.r=eyJxdWVyeSI6eyJmaWx0ZXIiOnsicmliYm9uIjpudWxsfX19',
+      '?.r=eyJxdWVyeSI6eyJmaWx0ZXIiOnsiY29sbGVjdGlvbklkcyI6eyIkaGFzU29tZSI6W119fX19',
+    ]);
+  });
+
+  it('reads a page whose answer leaves out an empty item list as an empty page', async () => {
+    // The platform SDK's builder reads `items ?? []` (sdk-runtime query-builder.js).
+    const { client } = fake({ metadata: { count: 0, offset: 0, total: 0 } });
+    const page = await client.products.queryProducts().find();
+    expect(page.items).toEqual([]);
+    const all = [];
+    for await (const p of client.products.queryProducts()) all.push(p);
+    expect(all).toEqual([]);
+  });
+
+  it('builds video references as the platform SDK does: encoded file name, poster id from its URL', async () => {
+    // sdk-runtime transformations/video-v2.js: `encodeURIComponent(filename)`; a poster without an
+    // id takes the last segment of its URL.
+    const media = {
+      video: {
+        id: 'vid.mp4',
+        filename: 'my clip#1.mp4',
+        posters: [{ url: 'https://media.test/poster.jpg', width: 320, height: 180 }],
+      },
+    };
+    const { client } = fake({ variant: { id: 'p-v', variantId: 'v', productId: 'p', media } });
+    const { variant } = await client.products.getStoreVariant('p-v');
+    expect(variant.media!.video).toBe(
+      'wix:video://v1/vid.mp4/my%20clip%231.mp4#posterUri=poster.jpg&posterWidth=320&posterHeight=180',
+    );
+  });
+
   it('void writes resolve to undefined and use the wire paths', async () => {
     const { client, calls } = fake({});
     const results = await Promise.all([

@@ -18,7 +18,7 @@ import type {
   ProductType,
 } from '../enums/catalog.ts';
 import { type CallOptions, type OpSpec, op } from '../http/op.ts';
-import { type CursorQuery, type PagingMetadata, QueryBuilder } from '../query.ts';
+import { type CursorQuery, type PagingMetadata, QUERY_REQ, QueryBuilder } from '../query.ts';
 import { date, float, image, nest, video } from '../transforms.ts';
 import type { Collection } from './collections.ts';
 
@@ -324,8 +324,6 @@ export type Adjustment = { amount: number } | { percentage: { rate: number; roun
 export type BulkAdjust = { price: Adjustment } | { cost: Adjustment } | { weight: Adjustment };
 
 // ---- Transformed fields (wire §5.3).
-/** Query requests: a geo sort's origin is floats (wire §5.3). */
-const QUERY_REQ = { query: { sort: { origin: { latitude: float, longitude: float } } } };
 const PRICE = { price: float, discountedPrice: float, pricePerUnit: float };
 const RANGE = { minValue: float, maxValue: float };
 const COST = { itemCost: float, profit: float, profitMargin: float };
