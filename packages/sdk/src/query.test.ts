@@ -89,6 +89,14 @@ describe('QueryBuilder (spec point 9)', () => {
     });
   });
 
+  it('or() with an empty side is the other side: an empty filter would match everything', () => {
+    // Building an OR up step by step from an empty query (the platform SDK sends just `b` too).
+    expect(q().or(q().eq('b', 2)).filter()).toStrictEqual({ b: 2 });
+    expect(q().eq('a', 1).or(q()).filter()).toStrictEqual({ a: 1 });
+    expect(q().or(q()).build()).toStrictEqual({ paging: { limit: 50, offset: 0 } });
+    expect(q().or(q().eq('b', 2)).or(q().eq('c', 3)).filter()).toStrictEqual({ $or: [{ b: 2 }, { c: 3 }] });
+  });
+
   it('flattens a lone $and condition into the filter', () => {
     const b = new QueryBuilder(fake(0).run, [{ $and: [{ a: 1 }, { b: 2 }] }, { c: 3 }]);
     expect(b.filter()).toStrictEqual({ $and: [{ a: 1 }, { b: 2 }, { c: 3 }] });

@@ -120,10 +120,15 @@ export class QueryBuilder<T> {
   }
   /** This builder's conditions OR the other's; an `$or` on either side is flattened into this one. */
   or(other: QueryBuilder<T>) {
+    // An empty side is left out: `{}` would match everything (an OR built up from an empty query).
     const $or = [this.filter(), other.filter()].flatMap((f) =>
-      Array.isArray(f.$or) && Object.keys(f).length === 1 ? (f.$or as Cond[]) : [f],
+      Array.isArray(f.$or) && Object.keys(f).length === 1
+        ? (f.$or as Cond[])
+        : Object.keys(f).length
+          ? [f]
+          : [],
     );
-    return this.w({ c: [{ $or }] });
+    return this.w({ c: $or.length > 1 ? [{ $or }] : $or });
   }
   /** This builder's conditions AND the other's. */
   and(other: QueryBuilder<T>) {
