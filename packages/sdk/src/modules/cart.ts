@@ -217,6 +217,7 @@ export interface EstimateTotalsOptions {
   selectedMemberships?: { memberships: Array<{ id: string; appId: string; lineItemIds: string[] }> };
   calculateTax?: boolean;
   calculateShipping?: boolean;
+  calculateAdditionalFees?: boolean;
 }
 
 export interface PriceSummary {
