@@ -73,6 +73,15 @@ const captchaTokens = z
 const profile = z
   .record(z.string(), z.unknown())
   .refine((p) => JSON.stringify(p).length <= 32_768, 'must be at most 32768 characters of JSON')
+  // The identity lists them after the login e-mail (wire §5.5 `identityProfile.emails`).
+  .refine(
+    (p) =>
+      p.emails === undefined || (Array.isArray(p.emails) && p.emails.every((e) => typeof e === 'string')),
+    {
+      message: 'must be a list of e-mail addresses',
+      path: ['emails'],
+    },
+  )
   .optional();
 
 /**
@@ -90,7 +99,7 @@ export async function stateResponse(
   const state = stateOf(m);
   const out: Record<string, unknown> = { state, identity: identityOf(m), additionalData: {} };
   if (state === 'SUCCESS')
-    out.sessionToken = await issueSessionToken(emu, sql, m.id, {
+    out.sessionToken = await issueSessionToken(emu, sql, m, {
       clientId: caller.clientId ?? pageClient,
       visitorId: caller.visitorId,
     });
@@ -157,7 +166,27 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
           ...(settings.emailVerificationRequired ? ['PENDING_EMAIL_VERIFICATION_REQUIRED'] : []),
           ...(settings.ownerApprovalRequired ? ['PENDING_ADMIN_APPROVAL_REQUIRED'] : []),
         ];
-        const taken = await memberByEmail(sql, msg.loginId.email);
+        const now = emu.now();
+        const created = (await memberByEmail(sql, msg.loginId.email))
+          ? undefined
+          : (
+              await sql.query<MemberRow>(
+                `INSERT INTO members (id, email, email_lower, password_hash, status, status_reasons, profile, created_at, updated_at)
+                 VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $6, $7, $7)
+                 ON CONFLICT (email_lower) DO NOTHING RETURNING *`,
+                [
+                  msg.loginId.email,
+                  emailKey(msg.loginId.email),
+                  hash,
+                  reasons.length ? 'PENDING' : 'ACTIVE',
+                  JSON.stringify(reasons),
+                  JSON.stringify(msg.profile ?? {}),
+                  now,
+                ],
+              )
+            )[0];
+        // Taken before, or by a registration at the same moment (which the insert waited for).
+        const taken = created ? undefined : await memberByEmail(sql, msg.loginId.email);
         if (taken) {
           // Hidden only where a new member's answer carries no session: a decoy (checklist 50).
           if (settings.hideAccountExistence && settings.emailVerificationRequired)
@@ -170,21 +199,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
             );
           throw appError(409, '-19995', 'A member with this e-mail already exists', {});
         }
-        const now = emu.now();
-        const rows = await sql.query<MemberRow>(
-          `INSERT INTO members (id, email, email_lower, password_hash, status, status_reasons, profile, created_at, updated_at)
-           VALUES (gen_random_uuid()::text, $1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
-          [
-            msg.loginId.email,
-            emailKey(msg.loginId.email),
-            hash,
-            reasons.length ? 'PENDING' : 'ACTIVE',
-            JSON.stringify(reasons),
-            JSON.stringify(msg.profile ?? {}),
-            now,
-          ],
-        );
-        const m = rows[0]!;
+        const m = created!;
         await emu.recordEvent(sql, IDENTITY_EVENTS.created, m.id, identityOf(m));
         return stateResponse(emu, sql, m, identity, hostedPageClient(c));
       });
@@ -290,7 +305,8 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
         if (!m) {
           const rows = await sql.query<MemberRow>(
             `INSERT INTO members (id, email, email_lower, status, email_verified, profile, created_at, updated_at)
-             VALUES (gen_random_uuid()::text, $1, $2, 'ACTIVE', $3, $4, $5, $5) RETURNING *`,
+             VALUES (gen_random_uuid()::text, $1, $2, 'ACTIVE', $3, $4, $5, $5)
+             ON CONFLICT (email_lower) DO NOTHING RETURNING *`,
             [
               msg.loginId.email,
               emailKey(msg.loginId.email),
@@ -299,16 +315,18 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
               now,
             ],
           );
-          m = rows[0]!;
-          await emu.recordEvent(sql, IDENTITY_EVENTS.created, m.id, identityOf(m));
-        } else if (msg.verifyEmail && !m.email_verified) {
+          if (rows[0]) await emu.recordEvent(sql, IDENTITY_EVENTS.created, rows[0].id, identityOf(rows[0]));
+          // Created by a sign-on or registration at the same moment (the insert waited for it).
+          m = rows[0] ?? (await memberByEmail(sql, msg.loginId.email, true))!;
+        }
+        if (msg.verifyEmail && !m.email_verified) {
           const rows = await sql.query<MemberRow>(
             'UPDATE members SET email_verified = true, updated_at = $2 WHERE id = $1 RETURNING *',
             [m.id, now],
           );
           m = rows[0]!;
         }
-        const sessionToken = await issueSessionToken(emu, sql, m.id, {
+        const sessionToken = await issueSessionToken(emu, sql, m, {
           clientId: visitor?.clientId,
           visitorId: visitor?.visitorId,
         });
@@ -577,6 +595,8 @@ export async function recover(
         error: appError(400, 'INVALID_RECOVERY_TOKEN', 'The recovery link is invalid or has expired'),
       };
     await closeChallenge(emu, sql, ch.token_hash);
+    // Before the member is read back: the login this answers carries the new login epoch.
+    if (hash) await revokeMemberTokens(emu, sql, ch.member_id);
     const reasons = `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements_text(status_reasons) r
                       WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
     const rows = await sql.query<MemberRow>(
@@ -588,7 +608,6 @@ export async function recover(
       [ch.member_id, hash ?? null, emu.now()],
     );
     await forgetLoginFailures(sql, rows[0]!.email);
-    if (hash) await revokeMemberTokens(emu, sql, ch.member_id);
     return { ok: await stateResponse(emu, sql, rows[0]!, caller), redirectUrl: ch.redirect_url };
   });
   if (outcome.error) throw outcome.error;

@@ -135,12 +135,20 @@ export function deliver(c: Context, t: Awaited<ReturnType<typeof target>>, state
   return c.redirect(url, 302);
 }
 
-/** Mints a single-use code bound to client, redirect URI and challenge. */
-export async function mintCode(emu: Emulator, a: StoredAuth, memberId: string, visitorId: string | null) {
+/**
+ * Mints a single-use code bound to client, redirect URI and challenge, for the login of `member`
+ * at its `loginEpoch` (a logout or password change since voids the code).
+ */
+export async function mintCode(
+  emu: Emulator,
+  a: StoredAuth,
+  member: { id: string; loginEpoch: number },
+  visitorId: string | null,
+) {
   const code = newToken('OAC.');
   await emu.db.query(
-    `INSERT INTO auth_codes (code_hash, client_id, redirect_uri, code_challenge, code_challenge_method, scope, nonce, member_id, visitor_id, expires_at)
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+    `INSERT INTO auth_codes (code_hash, client_id, redirect_uri, code_challenge, code_challenge_method, scope, nonce, member_id, visitor_id, expires_at, login_epoch)
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
     [
       hashToken(code),
       a.clientId,
@@ -149,9 +157,10 @@ export async function mintCode(emu: Emulator, a: StoredAuth, memberId: string, v
       a.codeChallengeMethod,
       a.scope ?? null,
       a.nonce ?? null,
-      memberId,
+      member.id,
       visitorId,
       new Date(emu.now().getTime() + CODE_TTL_MS),
+      member.loginEpoch,
     ],
   );
   return code;
@@ -370,7 +379,12 @@ export function oauthRoutes(router: Router, emu: Emulator) {
             error: 'login_required',
             error_description: 'The member is not logged in',
           });
-        const code = await mintCode(emu, a, login.member_id, login.visitor_id ?? session.visitorId);
+        const code = await mintCode(
+          emu,
+          a,
+          { id: login.member_id, loginEpoch: login.login_epoch },
+          login.visitor_id ?? session.visitorId,
+        );
         return deliver(c, t, a.state, { code });
       }
       if (t.mode === 'web_message')
@@ -409,7 +423,12 @@ export function oauthRoutes(router: Router, emu: Emulator) {
           redeemSessionToken(emu, sql, hashToken(r.sessionToken), a.clientId),
         );
         if (!login) return loginPage(c, emu, session, { error: 'The login expired; try again.' });
-        const code = await mintCode(emu, a, login.member_id, login.visitor_id ?? session.visitorId);
+        const code = await mintCode(
+          emu,
+          a,
+          { id: login.member_id, loginEpoch: login.login_epoch },
+          login.visitor_id ?? session.visitorId,
+        );
         return deliver(c, t, a.state, { code });
       }
       if (r.state === 'REQUIRE_EMAIL_VERIFICATION')
@@ -520,6 +539,8 @@ export function oauthRoutes(router: Router, emu: Emulator) {
       // Shared lock: a concurrent block waits for these tokens and then revokes them.
       const member = await memberById(sql, row.member_id, 'share');
       if (member?.status !== 'ACTIVE') return { error: 'The member cannot log in' };
+      if (member.login_epoch !== row.login_epoch)
+        return { error: 'The login ended (a logout or a password change) before the code was used' };
       const tokens = await issueTokens(emu, sql, {
         clientId: row.client_id,
         subjectType: 'MEMBER',
@@ -558,7 +579,8 @@ export function oauthRoutes(router: Router, emu: Emulator) {
       if (member?.status !== 'ACTIVE') return { error: 'No active member has this id' };
       if (typeof body.sessionToken === 'string') {
         const login = await redeemSessionToken(emu, sql, hashToken(body.sessionToken), clientId);
-        if (!login || login.member_id !== memberId) return { error: 'The session token is invalid' };
+        if (!login || login.member_id !== memberId || login.login_epoch !== member.login_epoch)
+          return { error: 'The session token is invalid' };
       }
       return {
         tokens: await issueTokens(emu, sql, {

@@ -374,7 +374,12 @@ export function ssoRoutes(router: Router, emu: Emulator) {
           error: 'access_denied',
           error_description: 'The account is waiting for the site owner’s approval',
         });
-      const code = await mintCode(emu, a, m.id, outcome.tx!.visitor_id ?? session.visitorId);
+      const code = await mintCode(
+        emu,
+        a,
+        { id: m.id, loginEpoch: m.login_epoch },
+        outcome.tx!.visitor_id ?? session.visitorId,
+      );
       return deliver(c, t, a.state, { code });
     },
   });

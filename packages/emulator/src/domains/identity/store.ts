@@ -170,6 +170,17 @@ export const identityMigrations = [
     id: '0207_decoys',
     sql: 'ALTER TABLE identity_challenges ADD COLUMN decoy jsonb;',
   },
+  {
+    // A member's logins in flight (session tokens, authorization codes) carry the member's
+    // `login_epoch` of when the password was checked; a logout or a password change moves it on,
+    // and what carries an older one gives no tokens. Rows from before carry none (-1).
+    id: '0208_login_epoch',
+    sql: `
+      ALTER TABLE members ADD COLUMN login_epoch integer NOT NULL DEFAULT 0;
+      ALTER TABLE login_sessions ADD COLUMN login_epoch integer NOT NULL DEFAULT -1;
+      ALTER TABLE auth_codes ADD COLUMN login_epoch integer NOT NULL DEFAULT -1;
+    `,
+  },
 ];
 
 /** Site settings of the identity service (changeable at runtime, see README). */
@@ -295,6 +306,8 @@ export interface MemberRow {
   revision: number;
   /** Links to external identity providers (wire §5.5 `identity.connections`). */
   connections?: unknown[];
+  /** Moved on by every logout and password change: older logins in flight give no tokens. */
+  login_epoch: number;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -440,23 +453,25 @@ const SESSION_TTL_MS = 10 * 60 * 1000;
 /**
  * Issues a session token for the caller's client. A caller without one gets a token that no
  * client can redeem (checklist 54): a login made without a visitor token cannot be finished by
- * whoever presents its session token.
+ * whoever presents its session token. `m` is the member as read when the login was checked: its
+ * `login_epoch` goes with the token, so a logout or password change since then voids it.
  */
 export async function issueSessionToken(
   emu: Emulator,
   sql: Sql,
-  memberId: string,
+  m: Pick<MemberRow, 'id' | 'login_epoch'>,
   caller: { clientId?: string; visitorId?: string },
 ) {
   const token = newToken('JWS.');
   await sql.query(
-    'INSERT INTO login_sessions (token_hash, member_id, client_id, visitor_id, expires_at) VALUES ($1,$2,$3,$4,$5)',
+    'INSERT INTO login_sessions (token_hash, member_id, client_id, visitor_id, expires_at, login_epoch) VALUES ($1,$2,$3,$4,$5,$6)',
     [
       hashToken(token),
-      memberId,
+      m.id,
       caller.clientId ?? null,
       caller.visitorId ?? null,
       new Date(emu.now().getTime() + SESSION_TTL_MS),
+      m.login_epoch,
     ],
   );
   return token;
@@ -465,11 +480,17 @@ export async function issueSessionToken(
 /**
  * Redeems a session token once (by its hash) for `clientId`; `undefined` when unknown, used,
  * expired, bound to no client or to another one. A refused redemption uses the token up too.
+ * Whoever turns it into tokens checks its `login_epoch` against the member's.
  */
 export async function redeemSessionToken(emu: Emulator, sql: Sql, tokenHash: string, clientId: string) {
-  const rows = await sql.query<{ member_id: string; client_id: string | null; visitor_id: string | null }>(
+  const rows = await sql.query<{
+    member_id: string;
+    client_id: string | null;
+    visitor_id: string | null;
+    login_epoch: number;
+  }>(
     `UPDATE login_sessions SET used_at = $2
-      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING member_id, client_id, visitor_id`,
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING member_id, client_id, visitor_id, login_epoch`,
     [tokenHash, emu.now()],
   );
   const row = rows[0];
@@ -540,8 +561,13 @@ export async function createChallenge(
 
 /** What a decoy registration answered and was sent, kept for its logins (see {@link createDecoy}). */
 export interface Decoy {
-  /** The identity it answered, a member that does not exist. */
-  identity: ReturnType<typeof identityOf>;
+  /**
+   * The member that does not exist, whose identity it answered: kept as a member, not as that
+   * identity, since stored JSON comes back with its fields in another order than a real member's
+   * identity has (checklist 50). Decoys stored before kept only the `identity`.
+   */
+  member?: Omit<MemberRow, 'password_hash'>;
+  identity?: ReturnType<typeof identityOf>;
   /** The scrypt hash of the password it was sent. */
   passwordHash: string;
   /** Until when a login with that password answers as the decoy's member would (ISO). */
@@ -568,24 +594,30 @@ export async function createDecoy(
   caller: { visitorId?: string | null; clientId?: string | null },
 ) {
   const now = emu.now();
-  const identity = identityOf({
+  // The profile as a real member's comes back from its jsonb column: same field order, same numbers.
+  const [{ profile }] = (await sql.query<{ profile: Record<string, unknown> }>(
+    'SELECT $1::jsonb AS profile',
+    [JSON.stringify(fake.profile ?? {})],
+  )) as [{ profile: Record<string, unknown> }];
+  const member = {
     id: newId(),
     email: fake.email,
-    password_hash: fake.passwordHash,
-    status: 'PENDING',
+    status: 'PENDING' as const,
     status_reasons: fake.reasons,
     email_verified: false,
     reset_required: false,
-    profile: fake.profile ?? {},
+    profile,
     revision: 1,
-    created_at: now,
-    updated_at: now,
-  });
+    login_epoch: 0,
+    created_at: iso(now),
+    updated_at: iso(now),
+  };
   const decoy = {
-    identity,
+    member,
     passwordHash: fake.passwordHash,
     until: iso(new Date(now.getTime() + DECOY_TTL_MS)),
   };
+  const identity = decoyIdentity(decoy);
   const token = await openDecoy(emu, sql, owner.id, decoy, caller);
   await sendMail(emu, sql, {
     to: owner.email,
@@ -594,6 +626,10 @@ export async function createDecoy(
   });
   return { state: 'REQUIRE_EMAIL_VERIFICATION', identity, additionalData: {}, stateToken: token };
 }
+
+/** The identity a decoy answers, as `identityOf` would give it for a real member. */
+const decoyIdentity = (decoy: Decoy) =>
+  decoy.member ? identityOf({ ...decoy.member, password_hash: decoy.passwordHash }) : decoy.identity!;
 
 /** A new state token of a decoy, as a login of a member waiting for verification gets one. */
 const openDecoy = async (
@@ -635,7 +671,7 @@ export async function decoyLogin(
     if (new Date(decoy.until) > emu.now() && (await verifyPassword(emu, decoy.passwordHash, password)))
       return emu.db.tx(async (sql) => ({
         state: 'REQUIRE_EMAIL_VERIFICATION',
-        identity: decoy.identity,
+        identity: decoyIdentity(decoy),
         additionalData: {},
         stateToken: await openDecoy(emu, sql, owner.id, decoy, caller),
       }));

@@ -162,17 +162,30 @@ export async function revokeToken(emu: Emulator, token: string, mine: (clientId:
   });
 }
 
-/** Revokes every refresh token of a family and the access tokens issued from it. */
+/**
+ * Revokes every refresh token of a family and the access tokens issued from it. The update runs
+ * again until it finds nothing: one that waited for a refresh of the family holding a token's
+ * row lock cannot see the token that refresh committed (its snapshot is older), the next can.
+ */
 export async function revokeFamily(emu: Emulator, sql: Sql, familyId: string) {
-  await sql.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL', [
-    familyId,
-    emu.now(),
-  ]);
+  for (;;) {
+    const revoked = await sql.query(
+      'UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL RETURNING 1',
+      [familyId, emu.now()],
+    );
+    if (!revoked.length) break;
+  }
   await sql.query('DELETE FROM access_tokens WHERE refresh_family = $1', [familyId]);
 }
 
-/** Revokes every refresh token of a member (logout, password change) and their access tokens. */
+/**
+ * Revokes every refresh token of a member (logout, password change) and their access tokens, and
+ * voids their logins in flight (session tokens, codes: `login_epoch`). The member row is taken
+ * first, as the grants take it (shared) before any token: a grant for this member in flight ends
+ * before, and what it issued is revoked here, or starts after, and sees the new epoch.
+ */
 export async function revokeMemberTokens(emu: Emulator, sql: Sql, memberId: string) {
+  await sql.query('UPDATE members SET login_epoch = login_epoch + 1 WHERE id = $1', [memberId]);
   const fams = await sql.query<{ family_id: string }>(
     'SELECT DISTINCT family_id FROM refresh_tokens WHERE member_id = $1 AND revoked_at IS NULL',
     [memberId],
