@@ -108,6 +108,8 @@ type Bound<M> = { [K in keyof M]: Unbound<M[K]> };
 export interface SharedState {
   /** The last `X-Wix-Consistent` answered, echoed on every later request. */
   consistent?: string;
+  /** Write attempts ended: reads share a request only with reads sent after the same writes. */
+  w?: number;
   /** Whether the auth strategy was attached to a client. */
   attached?: boolean;
 }

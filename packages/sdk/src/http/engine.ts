@@ -101,11 +101,14 @@ async function pause(ms: number, end: number, outer?: AbortSignal) {
   return true;
 }
 
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds. */
+/**
+ * `Retry-After` in seconds or as an HTTP date, in milliseconds; none (the backoff, then) for a
+ * value that is neither, or a time already past (a negative number reads as a past date).
+ */
 function retryAfterMs(res: Response): number | undefined {
   const h = res.headers.get('retry-after');
   const ms = h ? (Number(h) >= 0 ? Number(h) * 1000 : Date.parse(h) - Date.now()) : Number.NaN;
-  return ms >= 0 ? ms : ms < 0 ? 0 : undefined;
+  return ms >= 0 ? ms : undefined;
 }
 
 /** One request, with its retries and its one replay after a refresh; resolves with a 200's JSON object. */
@@ -158,6 +161,8 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
       cause = e;
     }
     busy--;
+    // The server may have applied a write by now: later reads must not join one sent before (`request`).
+    if (!init.retrySafe) shared.w = -~shared.w!;
     if (outer) {
       outer.removeEventListener('abort', onAbort!);
       deadline.removeEventListener('abort', onAbort!);
@@ -239,7 +244,8 @@ export function fail(client: AnyClient, err: unknown, method: string, path: stri
  * Sends one request through the engine (auth, retries, timeouts, errors) and resolves with the
  * parsed JSON object of a 200 answer. Declared calls use this; applications rarely need to.
  *
- * Identical reads already in flight share one request. Every caller gets its own copy, since
+ * Identical reads already in flight share one request, unless a write's attempt ended since it
+ * was sent (the answer might not show the write). Every caller gets its own copy, since
  * response transforms work in place: followers clone, and the first caller clones too when anyone
  * joined (the entry is gone before any caller resumes, so the count is final).
  * @example const out = await request(client, 'GET', '/ecom/v1/carts/current');
@@ -253,11 +259,12 @@ export async function request<R = any>(
   const url = client.baseUrl + path + (init.query ? '?' + init.query : '');
   const reads = client._.r;
   // Reads without a signal or an API key of their own may share, within one auth epoch (see
-  // `AuthStrategy.epoch`); calls with their own headers or timeout share only with identical ones.
-  const epoch = client.auth?.epoch;
+  // `AuthStrategy.epoch`) and between the same writes (`w`, counted by `send`, shared with derived
+  // clients): a read made after a write must not get an answer from before it. Calls with their
+  // own headers or timeout share only with identical ones.
   const key =
     method === 'GET' && !init.signal && !init.apiKey
-      ? (epoch ? `${epoch} ` : '') +
+      ? [client.auth?.epoch, client._.s.w] +
         (init.headers || init.timeoutMs ? url + JSON.stringify([init.headers, init.timeoutMs]) : url)
       : '';
   try {
