@@ -12,17 +12,20 @@ const root = new URL('../../../', import.meta.url).pathname;
 /** Gzip bytes of an entry. */
 const gzipSize = async (source: string) => (await browserBundle(source, root)).gzip;
 
-// Measured 8395 B and 2040 B (esbuild 0.28); under 1% of slack for esbuild version noise. The
-// last rises: no shared read across a write, and a negative Retry-After backs off (+7 B); or() leaves an empty side out (+11 B); no Web Lock for the default memory storage (+3 B, +4 B); a member without a refresh
+// Measured 8412 B and 2040 B (esbuild 0.28), with slack for esbuild version noise. The typical
+// budget went from 8400 to 8440 for this session's fixes, which took it past 8400: no deadline slot
+// kept for a call without one (a timeout of Infinity grew memory without end, +17 B); no shared
+// read across a write, and a negative Retry-After backs off (+7 B); or() leaves an empty side out
+// (+11 B); no Web Lock for the default memory storage (+3 B, +4 B); a member without a refresh
 // token logged out visibly, the renewal's check of the strategy's own writes, a null token answer
-// read as a refusal (+13 B, +11 B); before them the strategy's own renewals and visitor tokens reported to onError (+42 B, +47 B),
-// pages counted from an unaligned offset (+7 B), an unknown method refused as a validation error
-// (+4 B); before them the token requests' retries and the compare-and-set of renewals (+137 B, +171 B),
-// headers that override each other whatever their case (+41 B), and the engine's edges (the
-// timeout of the whole call, aborts during a wait, `.` and `..` refused, Proxy messages, shared
-// reads within one auth epoch, one renewal for late 401s: +290 B, +56 B), no next page past the
-// last (+35 B).
-const BUDGET = { typical: 8400, auth: 2045 };
+// read as a refusal (+13 B, +11 B). Before them: the strategy's own renewals and visitor tokens
+// reported to onError (+42 B, +47 B), pages counted from an unaligned offset (+7 B), an unknown
+// method refused as a validation error (+4 B); the token requests' retries and the compare-and-set
+// of renewals (+137 B, +171 B), headers that override each other whatever their case (+41 B), and
+// the engine's edges (the timeout of the whole call, aborts during a wait, `.` and `..` refused,
+// Proxy messages, shared reads within one auth epoch, one renewal for late 401s: +290 B, +56 B), no
+// next page past the last (+35 B).
+const BUDGET = { typical: 8440, auth: 2045 };
 
 it('keeps the typical storefront entry within its budget', async () => {
   const size = await gzipSize(TYPICAL);

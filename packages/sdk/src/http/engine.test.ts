@@ -177,3 +177,21 @@ describe('401 and failures', () => {
     expect(f.fn).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('a call without a deadline', () => {
+  it('(timeoutMs Infinity) gets a signal of its own that never aborts: no slot is kept for an end that never comes', async () => {
+    const signals: AbortSignal[] = [];
+    const client = createClient({
+      baseUrl: 'http://h',
+      timeoutMs: Number.POSITIVE_INFINITY,
+      fetch: (async (_input: RequestInfo | URL, init?: RequestInit) => {
+        signals.push(init!.signal!);
+        return Response.json({ v: 1 });
+      }) as typeof fetch,
+    });
+    // Slots serve 32 calls each and stay until their end: with no end, every 32 calls kept one more.
+    for (let i = 0; i < 40; i++) await getThing(client, `t${i}`);
+    expect(new Set(signals).size).toBe(40);
+    expect(signals.some((s) => s.aborted)).toBe(false);
+  });
+});

@@ -46,6 +46,10 @@ let ticker: any;
 
 /** The signal for a deadline `ms` from now; the caller must decrement `busy` once done. */
 function hold(ms: number): AbortSignal {
+  busy++;
+  // No deadline (a timeout of `Infinity`, or past timers' 2^31 ms): a signal of this call's own
+  // that never aborts, not a slot kept (with its 32 calls' successors) until an end that never comes.
+  if (!(ms < 2 ** 31)) return new AbortController().signal;
   const w = Math.max(10, ms >> 7);
   const at = Math.ceil((Date.now() + ms) / w) * w;
   let slot = slots.get(at);
@@ -53,7 +57,6 @@ function hold(ms: number): AbortSignal {
     slot = { c: new AbortController(), u: 1, p: slot };
     slots.set(at, slot);
   }
-  busy++;
   ticker ??= setInterval(() => {
     for (const [end, s] of slots)
       if (end <= Date.now()) {
