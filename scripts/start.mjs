@@ -3,9 +3,9 @@
 // Prints both URLs and the demo credentials (the API key only to a terminal; all of them in
 // .shopkit/credentials.json); Ctrl-C stops both.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -13,15 +13,61 @@ import { createInterface } from 'node:readline';
 const root = join(import.meta.dirname, '..');
 const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
 
-const STORE_PORT = Number(process.env.STOREFRONT_PORT ?? 5173);
+const STORE_PORT = process.env.STOREFRONT_PORT || '5173';
+const EMULATOR_PORT = process.env.EMULATOR_PORT || '4000';
 const storeUrl = `http://127.0.0.1:${STORE_PORT}`;
 const children = [];
+let stopping = false;
+/**
+ * Stops both children and exits with `code`: the first reason to stop decides it (Ctrl-C: 0; a
+ * child that died: its code). Waits for the children to finish (the emulator closes its
+ * storage), at most 10 s, so that the prompt comes back with nothing left running.
+ */
 const stopAll = (code = 0) => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 300).unref();
+  if (stopping) return;
+  stopping = true;
+  process.exitCode = code;
+  const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  for (const c of running) c.kill('SIGTERM');
+  Promise.all(running.map((c) => new Promise((resolve) => c.once('exit', resolve)))).then(() =>
+    process.exit(code),
+  );
+  setTimeout(() => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    process.exit(code);
+  }, 10_000).unref();
+};
+const fatal = (message) => {
+  console.error(`[shopkit] ${message}`);
+  stopAll(1);
 };
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
+// Anything unexpected here stops the children too: none is left running without this script.
+process.on('uncaughtException', (e) => fatal(e.stack ?? String(e)));
+process.on('unhandledRejection', (e) => fatal(e?.stack ?? String(e)));
+
+for (const [variable, value, min] of [
+  ['EMULATOR_PORT', EMULATOR_PORT, 0],
+  ['STOREFRONT_PORT', STORE_PORT, 1],
+])
+  if (!/^\d{1,5}$/.test(value) || Number(value) < min || Number(value) > 65535) {
+    console.error(`[shopkit] ${variable} must be a port number, ${min} to 65535; got ${value}`);
+    process.exit(2);
+  }
+
+// Both ports are checked first: a port in use gets a sentence that says what to do, and the
+// storefront's banner never points at someone else's server.
+for (const [port, variable] of [
+  [EMULATOR_PORT, 'EMULATOR_PORT'],
+  [STORE_PORT, 'STOREFRONT_PORT'],
+])
+  if (Number(port) !== 0 && !(await portFree(Number(port)))) {
+    console.error(
+      `[shopkit] port ${port} on 127.0.0.1 is in use (another \`npm start\`?). Stop it, or choose another port: ${variable}=${Number(port) + 1} npm start`,
+    );
+    process.exit(1);
+  }
 
 // `--db` of the emulator: memory, a data directory, or a postgres:// URL.
 const db = process.env.DATABASE_URL || '.shopkit/data';
@@ -36,7 +82,7 @@ const emulator = spawn(
     join(root, 'packages/emulator/bin/shopkit-emulator.mjs'),
     '--json',
     '--port',
-    process.env.EMULATOR_PORT ?? '4000',
+    EMULATOR_PORT,
     '--db',
     db,
     '--allowed-origin',
@@ -45,21 +91,28 @@ const emulator = spawn(
   { stdio: ['ignore', 'pipe', 'inherit'] },
 );
 children.push(emulator);
-emulator.on('exit', (code) => {
-  console.error(`[shopkit] emulator exited (${code})`);
-  stopAll(code ?? 1);
+emulator.on('exit', (code, signal) => {
+  if (!stopping) console.error(`[shopkit] emulator exited (${signal ?? code})`);
+  stopAll(code || 1);
 });
 
-const first = await new Promise((resolve) =>
-  createInterface({ input: emulator.stdout }).once('line', resolve),
-);
+// Its first line, or nothing if it exits first (it has said why on stderr).
+const first = await new Promise((resolve) => {
+  createInterface({ input: emulator.stdout })
+    .once('line', resolve)
+    .once('close', () => resolve(undefined));
+});
+if (first === undefined) await new Promise(() => {}); // exiting: stopAll has the code
 const info = JSON.parse(first);
 // The demo credentials, API key included, go to a file only this user can read; the key itself is
-// printed only to a terminal, never into a log file or a CI transcript.
+// printed only to a terminal, never into a log file or a CI transcript. Written whole and renamed
+// into place: a reader never sees half of it, and a file an earlier run left broken is replaced.
 const CREDENTIALS = '.shopkit/credentials.json';
 mkdirSync('.shopkit', { recursive: true });
-writeFileSync(CREDENTIALS, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
-chmodSync(CREDENTIALS, 0o600); // also when an earlier run left the file
+const partial = `${CREDENTIALS}.${process.pid}.tmp`;
+writeFileSync(partial, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+chmodSync(partial, 0o600); // the mode of a new file is also masked by the umask
+renameSync(partial, CREDENTIALS);
 const apiKey = process.stdout.isTTY
   ? `${info.apiKey}   (merchant calls; stays on your machine)`
   : `in ${CREDENTIALS} (not printed: output is not a terminal)`;
@@ -74,13 +127,14 @@ const vite = spawn(
   },
 );
 children.push(vite);
-vite.on('exit', (code) => {
-  console.error(`[shopkit] storefront exited (${code})`);
-  stopAll(code ?? 1);
+vite.on('exit', (code, signal) => {
+  if (!stopping) console.error(`[shopkit] storefront exited (${signal ?? code})`);
+  stopAll(code || 1);
 });
 
 // The banner goes out once the storefront answers: its address must work when it is shown.
-await waitForPort(STORE_PORT);
+await waitForPort(Number(STORE_PORT));
+if (stopping) await new Promise(() => {});
 
 console.log(`
   Shopkit is running.
@@ -95,6 +149,15 @@ console.log(`
 
   Press Ctrl-C to stop.
 `);
+
+/** Whether 127.0.0.1:`port` can be listened on now. */
+function portFree(port) {
+  return new Promise((resolve) => {
+    const server = createServer()
+      .once('error', () => resolve(false))
+      .listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
 
 /** Resolves once something accepts connections on 127.0.0.1:`port` (tries every 100 ms). */
 async function waitForPort(port) {

@@ -14,6 +14,9 @@
  *   --webhook-retry-ms <n> first retry delay of a failed delivery (default 1000, at most 300000):
  *                          ½ to 1× it, doubling with each attempt up to 5 minutes
  *   --webhook-attempts <n> attempts before a delivery is dead-lettered (default 8)
+ *
+ * Exit codes: 0 after SIGTERM or SIGINT; 1 when it cannot start (port in use, storage unreachable,
+ * refused or in use by another emulator); 2 for a bad command line.
  * @module
  */
 import { parseArgs } from 'node:util';
@@ -26,9 +29,16 @@ const USAGE = `Usage: shopkit-emulator [--port 4000] [--host 127.0.0.1] [--db me
                         [--seed demo|none] [--allowed-origin <url>]… [--json]
                         [--webhook <url>]… [--webhook-retry-ms 1000] [--webhook-attempts 8]`;
 
+/** A bad command line: the message and the usage, exit code 2. */
 function fail(message: string): never {
   process.stderr.write(`shopkit-emulator: ${message}\n${USAGE}\n`);
   process.exit(2);
+}
+
+/** A good command line that could not run (port taken, storage unreachable or in use): exit code 1. */
+function die(message: string): never {
+  process.stderr.write(`shopkit-emulator: ${message}\n`);
+  process.exit(1);
 }
 
 let values: Record<string, string | boolean | string[] | undefined>;
@@ -98,7 +108,15 @@ const running = await startEmulator({
   allowedOrigins: origins,
   webhooks: hooks,
   config: { webhookRetryBaseMs: retryMs, webhookMaxAttempts: attempts },
-}).catch((e: Error) => fail(`could not start: ${e.message}`));
+}).catch((e: NodeJS.ErrnoException) =>
+  die(
+    `could not start: ${
+      e.code === 'EADDRINUSE'
+        ? `port ${port} on ${values.host} is in use; stop what holds it, or pick another with --port (0 = any free port)`
+        : e.message
+    }`,
+  ),
+);
 
 // When PGlite runs initdb (a new data directory, or a memory database without the cached copy of
 // db/snapshot.ts), it does so in a scratch instance whose WASM memory (about 300 MiB, all

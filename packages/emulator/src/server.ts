@@ -33,9 +33,14 @@ export async function startEmulator(
 ): Promise<RunningEmulator> {
   const instance = await createEmulator(options);
   const host = options.host ?? '127.0.0.1';
+  // A port in use or an address that cannot be bound closes the storage again (a data directory
+  // is left free for the next start).
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: instance.app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
     s.once('error', reject);
+  }).catch(async (e: Error) => {
+    await instance.close().catch(() => {});
+    throw e;
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -4,7 +4,8 @@
  * Migrations are plain SQL, run in order, once, inside a transaction.
  * @module
  */
-import { mkdirSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { openMemoryCluster } from './snapshot.ts';
 
 /** Something that runs SQL with `$1`-style parameters. */
@@ -42,6 +43,20 @@ export async function openDb(spec: string, opts: { schema?: string } = {}): Prom
 async function openPglite(dir?: string): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dir) mkdirSync(dir, { recursive: true });
+  const release = dir ? claimDataDir(dir) : () => {};
+  try {
+    return await startPglite(PGlite, dir, release);
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+async function startPglite(
+  PGlite: typeof import('@electric-sql/pglite').PGlite,
+  dir: string | undefined,
+  release: () => void,
+): Promise<Db> {
   // Memory: initdb sets shared_buffers = 128MB, and PGlite's shared memory is zero-filled WASM
   // heap, all of it resident, for a database (catalogs included) under 10 MB. 16MB holds it with
   // room to grow; pages beyond are read back from data files that are in memory or the OS cache.
@@ -65,9 +80,70 @@ async function openPglite(dir?: string): Promise<Db> {
     exec: (text) => inTurn(async () => void (await pg.exec(text))),
     // The transaction's own statements run inside its turn (PGlite serialises them itself).
     tx: (fn) => inTurn(() => pg.transaction((tx) => fn(wrap(tx)))),
-    close: () => inTurn(() => pg.close()),
+    close: () => inTurn(() => pg.close()).finally(release),
   };
 }
+
+/** The file in a PGlite data directory that names the process using it. */
+export const DATA_DIR_LOCK = 'shopkit-emulator.pid';
+const claimed = new Set<string>();
+
+/**
+ * Claims a PGlite data directory for this process, or throws if another one holds it. Two PGlite
+ * instances on one directory (`npm start` twice, two emulators given one `--db`) each keep their
+ * own pages in memory and overwrite each other's files: writes one of them acknowledged were
+ * lost. The claim is a file holding the owner's pid, made whole and then linked into place (so it
+ * is never seen half-written, and of two claims at once one fails). A claim whose process is gone
+ * (killed with SIGKILL) is taken over. Returns the release.
+ */
+function claimDataDir(dir: string): () => void {
+  const key = resolve(dir);
+  const file = join(dir, DATA_DIR_LOCK);
+  if (claimed.has(key)) throw new Error(`the data directory ${dir} is already open in this process`);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${process.pid}\n`);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        linkSync(tmp, file);
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 2) throw e;
+      }
+      let owner = Number.NaN;
+      try {
+        owner = Number(readFileSync(file, 'utf8').trim());
+      } catch {} // released meanwhile: try again
+      // Our own pid on a claim this process does not hold: a previous life of a restarted container.
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner))
+        throw new Error(
+          `the data directory ${dir} is in use by another emulator (pid ${owner}); stop it, or give this one another --db (if no emulator runs, delete ${file})`,
+        );
+      rmSync(file, { force: true });
+    }
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  claimed.add(key);
+  return () => {
+    if (!claimed.delete(key)) return;
+    try {
+      if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
+    } catch {}
+  };
+}
+
+function alive(pid: number) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** How long a first connection to PostgreSQL may take before start-up gives up. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * A queue for the one PGlite connection: jobs (a statement, a script, a whole transaction) run
@@ -95,11 +171,32 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
   const { default: pg } = await import('pg');
   // bigint/numeric come back as strings unless told otherwise; counts are small.
   pg.types.setTypeParser(20, (v: string) => Number(v));
-  if (schema) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
-    await admin.end();
+  // One connection first, with a time limit: a server that is down, or a host that swallows
+  // packets, is reported at start-up in a sentence that names the server (never the password)
+  // instead of a start that hangs.
+  if (!URL.canParse(url))
+    throw new Error(
+      'the PostgreSQL URL is not a valid URL (characters such as @ : / # ? or a space in the password must be percent-encoded)',
+    );
+  const where = serverOf(url);
+  let first: InstanceType<typeof pg.Client> | undefined;
+  try {
+    first = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    first.on('error', () => {});
+    await first.connect();
+  } catch (e) {
+    await first?.end().catch(() => {});
+    const message = String((e as Error)?.message ?? e);
+    throw new Error(
+      /timeout/i.test(message)
+        ? `PostgreSQL at ${where} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`
+        : `PostgreSQL at ${where}: ${message}`,
+    );
+  }
+  try {
+    if (schema) await first.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replace(/"/g, '')}"`);
+  } finally {
+    await first.end().catch(() => {});
   }
   const pool = new pg.Pool({
     connectionString: url,
@@ -143,6 +240,12 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
     },
     close: () => pool.end(),
   };
+}
+
+/** `host:port` of a postgres:// URL, for messages: no user, password, database or query. */
+function serverOf(url: string) {
+  const u = new URL(url);
+  return `${u.hostname || 'localhost'}:${u.port || 5432}`;
 }
 
 /**
