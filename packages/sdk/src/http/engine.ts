@@ -267,7 +267,8 @@ export async function request<R = any>(
   // own headers or timeout share only with identical ones.
   const key =
     method === 'GET' && !init.signal && !init.apiKey
-      ? [client.auth?.epoch, client._.s.w] +
+      ? // A template, not an array joined: joining cost get-cart 2 points of raw in memory.
+        `${client.auth?.epoch} ${client._.s.w} ` +
         (init.headers || init.timeoutMs ? url + JSON.stringify([init.headers, init.timeoutMs]) : url)
       : '';
   try {
