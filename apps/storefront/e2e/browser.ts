@@ -132,6 +132,30 @@ export function setupShopOrigin(
   return shop;
 }
 
+/** A buyer in the US, as the emulator's hosted checkout form asks for one. */
+export interface HostedBuyer {
+  email: string;
+  firstName: string;
+  lastName: string;
+  address: string;
+  city: string;
+  postalCode: string;
+  /** `US-NY`, say; optional on the form. */
+  region?: string;
+}
+
+/** Fills the emulator's hosted checkout form (the page of an `ecomCheckout` redirect session). */
+export async function fillHostedCheckout(page: Page, b: HostedBuyer) {
+  await page.getByLabel('E-mail').fill(b.email);
+  await page.getByLabel('First name').fill(b.firstName);
+  await page.getByLabel('Last name').fill(b.lastName);
+  await page.getByLabel('Address').fill(b.address);
+  await page.getByLabel('City').fill(b.city);
+  await page.getByLabel('Postal code').fill(b.postalCode);
+  if (b.region) await page.getByLabel('State or region (optional, e.g. US-NY)').fill(b.region);
+  await page.getByLabel('Country (two-letter code, e.g. US)').fill('US');
+}
+
 /**
  * Waits for a page of `sdkShop` to load the SDK, then makes `window.client`: a visitor client of
  * the shop's emulator with the identity module bound.

@@ -15,7 +15,7 @@ import {
   STORES_APP_ID,
 } from '@shopkit/sdk';
 import { expect, it } from 'vitest';
-import { newPage, setupShopOrigin } from './browser.ts';
+import { fillHostedCheckout, newPage, setupShopOrigin } from './browser.ts';
 
 const queryProducts = op<[query: unknown], { products: Array<{ id: string; slug: string }> }>({
   method: 'POST',
@@ -62,14 +62,15 @@ it('places an order on the hosted checkout page and returns to the post-flow URL
   const items = page.getByRole('table', { name: 'Items' });
   await expect(items.textContent()).resolves.toContain('Stoneware Dinner Plate');
   await expect(items.textContent()).resolves.toContain('Color: Sage');
-  await page.getByLabel('E-mail').fill('grace@example.com');
-  await page.getByLabel('First name').fill('Grace');
-  await page.getByLabel('Last name').fill('Hopper');
-  await page.getByLabel('Address').fill('1 Navy Way');
-  await page.getByLabel('City').fill('Arlington');
-  await page.getByLabel('Postal code').fill('22201');
-  await page.getByLabel('State or region (optional, e.g. US-NY)').fill('US-VA');
-  await page.getByLabel('Country (two-letter code, e.g. US)').fill('US');
+  await fillHostedCheckout(page, {
+    email: 'grace@example.com',
+    firstName: 'Grace',
+    lastName: 'Hopper',
+    address: '1 Navy Way',
+    city: 'Arlington',
+    postalCode: '22201',
+    region: 'US-VA',
+  });
   await Promise.all([
     page.waitForURL(postFlowUrl),
     page.getByRole('button', { name: 'Place order' }).click(),

@@ -18,7 +18,7 @@ import {
 } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { ownerCall, sdkShop, setupShopOrigin, withSdkClient } from './browser.ts';
+import { fillHostedCheckout, ownerCall, sdkShop, setupShopOrigin, withSdkClient } from './browser.ts';
 
 const shop = setupShopOrigin(sdkShop);
 const PASSWORD = 'long enough pw';
@@ -91,13 +91,14 @@ it('the checkout page places an order with no policy violation; a violation ther
   expect(violations.join('\n')).toMatch(/the image .*pixel\.png.*Content Security Policy/);
   violations.length = 0;
 
-  await page.getByLabel('E-mail').fill('ada@example.com');
-  await page.getByLabel('First name').fill('Ada');
-  await page.getByLabel('Last name').fill('Lovelace');
-  await page.getByLabel('Address').fill('1 Main St');
-  await page.getByLabel('City').fill('Albany');
-  await page.getByLabel('Postal code').fill('12207');
-  await page.getByLabel('Country (two-letter code, e.g. US)').fill('US');
+  await fillHostedCheckout(page, {
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    address: '1 Main St',
+    city: 'Albany',
+    postalCode: '12207',
+  });
   // The form posts to the emulator, which redirects to the shop: form-action allows that origin.
   await Promise.all([
     page.waitForURL(postFlowUrl),
