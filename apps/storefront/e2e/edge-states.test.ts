@@ -13,6 +13,20 @@ import { addToCart, holdRequests, newPage, setupStorefront } from './browser.ts'
 
 const shop = setupStorefront();
 
+/** A beeswax candle in the cart, and the cart page open. */
+async function candleOnCartPage(page: Page) {
+  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
+  await page.getByText('Added to your cart.').waitFor();
+  await page.goto(`${shop.url}/cart`);
+}
+
+/** Applies a coupon code on the cart page, and waits until the page says it applies. */
+async function applyCoupon(page: Page, code: string) {
+  await page.getByLabel('Coupon code').fill(code);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByText(`Coupon ${code} applied`).waitFor();
+}
+
 const productNames = (page: Page) =>
   page.getByRole('list', { name: 'Products' }).getByRole('heading').allTextContents();
 
@@ -191,12 +205,8 @@ it('shows the drawer subtotal as updating while a quantity change is on its way,
 
 it('says why a coupon that could not be removed is still applied', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
-  await page.getByText('Added to your cart.').waitFor();
-  await page.goto(`${shop.url}/cart`);
-  await page.getByLabel('Coupon code').fill('SAVE10');
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await page.getByText('Coupon SAVE10 applied').waitFor();
+  await candleOnCartPage(page);
+  await applyCoupon(page, 'SAVE10');
   await page.route('**/remove-coupon', (route) =>
     route.fulfill({
       status: 503,
@@ -227,12 +237,8 @@ it('shows the account page loading, not blank, while no session is known yet', a
 
 it('shows "Remove coupon" busy while the removal is on its way, sends it once, and keeps the coupon until it answers', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
-  await page.getByText('Added to your cart.').waitFor();
-  await page.goto(`${shop.url}/cart`);
-  await page.getByLabel('Coupon code').fill('SAVE10');
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await page.getByText('Coupon SAVE10 applied').waitFor();
+  await candleOnCartPage(page);
+  await applyCoupon(page, 'SAVE10');
   let sent = 0;
   page.on('request', (r) => {
     if (r.url().endsWith('/remove-coupon')) sent++;
@@ -267,9 +273,7 @@ it('shows "Remove coupon" busy while the removal is on its way, sends it once, a
 
 it('keeps the chosen shipping option for a new estimate address, and says so when the address does not offer it', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
-  await page.getByText('Added to your cart.').waitFor();
-  await page.goto(`${shop.url}/cart`);
+  await candleOnCartPage(page);
   const shipping = page.getByRole('group', { name: 'Shipping', exact: true });
   const totals = page.locator('.totals[aria-busy="false"]');
   await totals.waitFor();
@@ -337,15 +341,11 @@ it('keeps the chosen shipping option for a new estimate address, and says so whe
 
 it('shows shipping made free by a coupon as free, not as a charge taken off again as a discount', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
-  await page.getByText('Added to your cart.').waitFor();
-  await page.goto(`${shop.url}/cart`);
+  await candleOnCartPage(page);
   const totals = page.locator('.totals[aria-busy="false"]');
   await totals.getByText('$5.00').waitFor();
   const total = await page.getByTestId('estimated-total').textContent();
-  await page.getByLabel('Coupon code').fill('FREESHIP');
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await page.getByText('Coupon FREESHIP applied').waitFor();
+  await applyCoupon(page, 'FREESHIP');
   // Shipping is free (the $5.00 it would cost struck through); the discount line is the items' only.
   const shippingLine = totals.locator('dt:text-is("Shipping") + dd');
   await shippingLine.filter({ hasText: /^Free/ }).waitFor();
@@ -361,9 +361,7 @@ it('shows shipping made free by a coupon as free, not as a charge taken off agai
   expect(await page.getByTestId('estimated-total').textContent()).not.toBe(total);
   // With a coupon that also takes money off the items, the two stay apart.
   await page.getByRole('button', { name: 'Remove coupon' }).click();
-  await page.getByLabel('Coupon code').fill('SAVE10');
-  await page.getByRole('button', { name: 'Apply' }).click();
-  await page.getByText('Coupon SAVE10 applied').waitFor();
+  await applyCoupon(page, 'SAVE10');
   await page
     .getByRole('group', { name: 'Shipping', exact: true })
     .getByLabel(/^Standard delivery/)
@@ -376,9 +374,7 @@ it('shows shipping made free by a coupon as free, not as a charge taken off agai
 
 it('applies a coupon once per double click', async () => {
   const { page, errors } = await newPage(shop.browser);
-  await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
-  await page.getByText('Added to your cart.').waitFor();
-  await page.goto(`${shop.url}/cart`);
+  await candleOnCartPage(page);
   await page.getByTestId('estimated-total').filter({ hasText: /^\$\d/ }).waitFor();
   const sent: string[] = [];
   page.on('request', (r) => {

@@ -16,6 +16,7 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { holdableFetch } from '../test/hold.ts';
+import { memberMaker } from '../test/members.ts';
 import {
   MemberSessionError,
   ShopkitProvider,
@@ -115,15 +116,8 @@ it('verifies with a state token after a reload, and reports a session that could
   expect((error as MemberSessionError).result.data?.sessionToken).toBeTruthy();
 });
 
-let members = 0;
-/** Member tokens for a new member, as a trusted server gets them (from a visitor without a cart). */
-async function memberTokens() {
-  const server = createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }) });
-  const { identity: who } = await identity.signOn(server, emu.demo.apiKey, {
-    email: `member-${++members}@example.com`,
-  });
-  return identity.getMemberTokensForExternalLogin(server, who.id, emu.demo.apiKey);
-}
+/** Member tokens for a new member, as a trusted server gets them. */
+const memberTokens = memberMaker(() => emu, 'member');
 
 /** Adds a dinner plate (a product without options) to the client's current cart. */
 async function addPlate(client: ReturnType<typeof setup>['client']) {

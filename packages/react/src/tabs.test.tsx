@@ -17,6 +17,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { memberMaker } from '../test/members.ts';
 import { ShopkitProvider, useAddToCart, useCart, useMemberSession } from './index.ts';
 
 let emu: TestEmulator;
@@ -60,15 +61,8 @@ async function plate(client: ReturnType<typeof tab>['client']) {
   return { catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: list[0]!.id }, quantity: 1 };
 }
 
-let members = 0;
 /** Member tokens for a new member, as a trusted server gets them. */
-async function memberTokens() {
-  const server = createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }) });
-  const { identity: who } = await identity.signOn(server, emu.demo.apiKey, {
-    email: `tabs-${++members}@example.com`,
-  });
-  return identity.getMemberTokensForExternalLogin(server, who.id, emu.demo.apiKey);
-}
+const memberTokens = memberMaker(() => emu, 'tabs');
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
