@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, few, shownPrice } from './format.ts';
+import { count, discountParts, few, shownPrice } from './format.ts';
 
 describe('count', () => {
   it('puts the noun in the singular for one only', () => {
@@ -56,5 +56,22 @@ describe('shownPrice', () => {
       from: true,
       price: 12.5,
     });
+  });
+});
+
+describe('discountParts', () => {
+  it("splits an estimate's discount into the shipping's and the items'", () => {
+    const est = (discount: string, shipping?: string) => ({
+      priceSummary: { discount: { amount: discount } },
+      shippingInfo: {
+        selectedCarrierServiceOption: shipping ? { cost: { totalDiscount: { amount: shipping } } } : {},
+      },
+    });
+    // FREESHIP: the whole discount is the shipping's.
+    expect(discountParts(est('5.00', '5.00'))).toEqual({ shipping: 500, items: 0 });
+    // SAVE10 on $22.00 of items: the items' alone.
+    expect(discountParts(est('2.20'))).toEqual({ shipping: 0, items: 220 });
+    expect(discountParts(est('7.20', '5.00'))).toEqual({ shipping: 500, items: 220 });
+    expect(discountParts(undefined)).toEqual({ shipping: 0, items: 0 });
   });
 });

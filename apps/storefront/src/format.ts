@@ -11,6 +11,24 @@ export function money(amount: number | string | undefined, currency = 'USD') {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(n);
 }
 
+/** A platform amount (a decimal string) in whole cents. */
+export const cents = (amount: string | undefined) => Math.round(Number(amount ?? 0) * 100);
+
+/** What the totals need of an estimate: its discount, and the chosen shipping option's own. */
+export interface DiscountedEstimate {
+  priceSummary?: { discount: { amount: string } };
+  shippingInfo?: { selectedCarrierServiceOption?: { cost?: { totalDiscount?: { amount: string } } } };
+}
+
+/**
+ * An estimate's discount in its two parts, in cents: the shipping's (a free-shipping coupon), shown on
+ * the shipping line, and the items', shown as the discount (the platform's `discount` counts both).
+ */
+export function discountParts(est: DiscountedEstimate | null | undefined) {
+  const shipping = cents(est?.shippingInfo?.selectedCarrierServiceOption?.cost?.totalDiscount?.amount);
+  return { shipping, items: cents(est?.priceSummary?.discount.amount) - shipping };
+}
+
 /** What a listing shows of a product's price: the lowest (its cheapest variant's), and that after the product's discount. */
 export interface ShownPrice {
   /** Several prices among the variants: "From". */

@@ -7,7 +7,7 @@ import { CartLines } from '../components/CartLines.tsx';
 import { CheckoutButton, useCartCheckout } from '../components/CheckoutButton.tsx';
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
-import { money } from '../format.ts';
+import { cents, discountParts, money } from '../format.ts';
 import { useTitle } from '../title.ts';
 
 /** Whether keyboard focus has fallen to the page (its element went). */
@@ -90,9 +90,6 @@ function Coupon() {
   );
 }
 
-/** A platform amount (a decimal string) in whole cents. */
-const cents = (amount: string | undefined) => Math.round(Number(amount ?? 0) * 100);
-
 /** Whether an estimate was refused for its shipping option (one the address does not offer). */
 const refusesShipping = (error: unknown) =>
   error instanceof ValidationError &&
@@ -149,10 +146,9 @@ function Totals() {
     setCheckoutChoices({ ...choices, shipping: undefined, shippingTitle: undefined });
   }, [refused, replaced, choices]);
   const failed = refused ? null : est.error;
-  // The discount on the shipping (a free-shipping coupon) is shown on the shipping line, and the
-  // discount line keeps the items' (the platform's `discount` counts both).
-  const shippingDiscount = cents(answered?.cost?.totalDiscount?.amount);
-  const itemDiscount = (cents(s?.discount.amount) - shippingDiscount) / 100;
+  // The shipping's discount (a free-shipping coupon) shows on the shipping line, the items' as the discount.
+  const { shipping: shippingDiscount, items } = discountParts(est.data);
+  const itemDiscount = items / 100;
   return (
     <section className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Order summary</h2>
