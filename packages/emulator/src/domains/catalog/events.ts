@@ -10,7 +10,7 @@
 import { changedFields } from '../../changes.ts';
 import type { Emulator } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
-import type { WireCollection } from './collections.ts';
+import { findCollection, type WireCollection } from './collections.ts';
 import { type ProductState, productToWire } from './model.ts';
 
 /** Product event types. */
@@ -121,6 +121,20 @@ export const collectionChanged = (before: WireCollection, after: WireCollection)
   changedFields: changedFields(before, after),
   ...V1,
 });
+
+/**
+ * Records `CollectionChanged` for collections whose count a product's creation or deletion changed
+ * by `delta` (+1, −1), in id order. Such a write locks no collection (a deletion holds the product,
+ * which a membership change waits for), so the count is named as changed against the collection as
+ * it is now: concurrent membership changes of other products record events of their own.
+ */
+export async function recordCountChanges(emu: Emulator, sql: Sql, collectionIds: string[], delta: number) {
+  for (const id of [...new Set(collectionIds)].sort()) {
+    const after = await findCollection(emu, sql, { type: 'WIX_USER', siteId: emu.siteId }, 'id', id);
+    const before = { ...after, numberOfProducts: after.numberOfProducts - delta };
+    await emu.recordEvent(sql, COLLECTION_EVENTS.changed, id, collectionChanged(before, after));
+  }
+}
 
 /** `CollectionDeleted`. */
 export const collectionDeleted = (id: string) => ({ collection_Id: id, ...V1 });

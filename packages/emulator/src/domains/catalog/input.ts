@@ -316,7 +316,8 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
     next.productOptions = options;
   }
   if (bad.length) throw invalid(bad);
-  if (input.productOptions) next.variants = generateVariants(next.id, next.productOptions, p.variants);
+  if (input.productOptions)
+    next.variants = generateVariants(next.id, next.productOptions, p.variants, p.trackInventory);
   if (input.stock) {
     const s = input.stock;
     if (s.trackInventory !== undefined) next.trackInventory = s.trackInventory;

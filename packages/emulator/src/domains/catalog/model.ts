@@ -149,20 +149,21 @@ const sameChoices = (a: Record<string, string>, b: Record<string, string>) => {
 
 /**
  * The variants of a product: one per combination of choices, or the one default variant when it has
- * no options. A variant whose choices existed before keeps its id, overrides and stock; a new one
- * starts with the stock of the first previous variant.
+ * no options. A variant whose choices existed before keeps its id, overrides and stock. A new one
+ * has no units when the product tracks inventory (copying another variant's would make units out of
+ * nothing), else the product's in-stock flag, which its untracked variants share.
  */
 export function generateVariants(
   productId: string,
   options: ProductOption[],
   previous: VariantState[],
+  trackInventory = false,
 ): VariantState[] {
-  const seed = previous[0];
   const fresh = (choices: Record<string, string>, id: string): VariantState => ({
     id,
     choices,
-    quantity: seed ? seed.quantity : null,
-    inStock: seed ? seed.inStock : true,
+    quantity: trackInventory ? 0 : null,
+    inStock: !trackInventory && (previous[0]?.inStock ?? true),
   });
   if (options.length === 0) {
     const kept = previous.find((v) => Object.keys(v.choices).length === 0);

@@ -12,7 +12,13 @@ import { forbidden, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { qs, z } from '../../http/validate.ts';
 import { seesHidden } from './collections.ts';
-import { PRODUCT_EVENTS, productCreated, productDeleted, recordProductChange } from './events.ts';
+import {
+  PRODUCT_EVENTS,
+  productCreated,
+  productDeleted,
+  recordCountChanges,
+  recordProductChange,
+} from './events.ts';
 import {
   applyProductInput,
   applyVariantUpdates,
@@ -523,14 +529,20 @@ export function productRoutes(router: Router, emu: Emulator) {
           const p = applyProductInput(blankProduct(randomUUID(), input.name!, now), input);
           p.slug = await productSlug(sql, input.slug, p.name, p.id);
           const saved = await saveProduct(sql, p, emu.now(), discounted(p.price, p.discount));
-          await sql.query(
+          const joined = await sql.query<{ collection_id: string }>(
             `INSERT INTO collection_products (collection_id, product_id, position)
            SELECT id, $2, (SELECT COALESCE(max(position), -1) + 1 FROM collection_products WHERE collection_id = $1)
-           FROM collections WHERE id = $1 ON CONFLICT DO NOTHING`,
+           FROM collections WHERE id = $1 ON CONFLICT DO NOTHING RETURNING collection_id`,
             [ALL_PRODUCTS_COLLECTION_ID, saved.id],
           );
           const wire = render(emu, (await loadProduct(sql, saved.id))!, true);
           await emu.recordEvent(sql, PRODUCT_EVENTS.created, saved.id, productCreated(wire));
+          await recordCountChanges(
+            emu,
+            sql,
+            joined.map((j) => j.collection_id),
+            1,
+          );
           return wire;
         }),
       );
@@ -563,13 +575,25 @@ export function productRoutes(router: Router, emu: Emulator) {
     schema: idMsg,
     handler: async ({ msg }) => {
       await emu.db.tx(async (sql) => {
-        const gone = await sql.query('DELETE FROM products WHERE id = $1 RETURNING id', [msg.id]);
-        if (!gone.length)
+        // The product is locked first: a membership change (which holds the product shared) then
+        // waits for the deletion, so the memberships removed here are all it had.
+        const found = await sql.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [msg.id]);
+        if (!found.length)
           throw notFound('PRODUCT_NOT_FOUND', `Product with id ${JSON.stringify(msg.id)} not found`, {
             productId: msg.id,
           });
-        await sql.query('DELETE FROM collection_products WHERE product_id = $1', [msg.id]);
+        const left = await sql.query<{ collection_id: string }>(
+          'DELETE FROM collection_products WHERE product_id = $1 RETURNING collection_id',
+          [msg.id],
+        );
+        await sql.query('DELETE FROM products WHERE id = $1', [msg.id]);
         await emu.recordEvent(sql, PRODUCT_EVENTS.deleted, msg.id, productDeleted(msg.id));
+        await recordCountChanges(
+          emu,
+          sql,
+          left.map((l) => l.collection_id),
+          -1,
+        );
       });
       return {};
     },
@@ -755,7 +779,7 @@ export function productRoutes(router: Router, emu: Emulator) {
           ...p,
           productOptions: [],
           manageVariants: false,
-          variants: generateVariants(p.id, [], p.variants),
+          variants: generateVariants(p.id, [], p.variants, p.trackInventory),
         }),
         PRODUCT_EVENTS.variantsChanged,
       );
