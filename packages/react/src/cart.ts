@@ -7,7 +7,14 @@ import {
   ShopkitError,
   TokenRole,
 } from '@shopkit/sdk';
-import { queryOptions, useIsMutating, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type QueryClient,
+  queryOptions,
+  useIsMutating,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { shopkitKeys } from './keys.ts';
 import { useOnce } from './once.ts';
 import { useShopkit } from './provider.tsx';
@@ -34,11 +41,28 @@ async function unlessNoCart<T>(call: Promise<T>): Promise<T | null> {
   }
 }
 
-/** The current cart, or `null` when the visitor or member has none yet. */
+/** Whether a cart change is shown or queued, and not answered yet (nor refused before sending). */
+const changing = (qc: QueryClient) =>
+  qc
+    .getMutationCache()
+    .findAll({ mutationKey: CART_MUTATION, status: 'pending' })
+    .some((m) => !(m.state.context as CartContext | undefined)?.answered);
+
+/**
+ * The current cart, or `null` when the visitor or member has none yet. A read made while a cart
+ * change is on its way (a cart drawer mounting, a refetch on focus) may be answered with the cart
+ * from before the change, even after the change's own answer: the cart shown stays instead (the
+ * change shown at once, or its answer by then). A read made before a change is cancelled by it.
+ */
 export const cartQuery = (client: AnyClient) =>
   queryOptions({
     queryKey: shopkitKeys.cart,
-    queryFn: ({ signal }): Promise<Cart | null> => unlessNoCart(cart.getCurrentCart(client, { signal })),
+    queryFn: async ({ signal, client: qc }): Promise<Cart | null> => {
+      const busy = changing(qc);
+      const read = await unlessNoCart(cart.getCurrentCart(client, { signal }));
+      const shown = qc.getQueryData<Cart | null>(shopkitKeys.cart);
+      return busy && shown !== undefined ? shown : read;
+    },
   });
 
 /** The current cart (`null` when there is none). */
@@ -89,7 +113,7 @@ function useCartMutation<V>(
   return useMutation({
     mutationKey: [...CART_MUTATION, name],
     scope: CART_SCOPE,
-    mutationFn: (vars: V) => {
+    mutationFn: async (vars: V) => {
       // A member's change held offline, or queued behind others, until the session ended (a
       // logout, another member's login) would change the next session's cart: it is refused. A
       // visitor's change still goes to the member who logs in, whose cart took the visitor's in.
@@ -100,15 +124,20 @@ function useCartMutation<V>(
         predicate: (m) => m.state.variables === vars,
       });
       const context = own?.state.context;
-      if (context?.member && moved(client, context.session))
-        throw new ShopkitError(
-          'The cart change was made in a member session that has ended, and was not sent.',
-          {
-            code: 'SESSION_ENDED',
-            description: 'The session the change was made in has ended',
-          },
-        );
-      return send(client, vars);
+      try {
+        if (context?.member && moved(client, context.session))
+          throw new ShopkitError(
+            'The cart change was made in a member session that has ended, and was not sent.',
+            {
+              code: 'SESSION_ENDED',
+              description: 'The session the change was made in has ended',
+            },
+          );
+        return await send(client, vars);
+      } finally {
+        // Cart reads made from now on are not from before it (see `cartQuery`).
+        if (context) context.answered = true;
+      }
     },
     onMutate: async (vars): Promise<CartContext> => {
       await qc.cancelQueries({ queryKey: shopkitKeys.cart, exact: true });
@@ -140,6 +169,8 @@ interface CartContext {
   session?: number;
   /** Made in a member's session. */
   member?: boolean;
+  /** Its request has answered (or it was refused before sending): it no longer makes reads stale. */
+  answered?: boolean;
 }
 
 /**
