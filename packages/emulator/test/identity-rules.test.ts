@@ -255,7 +255,7 @@ describe.each(testBackends())('identity rules (%s)', (backend) => {
         entity_id: string;
         entity: { mergedIntoCartId?: string };
       }>(`SELECT type, entity_id, entity FROM events WHERE type LIKE '%cart%' ORDER BY seq DESC LIMIT 3`);
-      const [memberDeleted, memberCreated, visitorDeleted] = events;
+      const [memberDeleted, visitorDeleted, memberCreated] = events;
       const memberCart = visitorDeleted!.entity.mergedIntoCartId!;
       expect(memberDeleted).toMatchObject({
         type: expect.stringMatching(/cart_deleted$/),

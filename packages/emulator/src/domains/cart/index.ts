@@ -34,6 +34,7 @@ import {
   type CartRow,
   cartMigrations,
   cartNotFound,
+  type Locked,
   lineKey,
   lockCart,
   MAX_LINES,
@@ -274,9 +275,16 @@ async function elevatedToo(emu: Emulator, c: Context) {
 const needsElevation = (what: string) =>
   forbidden(`${what} need an elevated caller: send the buyer's token and an API key as "<token>,<apiKey>"`);
 
-/** Records the end of a visitor's cart that was merged into their member cart. */
-const visitorCartDeleted = (emu: Emulator, sql: Sql) => (visitor: CartRow, into: CartRow) =>
-  emu.recordEvent(sql, CART_EVENTS.cartDeleted, visitor.id, { id: visitor.id, mergedIntoCartId: into.id });
+/**
+ * Records the end of a visitor's cart merged into their member cart (`lockCart`), if one was: after
+ * the member cart's own creation or update, so that a consumer knows the cart it names.
+ */
+const visitorCartDeleted = (emu: Emulator, sql: Sql, { row, mergedFrom }: Locked) =>
+  mergedFrom &&
+  emu.recordEvent(sql, CART_EVENTS.cartDeleted, mergedFrom.id, {
+    id: mergedFrom.id,
+    mergedIntoCartId: row.id,
+  });
 
 /**
  * A change to a cart. One that adds items or raises quantities returns the field of those items:
@@ -343,13 +351,10 @@ async function withCart(
     }
   }
   return emu.db.tx(async (sql) => {
-    const { row, created, merged } = await lockCart(emu, sql, identity, {
-      create: opts.create,
-      currency: CURRENCY,
-      onVisitorCartDeleted: visitorCartDeleted(emu, sql),
-    });
+    const locked = await lockCart(emu, sql, identity, { create: opts.create, currency: CURRENCY });
+    const { row, created } = locked;
     const grew = change ? await change(sql, row) : undefined;
-    const write = opts.write || created || merged;
+    const write = opts.write || created || !!locked.mergedFrom;
     if (write) await saveCart(emu, sql, row);
     const state = await cartState(emu, sql, row);
     // Thrown in the transaction: the saved change rolls back.
@@ -358,6 +363,7 @@ async function withCart(
     const cart = renderCart(state, emu.now());
     if (created) await emu.recordEvent(sql, CART_EVENTS.cartCreated, row.id, cart);
     else if (write) await emu.recordEvent(sql, CART_EVENTS.cartUpdated, row.id, cart);
+    await visitorCartDeleted(emu, sql, locked);
     return { cart, state };
   });
 }
@@ -521,11 +527,8 @@ export const cart: Domain = {
       path,
       handler: ({ identity }) =>
         emu.db.tx(async (sql) => {
-          const { row, created } = await lockCart(emu, sql, identity, {
-            create: false,
-            currency: CURRENCY,
-            onVisitorCartDeleted: visitorCartDeleted(emu, sql),
-          });
+          const locked = await lockCart(emu, sql, identity, { create: false, currency: CURRENCY });
+          const { row, created } = locked;
           // A member cart made here to take in the visitor's: its events start with its creation.
           if (created)
             await emu.recordEvent(
@@ -534,6 +537,7 @@ export const cart: Domain = {
               row.id,
               renderCart(await cartState(emu, sql, row), emu.now()),
             );
+          await visitorCartDeleted(emu, sql, locked);
           await sql.query('DELETE FROM carts WHERE id = $1', [row.id]);
           await emu.recordEvent(sql, CART_EVENTS.cartDeleted, row.id, { id: row.id });
           return {};
@@ -642,11 +646,8 @@ export const cart: Domain = {
       handler: ({ msg, identity }) =>
         emu.db.tx(async (sql) => {
           const checkoutId = newId();
-          const { row, created } = await lockCart(emu, sql, identity, {
-            create: false,
-            currency: CURRENCY,
-            onVisitorCartDeleted: visitorCartDeleted(emu, sql),
-          });
+          const locked = await lockCart(emu, sql, identity, { create: false, currency: CURRENCY });
+          const { row, created } = locked;
           const state = await cartState(emu, sql, row);
           if (!state.lines.length)
             throw appError(400, 'CART_IS_EMPTY', 'The cart has no line items to check out');
@@ -696,6 +697,7 @@ export const cart: Domain = {
             row.id,
             cartNow,
           );
+          await visitorCartDeleted(emu, sql, locked);
           await emu.recordEvent(
             sql,
             CART_EVENTS.checkoutCreated,

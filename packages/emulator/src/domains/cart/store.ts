@@ -9,6 +9,7 @@ import type { Emulator, Identity } from '../../context.ts';
 import { newId } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, notFound } from '../../http/errors.ts';
+import { resolveLines } from './model.ts';
 import type { MerchantDiscount, RestAddress } from './pricing.ts';
 
 /** Event types of carts, checkouts and orders (wire entities `wix.ecom.v1.*`). */
@@ -165,7 +166,7 @@ export const MAX_LINES = 300;
  */
 export const MAX_PRICE = 99_999_999_999n;
 /**
- * The most a cart's subtotal may become by an add or a larger quantity, in cents
+ * The most a cart's subtotal may become by an add, a larger quantity or a login merge, in cents
  * (9 999 999 999 999.99): one line of the dearest item at the most quantity (about 1.0e15) fits.
  * It bounds what a buyer can put in a cart, not what the money can hold: amounts are `bigint`,
  * exact at any size, and a catalog price raised later can take a cart far past it (up to
@@ -174,27 +175,48 @@ export const MAX_PRICE = 99_999_999_999n;
 export const MAX_SUBTOTAL = 999_999_999_999_999n;
 
 /**
- * Moves `from`'s lines, coupon, discounts and details into `into`, within the cart's limits: the
- * quantities of equal items add up to at most `MAX_QUANTITY`, and of more than `MAX_LINES` lines
- * the first ones survive, `into`'s (the member's) in their order, then `from`'s (the visitor's) new
- * ones in theirs. The rest of `from`'s lines are dropped.
+ * Moves `from`'s lines, coupon, discounts and details into `into`, within the limits an add keeps:
+ * the quantities of equal items add up to at most `MAX_QUANTITY`, a cart holds at most `MAX_LINES`
+ * lines, and the subtotal (priced with `unitOf`, in cents) stays at most `MAX_SUBTOTAL`. A login
+ * cannot be refused, so what does not fit is left out rather than the merge: `into`'s (the
+ * member's) lines stay as they are, then `from`'s (the visitor's) are taken in their order, each
+ * with as many units as still fit. The rest of `from`'s units are dropped.
  */
-export function mergeDocs(into: CartDoc, from: CartDoc): CartDoc {
+export function mergeDocs(into: CartDoc, from: CartDoc, unitOf: (l: StoredLine) => bigint): CartDoc {
   const lines = into.lineItems.map((l) => ({ ...l }));
+  /** The unit price of each line of the result. */
+  const units = new Map(lines.map((l, i) => [l, unitOf(into.lineItems[i]!)]));
+  let room = MAX_SUBTOTAL - lines.reduce((t, l) => t + units.get(l)! * BigInt(l.quantity), 0n);
+  /** How many of `wanted` units at `unit` fit under the subtotal's bound. */
+  const fitting = (wanted: number, unit: bigint) =>
+    unit <= 0n ? wanted : room <= 0n ? 0 : Math.min(wanted, Number(room / unit));
   /** A visitor line that joined a member line of the same item: its id becomes the member line's. */
   const joined = new Map<string, string>();
   for (const l of from.lineItems) {
     const same = lines.find((x) => lineKey(x) === lineKey(l));
+    const unit = same ? units.get(same)! : unitOf(l);
+    const take = same
+      ? fitting(Math.min(l.quantity, MAX_QUANTITY - same.quantity), unit)
+      : lines.length < MAX_LINES
+        ? fitting(l.quantity, unit)
+        : 0;
+    if (take <= 0) continue;
+    room -= unit * BigInt(take);
     if (same) {
-      same.quantity = Math.min(same.quantity + l.quantity, MAX_QUANTITY);
+      same.quantity += take;
       joined.set(l.id, same.id);
-    } else if (lines.length < MAX_LINES) lines.push(l);
+    } else {
+      const line = { ...l, quantity: take };
+      lines.push(line);
+      units.set(line, unit);
+    }
   }
-  // The visitor's merchant discounts follow their lines into the member's (each line once).
+  // The visitor's merchant discounts follow their lines into the member's (each line once); those
+  // of lines left out go with them (`pruneDiscounts`).
   const followed = (from.merchantDiscounts ?? []).map((m) =>
     m.lineItemIds ? { ...m, lineItemIds: [...new Set(m.lineItemIds.map((id) => joined.get(id) ?? id))] } : m,
   );
-  return {
+  const doc = {
     ...from,
     ...into,
     lineItems: lines,
@@ -203,14 +225,34 @@ export function mergeDocs(into: CartDoc, from: CartDoc): CartDoc {
     contactInfo: into.contactInfo ?? from.contactInfo,
     buyerNote: into.buyerNote ?? from.buyerNote,
   };
+  pruneDiscounts(doc);
+  return doc;
+}
+
+/**
+ * Takes lines no longer in the cart out of its merchant discounts, and drops a discount on lines
+ * none of which is left (with no lines named, it would apply to the whole cart). A line id can
+ * come back (a custom line's id is the caller's), and must not bring an old discount with it.
+ */
+export function pruneDiscounts(doc: CartDoc) {
+  if (!doc.merchantDiscounts) return;
+  const ids = new Set(doc.lineItems.map((l) => l.id));
+  doc.merchantDiscounts = doc.merchantDiscounts.flatMap((m) => {
+    if (!m.lineItemIds?.length) return [m];
+    const kept = m.lineItemIds.filter((id) => ids.has(id));
+    return kept.length ? [{ ...m, lineItemIds: kept }] : [];
+  });
 }
 
 export interface Locked {
   row: CartRow;
   /** The cart was created in this transaction. */
   created: boolean;
-  /** A visitor cart was merged into it in this transaction. */
-  merged: boolean;
+  /**
+   * The visitor cart merged into it and deleted in this transaction. The caller records its
+   * `cart_deleted` (which names this cart) after this cart's own `cart_created` or `cart_updated`.
+   */
+  mergedFrom?: CartRow;
 }
 
 /**
@@ -222,11 +264,7 @@ export async function lockCart(
   emu: Emulator,
   sql: Sql,
   identity: Identity,
-  opts: {
-    create: boolean;
-    currency: string;
-    onVisitorCartDeleted: (visitor: CartRow, into: CartRow) => Promise<void>;
-  },
+  opts: { create: boolean; currency: string },
 ): Promise<Locked> {
   const owner = ownerOf(identity);
   // Lock order is always visitor cart, then member cart: no two calls wait on each other in a cycle.
@@ -246,15 +284,20 @@ export async function lockCart(
   } while (!row && make);
   if (!row) throw cartNotFound();
   if (visitor) {
-    row.doc = mergeDocs(row.doc, visitor.doc);
+    const units = new Map<StoredLine, bigint>();
+    for (const doc of [row.doc, visitor.doc]) {
+      const priced = await resolveLines(emu, sql, doc);
+      for (const [i, l] of doc.lineItems.entries()) units.set(l, priced[i]!.priced ? priced[i]!.unit : 0n);
+    }
+    row.doc = mergeDocs(row.doc, visitor.doc, (l) => units.get(l) ?? 0n);
     await sql.query('DELETE FROM carts WHERE id = $1', [visitor.id]);
-    await opts.onVisitorCartDeleted(visitor, row);
   }
-  return { row, created, merged: !!visitor };
+  return { row, created, mergedFrom: visitor };
 }
 
-/** Writes a changed cart document and bumps the revision. */
+/** Writes a changed cart document (its discounts naming only its lines) and bumps the revision. */
 export async function saveCart(emu: Emulator, sql: Sql, row: CartRow) {
+  pruneDiscounts(row.doc);
   const now = emu.now();
   row.revision += 1;
   row.updated_at = now;
