@@ -1,6 +1,6 @@
-import { collections, products } from '@shopkit/sdk';
+import { collections, products, ValidationError } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useRef } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count } from '../format.ts';
 import { allOf, unavailable, useMerchant, useWrite } from './context.ts';
@@ -8,6 +8,14 @@ import { PAGE_MAX, useAllProducts } from './Products.tsx';
 
 /** A value with something other than spaces in it (`required` lets only spaces through). */
 const NAMED = '.*\\S.*';
+
+/** The platform's refusal of a collection's name, as a sentence, or `undefined` for any other failure. */
+function refusedName(error: unknown) {
+  if (!(error instanceof ValidationError)) return undefined;
+  const all = error.violations.filter((v) => v.field === 'collection.name');
+  if (!all.length || all.length !== error.violations.length) return undefined;
+  return all.map((v) => `${v.description[0]!.toUpperCase()}${v.description.slice(1)}.`).join(' ');
+}
 
 export function Collections() {
   const client = useMerchant();
@@ -20,6 +28,33 @@ export function Collections() {
   const act = useWrite((f: () => Promise<unknown>) => f());
   const heading = useRef<HTMLHeadingElement>(null);
   const busy = act.isPending;
+  // A name the platform refused: the id of its field (`${id}-name`, `${id}-${collection id}`) and why.
+  const [refused, setRefused] = useState<{ field: string; text: string } | null>(null);
+  /**
+   * After a failed write of the name in `field`: a refused name is said next to it, with the focus
+   * (the panel's alert still says that the change was not saved).
+   */
+  const nameFailed = (field: string) => (err: Error) => {
+    const text = refusedName(err);
+    if (!text) return;
+    setRefused({ field, text });
+    document.getElementById(field)?.focus();
+  };
+  const named = (field: string) => {
+    const text = refused?.field === field ? refused.text : undefined;
+    return {
+      id: field,
+      'aria-invalid': text ? true : undefined,
+      'aria-describedby': text ? `${field}-error` : undefined,
+      onChange: () => text && setRefused(null),
+    } as const;
+  };
+  const nameError = (field: string) =>
+    refused?.field === field && (
+      <p id={`${field}-error`} className="field-error">
+        {refused.text}
+      </p>
+    );
   const create = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -30,12 +65,13 @@ export function Collections() {
     act.run(
       () => products.createCollection(client, { name, ...(description ? { description } : {}) }),
       () => form.reset(),
+      nameFailed(`${id}-name`),
     );
   };
   const rename = (e: FormEvent<HTMLFormElement>, cid: string) => {
     e.preventDefault();
     const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
-    act.run(() => products.updateCollection(client, cid, { name }));
+    act.run(() => products.updateCollection(client, cid, { name }), undefined, nameFailed(`${id}-${cid}`));
   };
   const addProduct = (e: FormEvent<HTMLFormElement>, cid: string) => {
     e.preventDefault();
@@ -52,12 +88,13 @@ export function Collections() {
           <label htmlFor={`${id}-name`}>Name</label>
           {/* Only spaces is no name: the browser refuses it before anything is sent. */}
           <input
-            id={`${id}-name`}
             name="name"
             required
             pattern={NAMED}
             title="A name that is not only spaces"
+            {...named(`${id}-name`)}
           />
+          {nameError(`${id}-name`)}
         </div>
         <div className="field">
           <label htmlFor={`${id}-desc`}>Description</label>
@@ -79,16 +116,17 @@ export function Collections() {
                 <div className="field grow">
                   <label htmlFor={`${id}-${c.id}`}>Name of {c.name}</label>
                   <input
-                    id={`${id}-${c.id}`}
                     name="name"
                     defaultValue={c.name}
                     required
                     pattern={NAMED}
                     title="A name that is not only spaces"
+                    {...named(`${id}-${c.id}`)}
                   />
+                  {nameError(`${id}-${c.id}`)}
                 </div>
                 <button type="submit" className="button small" {...unavailable(busy)}>
-                  Rename
+                  Rename<span className="visually-hidden"> {c.name}</span>
                 </button>
                 <button
                   type="button"

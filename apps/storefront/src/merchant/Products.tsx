@@ -1,7 +1,7 @@
 import { HttpError, type Product, type ProductInput, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useBlocker, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
 import { count, few, money } from '../format.ts';
@@ -14,6 +14,7 @@ import {
   optionVariants,
   type Problems,
   rebase,
+  refusedFields,
   sameDraft,
   settle,
   toDraft,
@@ -159,6 +160,34 @@ const LABELS: Record<Exclude<Field, 'visible'>, string> = {
   options: 'Options',
 };
 
+/** The navigation state of a new product's editor just after it was created. */
+const CREATED = { created: true };
+const justCreated = (state: unknown) => (state as typeof CREATED | null)?.created === true;
+
+/**
+ * While the editor has edits not saved, leaving it for another page of the console asks first, and
+ * so does the browser before the tab is closed or reloaded. Opening a new product's editor once it
+ * is created (navigation state `CREATED`) is not leaving it.
+ */
+function useAskBeforeLeaving(edited: boolean, product?: Product) {
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      edited && currentLocation.pathname !== nextLocation.pathname && !justCreated(nextLocation.state),
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    const what = product ? `your changes to “${product.name}”` : 'the new product';
+    if (confirm(`Leave ${what} not saved? What you typed is lost.`)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker, product]);
+  useEffect(() => {
+    if (!edited) return;
+    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
+    addEventListener('beforeunload', ask);
+    return () => removeEventListener('beforeunload', ask);
+  }, [edited]);
+}
+
 function Editor({ product }: { product?: Product }) {
   const client = useMerchant();
   const navigate = useNavigate();
@@ -170,7 +199,19 @@ function Editor({ product }: { product?: Product }) {
   if (!sameDraft(form.base, stored)) setForm({ base: stored, draft: rebase(form.draft, form.base, stored) });
   const { base, draft } = form;
   const [problems, setProblems] = useState<Problems>({});
-  const [note, setNote] = useState<'saved' | 'unchanged' | null>(null);
+  const location = useLocation();
+  const [note, setNote] = useState<'created' | 'saved' | 'unchanged' | null>(() =>
+    justCreated(location.state) ? 'created' : null,
+  );
+  useAskBeforeLeaving(!sameDraft(draft, base), product);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!justCreated(location.state)) return;
+    // The form that was pressed is gone: the new product's editor takes the focus. Said once: the
+    // state goes, so a reload or a return to this page does not say it again.
+    heading.current?.focus();
+    navigate('.', { replace: true, state: null });
+  }, [location.state, navigate]);
   const save = useWrite(async ({ input, removeOptions }: { input: ProductInput; removeOptions: boolean }) => {
     if (!product) return (await products.createProduct(client, input)).product;
     if (Object.keys(input).length) await products.updateProduct(client, product.id, input);
@@ -201,12 +242,23 @@ function Editor({ product }: { product?: Product }) {
     }
     if (product && !confirmOptions(product, input, removeOptions)) return;
     const sent = draft;
-    save.run({ input, removeOptions }, (p) => {
-      setNote('saved');
-      if (!product) navigate(`/merchant/products/${p.id}`);
-      // The saved fields are no longer edits: they show what is stored and follow later writes.
-      else setForm((f) => ({ ...f, draft: settle(f.draft, sent, toDraft(p)) }));
-    });
+    save.run(
+      { input, removeOptions },
+      (p) => {
+        setNote('saved');
+        if (!product) navigate(`/merchant/products/${p.id}`, { state: CREATED });
+        // The saved fields are no longer edits: they show what is stored and follow later writes.
+        else setForm((f) => ({ ...f, draft: settle(f.draft, sent, toDraft(p)) }));
+      },
+      (err) => {
+        // The platform refused fields: each says why next to it, as the form's own checks do.
+        const refused = refusedFields(err, sent);
+        if (!refused) return;
+        save.reset();
+        setProblems(refused);
+        document.getElementById(`${id}-${Object.keys(refused)[0]}`)?.focus();
+      },
+    );
   };
   const describe = (k: Field, help?: string) => {
     const ids = [problems[k] && `${id}-${k}-error`, help].filter(Boolean).join(' ');
@@ -235,7 +287,9 @@ function Editor({ product }: { product?: Product }) {
   return (
     <div className="editor">
       <form onSubmit={submit} className="panel" aria-labelledby={`${id}-title`}>
-        <h2 id={`${id}-title`}>{product ? `Edit ${product.name}` : 'New product'}</h2>
+        <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>
+          {product ? `Edit ${product.name}` : 'New product'}
+        </h2>
         {field('name', { required: true })}
         {error('name')}
         <div className="field">
@@ -246,7 +300,9 @@ function Editor({ product }: { product?: Product }) {
             rows={3}
             value={draft.description}
             onChange={(e) => set('description', e.target.value)}
+            {...describe('description')}
           />
+          {error('description')}
         </div>
         <div className="field">
           <label htmlFor={`${id}-productType`}>{LABELS.productType}</label>
@@ -312,6 +368,7 @@ function Editor({ product }: { product?: Product }) {
               : ''}
         </p>
         <div aria-live="polite">
+          {note === 'created' && <p className="notice notice-ok">Created.</p>}
           {note === 'saved' && <p className="notice notice-ok">Saved.</p>}
           {note === 'unchanged' && <p className="notice">No changes to save.</p>}
         </div>

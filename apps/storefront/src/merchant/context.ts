@@ -30,7 +30,8 @@ function useRefresh() {
 
 /**
  * A console write. `run` starts it only when none of this write is running (a double click makes
- * one request, not two); after success the console and the shop are refreshed, then `then` runs.
+ * one request, not two); after success the console and the shop are refreshed, then `then` runs;
+ * after a failure `failed` runs (the error is in `error` too).
  * `isPending` stays true until the refresh is done, so buttons can be disabled until then.
  * @example const del = useWrite((id: string) => products.deleteProduct(client, id)); del.run(p.id);
  */
@@ -38,11 +39,12 @@ export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
   const refresh = useRefresh();
   const running = useRef(false);
   const m = useMutation({ mutationFn: write, onSuccess: () => refresh() });
-  const run = (arg: A, then?: (result: R) => void) => {
+  const run = (arg: A, then?: (result: R) => void, failed?: (error: Error) => void) => {
     if (running.current) return;
     running.current = true;
     m.mutate(arg, {
       onSuccess: then,
+      onError: failed,
       onSettled: () => {
         running.current = false;
       },

@@ -5,7 +5,7 @@
  * platform clears it), and never an empty or unreadable number.
  * @module
  */
-import type { Product, ProductInput, Variant } from '@shopkit/sdk';
+import { type Product, type ProductInput, ValidationError, type Variant } from '@shopkit/sdk';
 import { formatOptions, type OptionsInput, parseOptions } from './options.ts';
 
 export interface Draft {
@@ -148,6 +148,41 @@ export function changes(draft: Draft, base?: Draft): Changes {
     } else if (base?.options) removeOptions = true;
   }
   return { input, removeOptions, problems };
+}
+
+/** The form's field for each product field the platform may refuse (`product.priceData.price`: price). */
+const REFUSABLE: Record<string, Field> = {
+  name: 'name',
+  description: 'description',
+  priceData: 'price',
+  costAndProfitData: 'cost',
+  weight: 'weight',
+  sku: 'sku',
+  ribbon: 'ribbon',
+  brand: 'brand',
+  productOptions: 'options',
+};
+
+/**
+ * The platform's refusal of a save of `sent`, by the form's field, in the platform's words (`Must
+ * have at most 80 characters.`; an option's as `Size: choices must have at most 100 items.`), or
+ * `undefined` when it is not a refusal of fields the form shows: then it is said as a whole.
+ */
+export function refusedFields(error: unknown, sent: Draft): Problems | undefined {
+  if (!(error instanceof ValidationError) || !error.violations.length) return undefined;
+  const found: Problems = {};
+  for (const v of error.violations) {
+    const m = /^product\.(\w+)(?:\[(\d+)\])?\.?(.*)$/.exec(v.field);
+    const k = m && REFUSABLE[m[1]!];
+    if (!k) return undefined;
+    const option = k === 'options' && m[2] !== undefined && parseOptions(sent.options).options[Number(m[2])];
+    const what = option ? `${option.name}: ${m[3] ? `${m[3].replace(/\[\d+\]/g, '')} ` : ''}` : '';
+    const text = `${what}${v.description}`;
+    const said = `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+    found[k] = found[k] ? `${found[k]} ${said}` : said;
+  }
+  // In the form's order: the first is the field the focus goes to.
+  return Object.fromEntries(FIELDS.flatMap((k) => (found[k] ? [[k, found[k]]] : [])));
 }
 
 /** A variant's name: its choices, such as `M / Sand`. */
