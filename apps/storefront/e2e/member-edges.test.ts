@@ -182,7 +182,7 @@ it('keeps focus in the open drawer when a refused refresh ends the member’s se
     });
   await drawer.getByRole('button', { name: 'One more Beeswax Candle' }).click();
   await page.getByRole('alert').filter({ hasText: 'Your session has ended' }).waitFor();
-  await drawer.getByText('Your cart is empty.').waitFor();
+  await drawer.getByText('Your session has ended.').waitFor();
   // The line and its button are gone: focus is on the drawer's heading, not the page's body.
   await expect.poll(() => focused(page)).toBe('H2 Your cart');
   expect(errors).toEqual([]);

@@ -1,6 +1,7 @@
 import { useCart, useCartUpdating } from '@shopkit/react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
+import { useSession } from '../session.ts';
 import { CartLines } from './CartLines.tsx';
 import { CheckoutButton, useCartCheckout } from './CheckoutButton.tsx';
 import { ErrorState, Skeleton } from './States.tsx';
@@ -20,6 +21,9 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
     if (!open && d.open) d.close();
   }, [open]);
   const empty = !data || data.lineItems.length === 0;
+  // A refused refresh ended the member's session and their cart went with it: the cart is not
+  // empty, it is theirs to see again after a login (the page's banner is behind the modal).
+  const ended = useSession().expired;
   // What the focus was on may go while the drawer is open (the session ended under it and the
   // cart went with it; another tab emptied it): focus goes to the heading, not the page's body
   // behind the modal.
@@ -41,7 +45,16 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
       </div>
       {isPending && <Skeleton lines={3} label="Loading your cart" />}
       {error && <ErrorState error={error} retry={() => refetch()} />}
-      {!isPending && !error && empty && <p className="muted">Your cart is empty.</p>}
+      {!isPending && !error && empty && !ended && <p className="muted">Your cart is empty.</p>}
+      {!isPending && !error && empty && ended && (
+        <p>
+          Your session has ended.{' '}
+          <Link to="/login" onClick={onClose}>
+            Log in again
+          </Link>{' '}
+          to see your cart.
+        </p>
+      )}
       {!empty && (
         <>
           <CartLines compact />

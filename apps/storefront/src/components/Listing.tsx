@@ -1,7 +1,7 @@
 import { useProducts, useShopkit } from '@shopkit/react';
 import { type PlatformQuery, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { pager } from '../pager.ts';
 import { ProductCard } from './ProductCard.tsx';
@@ -97,6 +97,11 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
     update({ min: String(f.get('min') ?? ''), max: String(f.get('max') ?? '') });
   };
 
+  // The pager, and the buttons and links in place of a list, go with the list while the next one
+  // loads: focus goes to the results (the start of what comes next), not to the page's body.
+  const results = useRef<HTMLElement>(null);
+  const focusResults = () => results.current?.focus();
+
   const shown = pager(list.data?.metadata, page, PAGE, list.data?.products.length ?? 0);
   // The page to offer past the end: the last, or the first when the platform did not count them all.
   const pages = shown.pages ?? 1;
@@ -158,7 +163,13 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
           <label htmlFor={`${id}-stock`}>In stock only</label>
         </div>
       </aside>
-      <section className="results" aria-label={label} aria-busy={list.isFetching || !ready}>
+      <section
+        ref={results}
+        tabIndex={-1}
+        className="results"
+        aria-label={label}
+        aria-busy={list.isFetching || !ready}
+      >
         {stockIds.error && <ErrorState error={stockIds.error} retry={() => stockIds.refetch()} />}
         {list.error && <ErrorState error={list.error} retry={() => list.refetch()} />}
         {(list.isPending || !ready) && !list.error && !stockIds.error && <GridSkeleton count={PAGE} />}
@@ -170,14 +181,21 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
             {shown.beyond ? (
               <Empty>
                 <p>This page does not exist.</p>
-                <Link to={{ search: pageSearch(params, pages) }} className="button">
+                <Link to={{ search: pageSearch(params, pages) }} className="button" onClick={focusResults}>
                   {pages === 1 ? 'Go to the first page' : `Go to the last page (${pages})`}
                 </Link>
               </Empty>
             ) : list.data.products.length === 0 ? (
               <Empty>
                 <p>No products match these filters.</p>
-                <button type="button" className="button" onClick={() => setParams(new URLSearchParams())}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => {
+                    setParams(new URLSearchParams());
+                    focusResults();
+                  }}
+                >
                   Clear filters
                 </button>
               </Empty>
@@ -194,7 +212,10 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
                   type="button"
                   className="button"
                   disabled={page <= 1}
-                  onClick={() => update({ page: String(page - 1) })}
+                  onClick={() => {
+                    update({ page: String(page - 1) });
+                    focusResults();
+                  }}
                 >
                   Previous
                 </button>
@@ -206,7 +227,10 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
                   type="button"
                   className="button"
                   disabled={!shown.hasNext}
-                  onClick={() => update({ page: String(page + 1) })}
+                  onClick={() => {
+                    update({ page: String(page + 1) });
+                    focusResults();
+                  }}
                 >
                   Next
                 </button>

@@ -1,5 +1,4 @@
 import { useApplyCoupon, useCart, useCartUpdating, useEstimateTotals, useRemoveCoupon } from '@shopkit/react';
-import { ValidationError } from '@shopkit/sdk';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
@@ -8,6 +7,7 @@ import { CheckoutButton, useCartCheckout } from '../components/CheckoutButton.ts
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
 import { cents, discountParts, money } from '../format.ts';
+import { shippingDropped } from '../shipping.ts';
 import { useTitle } from '../title.ts';
 
 /** Whether keyboard focus has fallen to the page (its element went). */
@@ -90,11 +90,6 @@ function Coupon() {
   );
 }
 
-/** Whether an estimate was refused for its shipping option (one the address does not offer). */
-const refusesShipping = (error: unknown) =>
-  error instanceof ValidationError &&
-  error.violations.some((v) => /(^|\.)selectedShippingOption(\.|$)/.test(v.field));
-
 function Totals() {
   // Shared with the drawer: its "Check out" starts the same checkout as this page's.
   const choices = useCheckoutChoices();
@@ -133,19 +128,17 @@ function Totals() {
   const selected = answered?.code;
   // The chosen option is not offered at this address: the platform refused it, or answered with
   // another one. The estimate goes back to the default, and the page says so.
-  const refused = !!shipping && refusesShipping(est.error);
-  const replaced =
-    !!shipping &&
-    !!answered &&
-    !est.isPlaceholderData &&
-    !est.isFetching &&
-    (answered.code !== shipping || answered.requestedShippingOption === false);
+  const drop = shippingDropped(shipping, {
+    error: est.error,
+    selected: answered,
+    settled: !est.isPlaceholderData && !est.isFetching,
+  });
   useEffect(() => {
-    if (!refused && !replaced) return;
+    if (!drop) return;
     setDropped(choices.shippingTitle ?? 'The chosen shipping option');
     setCheckoutChoices({ ...choices, shipping: undefined, shippingTitle: undefined });
-  }, [refused, replaced, choices]);
-  const failed = refused ? null : est.error;
+  }, [drop, choices]);
+  const failed = drop === 'refused' ? null : est.error;
   // The shipping's discount (a free-shipping coupon) shows on the shipping line, the items' as the discount.
   const { shipping: shippingDiscount, items } = discountParts(est.data);
   const itemDiscount = items / 100;

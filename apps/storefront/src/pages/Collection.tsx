@@ -8,7 +8,8 @@ export function CollectionPage() {
   const { slug = '' } = useParams();
   const col = useCollectionBySlug(slug);
   // `null`: the shop has no such collection (an answer, not an error, so it is not retried).
-  useTitle(col.data === null ? 'Collection not found' : col.data?.name);
+  // A failed read names the page as its error state does, not as the page before it.
+  useTitle(col.error ? 'Something went wrong' : col.data === null ? 'Collection not found' : col.data?.name);
   if (col.isPending) return <Skeleton lines={2} label="Loading the collection" />;
   if (col.error) return <ErrorState error={col.error} retry={() => col.refetch()} />;
   if (!col.data)

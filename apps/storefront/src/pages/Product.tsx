@@ -1,6 +1,6 @@
 import { useAddToCart, useCart, useOptionsAvailability, useProductBySlug } from '@shopkit/react';
 import { cart, type Product } from '@shopkit/sdk';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PriceTag } from '../components/ProductCard.tsx';
 import { ErrorState, Skeleton } from '../components/States.tsx';
@@ -46,7 +46,8 @@ function Gallery({ product, focus }: { product: Product; focus?: string }) {
 export function ProductPage() {
   const { slug = '' } = useParams();
   const q = useProductBySlug(slug);
-  useTitle(q.data === null ? 'Product not found' : q.data?.name);
+  // A failed read names the page as its error state does, not as the page before it.
+  useTitle(q.error ? 'Something went wrong' : q.data === null ? 'Product not found' : q.data?.name);
   if (q.isPending)
     return (
       <div className="product">
@@ -92,9 +93,12 @@ function ProductDetail({ product }: { product: Product }) {
   });
   const canBuy = !soldOut && complete && !!avail.data?.availableForPurchase && !avail.isFetching && !problem;
 
+  // Set at once, before `isPending` re-renders: a double click adds once.
+  const adding = useRef(false);
   const onAdd = () => {
     // No number only while the box shows a problem, when the button is disabled.
-    if (quantity === undefined) return;
+    if (quantity === undefined || adding.current) return;
+    adding.current = true;
     setAdded(false);
     add.mutate(
       {
@@ -110,7 +114,12 @@ function ProductDetail({ product }: { product: Product }) {
         ],
         preview: { productName: { original: product.name }, image: product.media?.mainMedia?.image?.url },
       },
-      { onSuccess: () => setAdded(true) },
+      {
+        onSuccess: () => setAdded(true),
+        onSettled: () => {
+          adding.current = false;
+        },
+      },
     );
   };
 
@@ -203,6 +212,14 @@ function ProductDetail({ product }: { product: Product }) {
             </div>
           </fieldset>
         ))}
+        {/* Without an answer the variant cannot be bought: say why, rather than a blank status. */}
+        {avail.error && (
+          <ErrorState
+            error={avail.error}
+            retry={() => avail.refetch()}
+            title="The availability could not be checked"
+          />
+        )}
         <div className="buy">
           <div className="field qty">
             <label htmlFor={`${id}-qty`}>Quantity</label>
@@ -223,7 +240,9 @@ function ProductDetail({ product }: { product: Product }) {
           <button
             type="button"
             className="button button-primary"
-            disabled={!canBuy || add.isPending}
+            // While the item is added: aria-disabled, not disabled, so that keyboard focus stays on it.
+            disabled={!canBuy && !add.isPending}
+            aria-disabled={add.isPending || undefined}
             onClick={onAdd}
           >
             {add.isPending ? 'Adding…' : soldOut ? 'Sold out' : 'Add to cart'}

@@ -179,10 +179,21 @@ function useAfterLogin() {
 
 const hooks = { silentLoginTimeoutMs: config.silentLoginTimeoutMs };
 
+/**
+ * Whether a member already logged in (on arrival, or in another tab) is on a login or
+ * registration form: they go on to their account, not to a second login. A login of this form's
+ * own (`sending`) makes the session a member's before it answers, and goes on by its own answer.
+ */
+function useLoggedInAlready(sending: boolean) {
+  return useMemberSession().member && !sending;
+}
+
 export function Login() {
   const login = useLogin(hooks);
   const next = useAfterLogin();
   const [params] = useSearchParams();
+  const away = useLoggedInAlready(login.isPending || login.isSuccess);
+  if (away) return <Navigate to="/account" replace />;
   return (
     <Form
       title="Log in"
@@ -237,6 +248,8 @@ export function Register() {
   const next = useAfterLogin();
   const fieldErrors = registrationFieldErrors(register.data);
   const ready = register.error instanceof MemberSessionError;
+  const away = useLoggedInAlready(register.isPending || register.isSuccess);
+  if (away) return <Navigate to="/account" replace />;
   return (
     <Form
       title="Create an account"
