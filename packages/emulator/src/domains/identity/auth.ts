@@ -20,6 +20,7 @@ import {
   CODE_TTL_MS,
   checkCaptcha,
   closeChallenge,
+  countCodeFailure,
   countLoginAttempt,
   createChallenge,
   createDecoy,
@@ -31,9 +32,12 @@ import {
   IDENTITY_EVENTS,
   identityOf,
   issueSessionToken,
+  lockChallengeMember,
   MAX_PASSWORD,
+  MEMBER_CODE_FAILURES,
   type MemberRow,
   MIN_PASSWORD,
+  mayMailCode,
   memberByEmail,
   memberById,
   openChallenge,
@@ -108,8 +112,12 @@ export async function stateResponse(
   return out;
 }
 
-/** Opens an e-mail verification challenge, mails its code, returns the state token. */
+/**
+ * Opens an e-mail verification challenge, mails its code if one may be (`mayMailCode`), returns the
+ * state token.
+ */
 async function sendVerificationCode(emu: Emulator, sql: Sql, m: MemberRow, caller: Partial<Identity>) {
+  const mail = await mayMailCode(emu, sql, (await memberById(sql, m.id, true))!);
   const { token, code } = await createChallenge(emu, sql, {
     memberId: m.id,
     purpose: 'EMAIL_VERIFICATION',
@@ -118,7 +126,7 @@ async function sendVerificationCode(emu: Emulator, sql: Sql, m: MemberRow, calle
     visitorId: caller.visitorId,
     clientId: caller.clientId,
   });
-  await mailCode(emu, sql, m.email, code!);
+  if (mail) await mailCode(emu, sql, m.email, code!);
   return token;
 }
 
@@ -414,7 +422,9 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
 
 /**
  * Checks an e-mail code against a state token's challenge: single use, and `CODE_ATTEMPTS` wrong
- * codes in all end the state token, whatever was sent again in between (checklist 53).
+ * codes in all end the state token, whatever was sent again in between (checklist 53). Wrong codes
+ * count for the member too, over all its state tokens: past `MEMBER_CODE_FAILURES` every code is
+ * wrong and ends its state token, until a password reset. A decoy's made-up member counts alike.
  */
 async function verifyCode(
   emu: Emulator,
@@ -425,23 +435,27 @@ async function verifyCode(
 ) {
   const failed = () => appError(400, 'VERIFICATION_FAILED', 'The code is wrong or has expired');
   const outcome = await emu.db.tx(async (sql) => {
+    const member = await lockChallengeMember(sql, stateToken);
     const ch = await openChallenge(emu, sql, stateToken, ['EMAIL_VERIFICATION', 'VERIFICATION', 'DECOY']);
-    if (!ch?.code_hash) return { error: failed() };
-    // A decoy's code was never sent: every code is a wrong one.
-    if (ch.purpose === 'DECOY' || hashToken(code.trim()) !== ch.code_hash) {
+    if (!member || !ch?.code_hash) return { error: failed() };
+    // A decoy's code was never sent: every code is a wrong one, counted as a member's are.
+    const spent = ch.purpose !== 'DECOY' && member.code_failures >= MEMBER_CODE_FAILURES;
+    if (spent || ch.purpose === 'DECOY' || hashToken(code.trim()) !== ch.code_hash) {
       const attempts = ch.attempts + 1;
-      await sql.query('UPDATE identity_challenges SET attempts = $2, used_at = $3 WHERE token_hash = $1', [
+      await sql.query('UPDATE identity_challenges SET attempts = $2 WHERE token_hash = $1', [
         ch.token_hash,
         attempts,
-        attempts >= CODE_ATTEMPTS ? emu.now() : null,
       ]);
+      const failures = spent ? MEMBER_CODE_FAILURES : await countCodeFailure(sql, ch);
+      if (attempts >= CODE_ATTEMPTS || failures >= MEMBER_CODE_FAILURES)
+        await closeChallenge(emu, sql, ch.token_hash);
       return { error: failed() };
     }
     await closeChallenge(emu, sql, ch.token_hash);
     const reasons = `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements_text(status_reasons) r
                       WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
     const rows = await sql.query<MemberRow>(
-      `UPDATE members SET email_verified = true, status_reasons = ${reasons},
+      `UPDATE members SET email_verified = true, status_reasons = ${reasons}, code_failures = 0,
          status = CASE WHEN status = 'PENDING' AND jsonb_array_length(${reasons}) = 0 THEN 'ACTIVE' ELSE status END,
          revision = revision + 1, updated_at = $2
        WHERE id = $1 RETURNING *`,
@@ -485,15 +499,16 @@ export function verificationRoutes(router: Router, emu: Emulator) {
         if (!elevated && memberId !== identity.memberId)
           throw forbidden('Only the member or an elevated caller can start a verification');
         return emu.db.tx(async (sql) => {
-          const m = await memberById(sql, memberId);
+          const m = await memberById(sql, memberId, true);
           if (!m) throw notFound('IDENTITY_NOT_FOUND', 'No identity with this id');
+          const mail = await mayMailCode(emu, sql, m);
           const { token, code } = await createChallenge(emu, sql, {
             memberId: m.id,
             purpose: 'VERIFICATION',
             withCode: true,
             ttlMs: CODE_TTL_MS,
           });
-          await mailCode(emu, sql, m.email, code!);
+          if (mail) await mailCode(emu, sql, m.email, code!);
           return { verificationId: token };
         });
       },
@@ -519,23 +534,26 @@ export function verificationRoutes(router: Router, emu: Emulator) {
     schema: z.object({ stateToken: z.string().min(1).max(512) }),
     async handler({ msg }) {
       return emu.db.tx(async (sql) => {
+        const m = await lockChallengeMember(sql, msg.stateToken);
         const ch = await openChallenge(emu, sql, msg.stateToken, [
           'EMAIL_VERIFICATION',
           'VERIFICATION',
           'DECOY',
         ]);
-        if (!ch) throw appError(400, 'VERIFICATION_FAILED', 'The state token is unknown or has expired');
-        const m = (await memberById(sql, ch.member_id))!;
+        if (!m || !ch)
+          throw appError(400, 'VERIFICATION_FAILED', 'The state token is unknown or has expired');
         // The same state token, a new code: the old code stops working, the wrong ones still count.
-        const code = await renewChallengeCode(emu, sql, ch);
-        if (!code)
+        // A decoy's codes go nowhere (the address is someone else's); where no code may be mailed,
+        // the resend counts and the code sent before stays.
+        const mail = ch.purpose !== 'DECOY' && (await mayMailCode(emu, sql, m));
+        const renewed = await renewChallengeCode(emu, sql, ch, ch.purpose === 'DECOY' || mail);
+        if (!renewed)
           throw appError(
             429,
             'THROTTLED_FEATURE',
             'No more codes for this login; log in again for a new one',
           );
-        // A decoy's codes go nowhere: the address is someone else's.
-        if (ch.purpose !== 'DECOY') await mailCode(emu, sql, m.email, code);
+        if (mail) await mailCode(emu, sql, m.email, renewed.code!);
         return {};
       });
     },
@@ -589,6 +607,8 @@ export async function recover(
 ) {
   const hash = newPassword ? await hashPassword(emu, newPassword) : undefined;
   const outcome = await emu.db.tx(async (sql) => {
+    // The member first, as a reset mail's sending takes it before the challenges it closes.
+    await lockChallengeMember(sql, token);
     const ch = await openChallenge(emu, sql, token, ['RECOVERY']);
     if (!ch)
       return {
@@ -601,7 +621,7 @@ export async function recover(
                       WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
     const rows = await sql.query<MemberRow>(
       `UPDATE members SET password_hash = coalesce($2, password_hash), reset_required = false,
-         email_verified = true, status_reasons = ${reasons},
+         email_verified = true, status_reasons = ${reasons}, code_failures = 0,
          status = CASE WHEN status = 'PENDING' AND jsonb_array_length(${reasons}) = 0 THEN 'ACTIVE' ELSE status END,
          revision = revision + 1, updated_at = $3
        WHERE id = $1 RETURNING *`,

@@ -181,6 +181,12 @@ export const identityMigrations = [
       ALTER TABLE auth_codes ADD COLUMN login_epoch integer NOT NULL DEFAULT -1;
     `,
   },
+  {
+    // Wrong e-mail codes counted per member across its state tokens (checklist 53): a new login
+    // brought a new state token with five fresh attempts, so codes could be guessed without end.
+    id: '0215_code_failures',
+    sql: 'ALTER TABLE members ADD COLUMN code_failures integer NOT NULL DEFAULT 0;',
+  },
 ];
 
 /** Site settings of the identity service (changeable at runtime, see README). */
@@ -308,6 +314,8 @@ export interface MemberRow {
   connections?: unknown[];
   /** Moved on by every logout and password change: older logins in flight give no tokens. */
   login_epoch: number;
+  /** Wrong e-mail codes in a row, across state tokens; cleared by a right code or a reset. */
+  code_failures: number;
   created_at: Date | string;
   updated_at: Date | string;
 }
@@ -394,14 +402,14 @@ export async function countLoginAttempt(
     new Date(now.getTime() - FORGET_FAILURES_MS),
     BLOCK_AFTER,
   ]);
-  // Created first, so that the row lock below also holds against the first attempts.
-  await sql.query(
-    'INSERT INTO login_throttles (email_lower, updated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-    [key, now],
-  );
+  // Created or locked in one statement, so that the lock also holds against the first attempts: a
+  // row found by an insert, then deleted by a right password's success before a separate
+  // `SELECT … FOR UPDATE` got it, left nothing to read (PostgreSQL).
   const [row] = await sql.query<{ failed_logins: number; locked_until: Date | string | null }>(
-    'SELECT failed_logins, locked_until FROM login_throttles WHERE email_lower = $1 FOR UPDATE',
-    [key],
+    `INSERT INTO login_throttles (email_lower, updated_at) VALUES ($1, $2)
+     ON CONFLICT (email_lower) DO UPDATE SET updated_at = login_throttles.updated_at
+     RETURNING failed_logins, locked_until`,
+    [key, now],
   );
   if (row!.failed_logins >= BLOCK_AFTER) return { wait: 0, blocked: true };
   if (row!.locked_until && new Date(row!.locked_until) > now)
@@ -503,8 +511,15 @@ export async function redeemSessionToken(emu: Emulator, sql: Sql, tokenHash: str
 export const CODE_TTL_MS = 10 * 60 * 1000;
 /** Wrong codes a state token takes in all, across resends (checklist 53). */
 export const CODE_ATTEMPTS = 5;
+/**
+ * Wrong codes a member takes in a row, across all its state tokens (checklist 53): past them no
+ * code verifies it, not even the right one, until a password reset (which proves the address).
+ */
+export const MEMBER_CODE_FAILURES = 20;
 /** New codes a state token can be sent after the first (checklist 53). */
 const CODE_RESENDS = 3;
+/** Codes mailed to one address in an hour, however they were asked for (no mail bombing). */
+const CODE_MAILS_PER_HOUR = 10;
 export const RECOVERY_TTL_MS = 60 * 60 * 1000;
 
 /** A new 6-digit code from the CSPRNG (uniform, no modulo bias). */
@@ -584,7 +599,7 @@ const DECOY_TTL_MS = 24 * 60 * 60 * 1000;
  * the account's (`DECOY`) that behaves as a real one under verify and resend (wrong codes counted,
  * three resends, ten minutes) but never verifies, and no code is sent for it. For a day a login with
  * its password answers as a login of that new member would (see {@link decoyLogin}). The account's
- * owner is told by e-mail instead.
+ * owner is told by e-mail instead, once an hour at most.
  */
 export async function createDecoy(
   emu: Emulator,
@@ -609,6 +624,7 @@ export async function createDecoy(
     profile,
     revision: 1,
     login_epoch: 0,
+    code_failures: 0,
     created_at: iso(now),
     updated_at: iso(now),
   };
@@ -618,12 +634,19 @@ export async function createDecoy(
     until: iso(new Date(now.getTime() + DECOY_TTL_MS)),
   };
   const identity = decoyIdentity(decoy);
+  // Once an hour at most, however many registrations try at once (no mail bombing).
+  await memberById(sql, owner.id, true);
+  const [recent] = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM identity_challenges WHERE member_id = $1 AND purpose = 'DECOY' AND created_at > $2`,
+    [owner.id, new Date(now.getTime() - 3600_000)],
+  );
   const token = await openDecoy(emu, sql, owner.id, decoy, caller);
-  await sendMail(emu, sql, {
-    to: owner.email,
-    subject: 'Someone tried to create an account with your e-mail address',
-    body: 'An account with this e-mail address already exists, so none was created. If it was you, log in, or reset your password.',
-  });
+  if (recent!.n === 0)
+    await sendMail(emu, sql, {
+      to: owner.email,
+      subject: 'Someone tried to create an account with your e-mail address',
+      body: 'An account with this e-mail address already exists, so none was created. If it was you, log in, or reset your password.',
+    });
   return { state: 'REQUIRE_EMAIL_VERIFICATION', identity, additionalData: {}, stateToken: token };
 }
 
@@ -679,18 +702,78 @@ export async function decoyLogin(
 }
 
 /**
- * A new code for an open challenge (resend): the old code stops working, the wrong codes so far
- * still count, the 10 minutes start again. `undefined` once `CODE_RESENDS` codes were sent again.
+ * A resend for an open challenge: `undefined` once `CODE_RESENDS` were asked for. With `renew`, a new
+ * code (the old one stops working, the wrong codes so far still count, the 10 minutes start
+ * again); without, the resend counts and the code stays, as when no code may be mailed.
  */
-export async function renewChallengeCode(emu: Emulator, sql: Sql, ch: ChallengeRow) {
+export async function renewChallengeCode(emu: Emulator, sql: Sql, ch: ChallengeRow, renew: boolean) {
   if (ch.resends >= CODE_RESENDS) return undefined;
+  if (!renew) {
+    await sql.query('UPDATE identity_challenges SET resends = resends + 1 WHERE token_hash = $1', [
+      ch.token_hash,
+    ]);
+    return { code: undefined };
+  }
   const code = newCode();
   const now = emu.now();
   await sql.query(
     'UPDATE identity_challenges SET code_hash = $2, resends = resends + 1, expires_at = $3 WHERE token_hash = $1',
     [ch.token_hash, hashToken(code), new Date(now.getTime() + CODE_TTL_MS)],
   );
-  return code;
+  return { code };
+}
+
+/**
+ * Whether a new code may be mailed to `m` (read locked): not while its wrong codes are used up (it
+ * could not work), nor past its address's `CODE_MAILS_PER_HOUR`: anyone can register an address
+ * and log in with their own password again and again. The answers stay the same either way.
+ */
+export async function mayMailCode(emu: Emulator, sql: Sql, m: MemberRow) {
+  if (m.code_failures >= MEMBER_CODE_FAILURES) return false;
+  const [row] = await sql.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM mailbox WHERE lower(to_email) = $1 AND code IS NOT NULL AND created_at > $2',
+    [m.email.toLowerCase(), new Date(emu.now().getTime() - 3600_000)],
+  );
+  return row!.n < CODE_MAILS_PER_HOUR;
+}
+
+/**
+ * The member of a challenge, locked, before the challenge is (`openChallenge`): logins take the
+ * member first, then close its challenges, and the other order could deadlock with them.
+ */
+export async function lockChallengeMember(sql: Sql, token: string) {
+  const [row] = await sql.query<{ member_id: string }>(
+    'SELECT member_id FROM identity_challenges WHERE token_hash = $1',
+    [hashToken(token)],
+  );
+  return row && memberById(sql, row.member_id, true);
+}
+
+/**
+ * Counts a wrong code against what its challenge stands for: the member, or for a decoy the member
+ * it made up (its state tokens all count together, as a real member's do); answers the count.
+ */
+export async function countCodeFailure(sql: Sql, ch: ChallengeRow) {
+  if (ch.purpose !== 'DECOY') {
+    const [row] = await sql.query<{ code_failures: number }>(
+      'UPDATE members SET code_failures = code_failures + 1 WHERE id = $1 RETURNING code_failures',
+      [ch.member_id],
+    );
+    return row!.code_failures;
+  }
+  return decoyCodeFailures(sql, ch);
+}
+
+/** The wrong codes so far of a decoy's made-up member, over its state tokens (attempts included). */
+async function decoyCodeFailures(sql: Sql, ch: ChallengeRow) {
+  const fake = ch.decoy?.member?.id ?? ch.decoy?.identity?.id;
+  const [row] = await sql.query<{ n: number }>(
+    `SELECT coalesce(sum(attempts), 0)::int AS n FROM identity_challenges
+      WHERE member_id = $1 AND purpose = 'DECOY'
+        AND coalesce(decoy->'member'->>'id', decoy->'identity'->>'id') = $2`,
+    [ch.member_id, fake],
+  );
+  return row!.n;
 }
 
 export interface ChallengeRow {
@@ -705,6 +788,7 @@ export interface ChallengeRow {
   redirect_url: string | null;
   expires_at: Date | string;
   used_at: Date | string | null;
+  decoy: Decoy | null;
 }
 
 /** An open challenge by its token, locked; `undefined` when unknown, used or expired. */
