@@ -107,7 +107,12 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     const t = transport ?? { baseUrl: 'https://www.wixapis.com', fetch: (i, init) => fetch(i, init) };
     const json = await postTokenRequest(t, '/oauth2/token', body, headers);
     return {
-      accessToken: { value: json.access_token, expiresAt: nowSeconds() + Number(json.expires_in ?? 0) },
+      accessToken: {
+        value: json.access_token,
+        // No lifetime given (`NaN` in the platform's SDK, never expired): kept until a call is
+        // refused with 401, which renews it. A date far off, not `NaN`, which JSON stores as null.
+        expiresAt: nowSeconds() + Number(json.expires_in ?? Number.NaN) || 1e12,
+      },
       refreshToken: { value: json.refresh_token ?? '', role },
     } satisfies Tokens;
   }

@@ -107,12 +107,18 @@ const STATUS_TEXT =
 export const constantCase = (s: string) =>
   (s.match(/[A-Z]+[a-z\d]*|[a-z\d]+/g) ?? []).join('_').toUpperCase();
 
+/** A body's string or number as text, anything else `or`: `String()` throws on `{"toString":1}`. */
+const text = (v: unknown, or = '') => (typeof v === 'string' || typeof v === 'number' ? `${v}` : or);
+
 /**
  * Sorts violations by field, renames fields with `rename` (wire name → argument name) and drops a
- * less specific violation when a more specific one under the same field is also present.
+ * less specific violation when a more specific one under the same field is also present. Entries
+ * that are not objects are left out.
  */
-export function normalizeViolations(list: FieldViolation[], rename: (f: string) => string): FieldViolation[] {
-  const mapped = list.map((v) => ({ ...v, field: rename(String(v.field ?? '')) }));
+export function normalizeViolations(list: unknown[], rename: (f: string) => string): FieldViolation[] {
+  const mapped = list
+    .filter((v): v is FieldViolation => !!v && typeof v === 'object')
+    .map((v) => ({ ...v, field: rename(text(v.field)), description: text(v.description) }));
   return mapped
     .filter(
       (v) => !mapped.some((o) => o.field.startsWith(`${v.field}.`) || o.field.startsWith(`${v.field}[`)),
@@ -152,7 +158,7 @@ export function errorFromResponse(res: FailedResponse, rename: (f: string) => st
     const message = serverMessage === description ? serverMessage : `${serverMessage}: ${description}`;
     return new ApplicationError(message, {
       ...base,
-      code: String(app.code ?? code),
+      code: text(app.code, code),
       description,
       // null becomes {} in the constructor
       data: typeof app.data === 'object' ? app.data : {},
