@@ -409,6 +409,11 @@ function fieldNames(modified: unknown): string[] | undefined {
  * a body that is not a valid, current RS256 token signed by `publicKey`, or with the handler's error.
  */
 export async function process(body: string, options: ProcessOptions): Promise<WebhookEvent> {
+  // `Number(process.env.X)` of an unset X is NaN, and the text of X a string: either would make
+  // every expiry comparison false, and accept an expired token.
+  for (const o of ['clockToleranceSeconds', 'maxAgeSeconds'] as const)
+    if (options?.[o] !== undefined && (typeof options[o] !== 'number' || Number.isNaN(options[o])))
+      throw new TypeError(`webhooks.process: ${o} must be a number of seconds`);
   const parts = typeof body === 'string' ? /^([\w-]+)\.([\w-]+)\.([\w-]+)$/.exec(body.trim()) : null;
   if (!parts) throw fail('MALFORMED_TOKEN', 'The webhook body is not a JWT: expected three base64url parts');
   const header = obj(parts[1], true);
@@ -476,8 +481,11 @@ export async function process(body: string, options: ProcessOptions): Promise<We
     instanceId: String(envelope.instanceId ?? ''),
     entity,
   };
-  // A sequence that is not a number (the platform sends a numeric string) is no position: left out.
-  const sequence = meta.entityEventSequence === undefined ? Number.NaN : Number(meta.entityEventSequence);
+  // A sequence that is not a number or its digits (the platform sends a numeric string) is no
+  // position: left out, not read as 0 (`null`, `''`) or 1 (`true`).
+  const seq = meta.entityEventSequence;
+  const sequence =
+    typeof seq === 'number' || (typeof seq === 'string' && /^\d+$/.test(seq)) ? Number(seq) : Number.NaN;
   if (Number.isFinite(sequence)) event.sequence = sequence;
   // The platform sends the identity as JSON text; an object is taken as it is.
   if (envelope.identity) {

@@ -283,10 +283,13 @@ async function deliver(
       // Stopping: leave the delivery pending; its lease runs out and it is sent again.
       if (stop.aborted) return;
       const err = e as Error & { cause?: { code?: string } };
+      const port = refusedPort(d.url);
       error =
         err.name === 'TimeoutError'
           ? `no answer within ${s.timeoutMs} ms`
-          : `could not reach the receiver (${err.cause?.code ?? err.name})`;
+          : port
+            ? `could not reach the receiver: fetch refuses to connect to port ${port} (a "bad port" of the Fetch Standard); receive on another port`
+            : `could not reach the receiver (${err.cause?.code ?? err.name})`;
     }
   }
   const attempts = d.attempts + 1;
@@ -324,6 +327,23 @@ export function requestTarget(url: string): { href: string; authorization?: stri
   u.username = '';
   u.password = '';
   return { href: u.href, authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
+}
+
+/**
+ * The ports fetch refuses to connect to (the Fetch Standard's "bad ports", Node's list too): a
+ * delivery to one fails before leaving, with nothing but a `TypeError` to say why.
+ */
+const BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
+  109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515,
+  526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049,
+  3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** The port of a receiver URL when fetch refuses to connect to it (a scheme's default never is). */
+function refusedPort(url: string): number | undefined {
+  const port = URL.canParse(url) ? Number(new URL(url).port) : 0;
+  return BAD_PORTS.has(port) ? port : undefined;
 }
 
 function originOf(url: string) {
