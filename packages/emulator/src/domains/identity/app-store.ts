@@ -21,14 +21,31 @@ export interface AppRow {
 export const appById = async (sql: Sql, appId: string) =>
   (await sql.query<AppRow>('SELECT * FROM apps WHERE app_id = $1', [appId]))[0];
 
-/** A new access token for an app on an instance (`instanceId` null: the app itself, no instance). */
-export async function issueAppToken(emu: Emulator, sql: Sql, appId: string, instanceId: string | null) {
+/**
+ * A new access token for an app on an instance (`instanceId` null: the app itself, no instance).
+ * `installCodeHash` names the install code it comes from (directly or through the code's refresh
+ * token), so that a replay of that code can revoke it.
+ */
+export async function issueAppToken(
+  emu: Emulator,
+  sql: Sql,
+  appId: string,
+  instanceId: string | null,
+  installCodeHash: string | null = null,
+) {
   const access = newToken('OauthNG.');
   const ttl = emu.config.accessTokenTtl;
   await sql.query(
-    `INSERT INTO access_tokens (token_hash, client_id, subject_type, app_id, instance_id, expires_at, created_at)
-     VALUES ($1,$2,'APP',$2,$3,$4,$5)`,
-    [hashToken(access), appId, instanceId, new Date(emu.now().getTime() + ttl * 1000), emu.now()],
+    `INSERT INTO access_tokens (token_hash, client_id, subject_type, app_id, instance_id, refresh_family, expires_at, created_at)
+     VALUES ($1,$2,'APP',$2,$3,$4,$5,$6)`,
+    [
+      hashToken(access),
+      appId,
+      instanceId,
+      installCodeHash,
+      new Date(emu.now().getTime() + ttl * 1000),
+      emu.now(),
+    ],
   );
   return { access_token: access, expires_in: ttl, token_type: 'Bearer' };
 }
@@ -57,7 +74,8 @@ type Grant = { tokens: Record<string, unknown> } | { error: string };
 /**
  * Trades an install code for an access token and the refresh token kept with the installation.
  * A code works once, for its own app, within its 10 minutes; a replayed one revokes the refresh
- * token it gave (as for member codes, checklist 36).
+ * token it gave and every access token issued from the code or that refresh token (as for member
+ * codes, checklist 36).
  */
 export async function redeemInstallCode(
   emu: Emulator,
@@ -78,6 +96,8 @@ export async function redeemInstallCode(
       codeHash,
       emu.now(),
     ]);
+    // The access tokens it produced too, through the refresh token as well (RFC 6749 §4.1.2).
+    await sql.query('DELETE FROM access_tokens WHERE refresh_family = $1', [codeHash]);
     return { error: 'The authorization code was already used' };
   }
   if (new Date(row.expires_at) <= emu.now()) return { error: 'The authorization code has expired' };
@@ -87,7 +107,7 @@ export async function redeemInstallCode(
     'INSERT INTO app_refresh_tokens (token_hash, app_id, instance_id, code_hash, created_at) VALUES ($1, $2, $3, $4, $5)',
     [hashToken(refresh), appId, row.instance_id, codeHash, emu.now()],
   );
-  const token = await issueAppToken(emu, sql, appId, row.instance_id);
+  const token = await issueAppToken(emu, sql, appId, row.instance_id, codeHash);
   return { tokens: { ...token, refresh_token: refresh } };
 }
 
@@ -101,12 +121,16 @@ export async function refreshAppToken(
   appId: string,
   refreshToken: string,
 ): Promise<Grant> {
-  const [rt] = await sql.query<{ app_id: string; instance_id: string; revoked_at: Date | null }>(
-    'SELECT app_id, instance_id, revoked_at FROM app_refresh_tokens WHERE token_hash = $1',
-    [hashToken(refreshToken)],
-  );
+  const [rt] = await sql.query<{
+    app_id: string;
+    instance_id: string;
+    code_hash: string;
+    revoked_at: Date | null;
+  }>('SELECT app_id, instance_id, code_hash, revoked_at FROM app_refresh_tokens WHERE token_hash = $1', [
+    hashToken(refreshToken),
+  ]);
   if (!rt || rt.revoked_at || rt.app_id !== appId)
     return { error: 'The refresh token is invalid or revoked' };
-  const token = await issueAppToken(emu, sql, appId, rt.instance_id);
+  const token = await issueAppToken(emu, sql, appId, rt.instance_id, rt.code_hash);
   return { tokens: { ...token, refresh_token: refreshToken } };
 }

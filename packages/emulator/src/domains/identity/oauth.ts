@@ -83,6 +83,13 @@ async function revoke(emu: Emulator, msg: z.output<typeof revokeSchema>) {
 }
 
 /**
+ * The parameters an authorization response adds to the redirect URI. A redirect URI whose query
+ * names one already would carry it twice (RFC 6749 §3.1: never more than once), and a client
+ * reading the first would read the caller's planted value, not the server's.
+ */
+const RESPONSE_PARAMS = ['code', 'state', 'error', 'error_description'];
+
+/**
  * Where and how the answer of an authorization request goes, or why it cannot go anywhere. A
  * `web_message` answer goes to the redirect URI's origin, or else to the origin of the page that
  * created the session; `allowed` says whether it may carry a code or only an error.
@@ -90,6 +97,8 @@ async function revoke(emu: Emulator, msg: z.output<typeof revokeSchema>) {
 export async function target(emu: Emulator, session: StoredRedirectSession, a: StoredAuth) {
   if (a.redirectUri && !(await isAllowedRedirectUri(emu, emu.db, a.clientId, a.redirectUri)))
     return { refused: 'The redirect URI is not registered for this client.' } as const;
+  if (a.redirectUri && RESPONSE_PARAMS.some((p) => new URL(a.redirectUri!).searchParams.has(p)))
+    return { refused: `The redirect URI's query may not name ${RESPONSE_PARAMS.join(', ')}.` } as const;
   if (a.responseMode === 'web_message') {
     if (a.redirectUri)
       return { mode: 'web_message', origin: new URL(a.redirectUri).origin, allowed: true } as const;
