@@ -22,8 +22,11 @@ export interface Transport {
 
 /** How a client authenticates its calls. */
 export interface AuthStrategy {
-  /** Headers that authenticate one request (for example `{ Authorization: '<token>' }`). */
-  getAuthHeaders(transport: Transport): Promise<Record<string, string>>;
+  /**
+   * Headers that authenticate one request (for example `{ Authorization: '<token>' }`). `signal` is
+   * the call's: a wait for a token should end when it aborts (its deadline, or the caller's abort).
+   */
+  getAuthHeaders(transport: Transport, signal?: AbortSignal): Promise<Record<string, string>>;
   /**
    * After a 401: obtain a fresh credential; resolve `true` when the call may be replayed once.
    * `rejected` is the `Authorization` the refused request carried.

@@ -9,7 +9,7 @@
  */
 import type { AnyClient, AuthStrategy, Transport } from '../client.ts';
 import { ShopkitError } from '../http/errors.ts';
-import { postTokenRequest } from './token-request.ts';
+import { postTokenRequest, within } from './token-request.ts';
 
 /** An app's credentials and what it acts on: an instance, an installation's refresh token, or a handed token. */
 export type AppOptions = {
@@ -79,12 +79,12 @@ export function AppStrategy(options: AppOptions): AuthStrategy & { invalidate():
   }
   return {
     elevated: true,
-    async getAuthHeaders(t) {
+    async getAuthHeaders(t, signal) {
       if (token && token.expiresAt > Date.now()) return { Authorization: token.value };
       inflight ??= fetchToken(t).finally(() => {
         inflight = undefined;
       });
-      return { Authorization: await inflight };
+      return { Authorization: await within(inflight, signal) };
     },
     async onUnauthorized() {
       token = undefined;

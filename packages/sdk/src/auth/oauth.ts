@@ -6,7 +6,7 @@
  */
 import type { AnyClient, AuthStrategy, Transport } from '../client.ts';
 import type { ShopkitError } from '../http/errors.ts';
-import { postTokenRequest } from './token-request.ts';
+import { postTokenRequest, within } from './token-request.ts';
 import {
   emptyTokens,
   memoryStorage,
@@ -228,10 +228,12 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       transport = c.transport;
       client = c;
     },
-    async getAuthHeaders(t) {
+    async getAuthHeaders(t, signal) {
       transport ??= t;
       const tokens = await read();
-      return { Authorization: (usable(tokens) ? tokens : await renewOnce(false)).accessToken.value };
+      return {
+        Authorization: (usable(tokens) ? tokens : await within(renewOnce(false), signal)).accessToken.value,
+      };
     },
     get epoch() {
       return epoch;

@@ -6,6 +6,20 @@
 import type { Transport } from '../client.ts';
 import { ShopkitError } from '../http/errors.ts';
 
+/**
+ * `p`, or the rejection of `signal`'s reason if it aborts first: a call's wait for a token request
+ * that others share (the request goes on for them). Only a wait that has to happen pays for it.
+ */
+export const within = <T>(p: Promise<T>, signal?: AbortSignal) =>
+  signal
+    ? new Promise<T>((resolve, reject) => {
+        const stop = () => reject(signal.reason);
+        if (signal.aborted) stop();
+        signal.addEventListener('abort', stop);
+        p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+      })
+    : p;
+
 /** What a token endpoint answers. */
 interface TokenResponse {
   access_token?: string;

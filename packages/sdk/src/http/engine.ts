@@ -42,8 +42,6 @@ interface Slot {
   n: number;
   /** The full slot with calls in flight it took over from, with the same end. */
   p?: Slot;
-  /** Rejected with the deadline's reason when the slot ends (see `until`). */
-  q?: Promise<never>;
 }
 const slots = new Map<number, Slot>();
 let busy = 0;
@@ -96,17 +94,6 @@ function put(headers: Record<string, string>, more?: Record<string, string>) {
     for (const h in headers) if (h !== k && h.toLowerCase() === k.toLowerCase()) delete headers[h];
     headers[k] = more[k]!;
   }
-}
-
-/** A promise rejected with `signal`'s reason once it aborts; one that no one awaits is no unhandled rejection. */
-function aborts(signal: AbortSignal) {
-  const q = new Promise<never>((_, reject) => {
-    const stop = () => reject(signal.reason);
-    if (signal.aborted) stop();
-    signal.addEventListener('abort', stop);
-  });
-  q.catch(() => {});
-  return q;
 }
 
 /** Waits `ms`: `true`, or `false` at once when `signal` aborts; leaves no listener on `signal`. */
@@ -167,7 +154,6 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     // that either aborts.
     const slot = hold(Math.max(1, end - Date.now()));
     const deadline = slot.c.signal;
-    slot.q ??= aborts(deadline);
     let signal = deadline;
     let onAbort: () => void;
     if (outer) {
@@ -184,11 +170,8 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     let authed = false;
     try {
       // Within the attempt's deadline and abort: a call is not held by a slow token request, which
-      // goes on for the others waiting on it.
-      // A slot's calls share its `q`: a listener on the signal for every call cost the in-memory
-      // get-cart 8 %. What a call leaves on `q` goes with its slot, which serves 32 calls at most.
-      if (auth)
-        put(headers, await Promise.race([auth.getAuthHeaders(transport), outer ? aborts(signal) : slot.q!]));
+      // goes on for the others waiting on it (the strategy races it with `signal`).
+      if (auth) put(headers, await auth.getAuthHeaders(transport, signal));
       authed = true;
       if (init.apiKey)
         headers.Authorization = headers.Authorization
