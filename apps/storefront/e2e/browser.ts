@@ -279,3 +279,14 @@ interface AxeViolation {
   help: string;
   nodes: { target: string[] }[];
 }
+
+/** The focused element as its tag and trimmed text (`BUTTON Add to cart`), or `body`. */
+export const focused = (page: Page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    return !a || a === document.body ? 'body' : `${a.tagName} ${a.textContent?.trim()}`;
+  });
+
+/** The label of the focused field, or '' when it has none. */
+export const focusedLabel = (page: Page) =>
+  page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? '');

@@ -1,6 +1,6 @@
 /**
  * Steps in the merchant console shared by its browser tests: open it with the demo key, open a
- * product's editor, answer its confirmations.
+ * product's editor, answer its confirmations, read a field's error.
  */
 import type { Page } from 'playwright-core';
 import type { StorefrontUnderTest } from './browser.ts';
@@ -30,3 +30,13 @@ export function answerConfirm(page: Page, accept: boolean) {
     }),
   );
 }
+
+/** The text of the elements that describe a field (its error), or '' when none does. */
+export const describedBy = (page: Page, label: string) =>
+  page.getByLabel(label, { exact: true }).evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  );

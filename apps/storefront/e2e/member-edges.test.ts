@@ -9,7 +9,7 @@
 import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, holdRequests, newPage, ownerCall, setupStorefront } from './browser.ts';
+import { addToCart, focused, holdRequests, newPage, ownerCall, setupStorefront } from './browser.ts';
 
 const shop = setupStorefront();
 const PASSWORD = 'correct horse battery 9';
@@ -47,12 +47,6 @@ async function newestCode(email: string) {
   ).json()) as { messages: { code?: string }[] };
   return mail.messages.find((m) => m.code)?.code;
 }
-
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const a = document.activeElement;
-    return !a || a === document.body ? 'body' : `${a.tagName} ${a.textContent?.trim()}`;
-  });
 
 const tokensKey = () => `shopkit:${shop.emu.demo.clientId}:tokens`;
 

@@ -8,7 +8,7 @@
 import { type AnyClient, ApiKeyStrategy, createClient, products } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { newPage, setupStorefront } from './browser.ts';
+import { focusedLabel, newPage, setupStorefront } from './browser.ts';
 import { answerConfirm, edit, openConsole } from './console.ts';
 
 const shop = setupStorefront();
@@ -29,9 +29,6 @@ const description = (page: Page, label: string) =>
 const total = async () =>
   (await products.queryProducts(admin, { paging: { limit: 1 } }, { includeHiddenProducts: true })).metadata
     .total;
-const focusedLabel = (page: Page) =>
-  page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? '');
-
 it("shows the platform's refusal of a field next to that field, keeps what was typed and stores nothing", async () => {
   const { page, errors } = await newPage(shop.browser);
   await openConsole(page, shop);

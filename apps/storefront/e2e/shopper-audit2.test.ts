@@ -8,7 +8,7 @@
 import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
 import type { Page, Route } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { addToCart, holdRequests, newPage, setupStorefront } from './browser.ts';
+import { addToCart, focused, holdRequests, newPage, setupStorefront } from './browser.ts';
 
 const shop = setupStorefront();
 const PASSWORD = 'correct horse battery 9';
@@ -34,12 +34,6 @@ async function logIn(page: Page, email: string) {
 }
 
 /** What has keyboard focus: `body` when it fell to the page. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const a = document.activeElement;
-    return !a || a === document.body ? 'body' : `${a.tagName} ${a.textContent?.trim()}`;
-  });
-
 const tokensKey = () => `shopkit:${shop.emu.demo.clientId}:tokens`;
 
 it('sends a member who opens the login or registration form to the account page', async () => {

@@ -1,20 +1,42 @@
-import { collections, products, ValidationError } from '@shopkit/sdk';
-import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { collections, type Product, products, ValidationError } from '@shopkit/sdk';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count } from '../format.ts';
+import { pager } from '../pager.ts';
 import { allOf, unavailable, useMerchant, useWrite } from './context.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
 
 /** A value with something other than spaces in it (`required` lets only spaces through). */
 const NAMED = '.*\\S.*';
 
-/** The platform's refusal of a collection's name, as a sentence, or `undefined` for any other failure. */
-function refusedName(error: unknown) {
-  if (!(error instanceof ValidationError)) return undefined;
-  const all = error.violations.filter((v) => v.field === 'collection.name');
-  if (!all.length || all.length !== error.violations.length) return undefined;
-  return all.map((v) => `${v.description[0]!.toUpperCase()}${v.description.slice(1)}.`).join(' ');
+type Collection = collections.Collection;
+
+/**
+ * The collection every product is in: the emulator adds each new product to it and refuses to
+ * take one out (the platform's own rule for it is not documented), so the console offers neither.
+ */
+const ALL_PRODUCTS = 'col-all-products';
+
+/** A collection's products shown at once. */
+const PAGE = 10;
+
+/**
+ * The platform's refusal of a collection's fields, as sentences by the id of the form's field
+ * (`fields` maps `collection.name` to it), or `undefined` for any other failure: then the panel's
+ * alert says it as a whole.
+ */
+function refusal(error: unknown, fields: Record<string, string>) {
+  if (!(error instanceof ValidationError) || !error.violations.length) return undefined;
+  const found: Record<string, string> = {};
+  for (const v of error.violations) {
+    const at = fields[v.field];
+    if (!at) return undefined;
+    const said = `${v.description.charAt(0).toUpperCase()}${v.description.slice(1)}.`;
+    found[at] = found[at] ? `${found[at]} ${said}` : said;
+  }
+  return found;
 }
 
 export function Collections() {
@@ -28,31 +50,53 @@ export function Collections() {
   const act = useWrite((f: () => Promise<unknown>) => f());
   const heading = useRef<HTMLHeadingElement>(null);
   const busy = act.isPending;
-  // A name the platform refused: the id of its field (`${id}-name`, `${id}-${collection id}`) and why.
-  const [refused, setRefused] = useState<{ field: string; text: string } | null>(null);
+  // What the last write did, for the status line (a screen reader hears it too).
+  const [done, setDone] = useState('');
+  // The collections whose products are shown.
+  const [open, setOpen] = useState<Record<string, boolean>>({});
+  // Refused fields: the id of each (`${id}-name`, `${id}-${collection id}`, …) and why.
+  const [refused, setRefused] = useState<Record<string, string>>({});
   /**
-   * After a failed write of the name in `field`: a refused name is said next to it, with the focus
-   * (the panel's alert still says that the change was not saved).
+   * Starts a write; once it is saved and the console refreshed, says `said` and runs `then`.
+   * A refusal of the fields in `fields` (`collection.description` → the field's id) is said next
+   * to them, the focus on the first (the panel's alert still says that the change was not saved).
    */
-  const nameFailed = (field: string) => (err: Error) => {
-    const text = refusedName(err);
-    if (!text) return;
-    setRefused({ field, text });
-    document.getElementById(field)?.focus();
+  const write = (
+    f: () => Promise<unknown>,
+    said: string,
+    then?: () => void,
+    fields?: Record<string, string>,
+  ) => {
+    if (busy) return;
+    setDone('');
+    act.run(
+      f,
+      () => {
+        setDone(said);
+        then?.();
+      },
+      (err) => {
+        const found = fields && refusal(err, fields);
+        if (!found) return;
+        setRefused(found);
+        const first = Object.values(fields).find((k) => found[k]);
+        if (first) document.getElementById(first)?.focus();
+      },
+    );
   };
-  const named = (field: string) => {
-    const text = refused?.field === field ? refused.text : undefined;
+  const checked = (field: string) => {
+    const text = refused[field];
     return {
       id: field,
       'aria-invalid': text ? true : undefined,
       'aria-describedby': text ? `${field}-error` : undefined,
-      onChange: () => text && setRefused(null),
+      onChange: () => text && setRefused(({ [field]: _, ...rest }) => rest),
     } as const;
   };
-  const nameError = (field: string) =>
-    refused?.field === field && (
+  const fieldError = (field: string) =>
+    refused[field] && (
       <p id={`${field}-error`} className="field-error">
-        {refused.text}
+        {refused[field]}
       </p>
     );
   const create = (e: FormEvent<HTMLFormElement>) => {
@@ -61,23 +105,54 @@ export function Collections() {
     const f = new FormData(form);
     const name = String(f.get('name') ?? '').trim();
     const description = String(f.get('description') ?? '').trim();
-    // Cleared only once it is created: a refused name stays for correcting.
-    act.run(
+    // Cleared only once it is created: a refused name or description stays for correcting.
+    write(
       () => products.createCollection(client, { name, ...(description ? { description } : {}) }),
+      `Created ${name}.`,
       () => form.reset(),
-      nameFailed(`${id}-name`),
+      { 'collection.name': `${id}-name`, 'collection.description': `${id}-desc` },
     );
   };
-  const rename = (e: FormEvent<HTMLFormElement>, cid: string) => {
+  const rename = (e: FormEvent<HTMLFormElement>, c: Collection) => {
     e.preventDefault();
     const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
-    act.run(() => products.updateCollection(client, cid, { name }), undefined, nameFailed(`${id}-${cid}`));
+    write(
+      () => products.updateCollection(client, c.id, { name }),
+      `Renamed ${c.name} to ${name}.`,
+      undefined,
+      { 'collection.name': `${id}-${c.id}` },
+    );
   };
-  const addProduct = (e: FormEvent<HTMLFormElement>, cid: string) => {
+  const describe = (e: FormEvent<HTMLFormElement>, c: Collection) => {
     e.preventDefault();
-    const pid = String(new FormData(e.currentTarget).get('product') ?? '');
-    if (pid) act.run(() => products.addProductsToCollection(client, cid, [pid]));
+    // An empty description is sent as such: the emulator clears it (the platform's way is UNCONFIRMED).
+    const description = String(new FormData(e.currentTarget).get('description') ?? '').trim();
+    write(
+      () => products.updateCollection(client, c.id, { description }),
+      `Saved the description of ${c.name}.`,
+      undefined,
+      { 'collection.description': `${id}-${c.id}-d` },
+    );
   };
+  const addProduct = (e: FormEvent<HTMLFormElement>, c: Collection) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const pid = String(new FormData(form).get('product') ?? '');
+    const name = all.data?.find((p) => p.id === pid)?.name;
+    // Back to "Choose a product": the product added is no longer a choice.
+    if (pid)
+      write(
+        () => products.addProductsToCollection(client, c.id, [pid]),
+        `Added ${name} to ${c.name}.`,
+        () => form.reset(),
+      );
+  };
+  const remove = (c: Collection, p: Product, then: () => void) =>
+    write(
+      () => products.removeProductsFromCollection(client, c.id, [p.id]),
+      `Removed ${p.name} from ${c.name}.`,
+      then,
+    );
   if (list.isPending) return <Skeleton lines={6} label="Loading collections" />;
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
   return (
@@ -92,13 +167,14 @@ export function Collections() {
             required
             pattern={NAMED}
             title="A name that is not only spaces"
-            {...named(`${id}-name`)}
+            {...checked(`${id}-name`)}
           />
-          {nameError(`${id}-name`)}
+          {fieldError(`${id}-name`)}
         </div>
         <div className="field">
           <label htmlFor={`${id}-desc`}>Description</label>
-          <input id={`${id}-desc`} name="description" />
+          <input name="description" {...checked(`${id}-desc`)} />
+          {fieldError(`${id}-desc`)}
         </div>
         <button type="submit" className="button button-primary" {...unavailable(busy)}>
           Create collection
@@ -109,10 +185,13 @@ export function Collections() {
         <h2 ref={heading} tabIndex={-1}>
           Collections
         </h2>
+        <p role="status" className="muted">
+          {done}
+        </p>
         <ul className="collection-admin">
           {list.data.map((c) => (
             <li key={c.id}>
-              <form className="row" onSubmit={(e) => rename(e, c.id)}>
+              <form className="row" onSubmit={(e) => rename(e, c)}>
                 <div className="field grow">
                   <label htmlFor={`${id}-${c.id}`}>Name of {c.name}</label>
                   <input
@@ -121,9 +200,9 @@ export function Collections() {
                     required
                     pattern={NAMED}
                     title="A name that is not only spaces"
-                    {...named(`${id}-${c.id}`)}
+                    {...checked(`${id}-${c.id}`)}
                   />
-                  {nameError(`${id}-${c.id}`)}
+                  {fieldError(`${id}-${c.id}`)}
                 </div>
                 <button type="submit" className="button small" {...unavailable(busy)}>
                   Rename<span className="visually-hidden"> {c.name}</span>
@@ -131,14 +210,15 @@ export function Collections() {
                 <button
                   type="button"
                   className="button small danger"
-                  disabled={c.id === 'col-all-products'}
+                  disabled={c.id === ALL_PRODUCTS}
                   {...unavailable(busy)}
                   onClick={() =>
                     !busy &&
                     confirm(`Delete the collection “${c.name}”?`) &&
                     // Its row goes: focus goes to the list's heading, not to the page.
-                    act.run(
+                    write(
                       () => products.deleteCollection(client, c.id),
+                      `Deleted ${c.name}.`,
                       () => heading.current?.focus(),
                     )
                   }
@@ -146,33 +226,187 @@ export function Collections() {
                   Delete<span className="visually-hidden"> {c.name}</span>
                 </button>
               </form>
-              <p className="muted">
-                {count(c.numberOfProducts ?? 0, 'product')}
-                {c.visible === false && ' · hidden from the shop'}
-              </p>
-              <form className="row" onSubmit={(e) => addProduct(e, c.id)}>
+              <form className="row" onSubmit={(e) => describe(e, c)}>
                 <div className="field grow">
-                  <label htmlFor={`${id}-${c.id}-p`}>Add a product to {c.name}</label>
-                  <select id={`${id}-${c.id}-p`} name="product" defaultValue="">
-                    <option value="" disabled>
-                      Choose a product
-                    </option>
-                    {all.data?.map((p) => (
-                      <option key={p.id} value={p.id}>
-                        {p.name}
-                        {p.visible ? '' : ' (hidden)'}
-                      </option>
-                    ))}
-                  </select>
+                  <label htmlFor={`${id}-${c.id}-d`}>Description of {c.name}</label>
+                  <textarea
+                    name="description"
+                    defaultValue={c.description ?? ''}
+                    {...checked(`${id}-${c.id}-d`)}
+                  />
+                  {fieldError(`${id}-${c.id}-d`)}
                 </div>
                 <button type="submit" className="button small" {...unavailable(busy)}>
-                  Add
+                  Save<span className="visually-hidden"> the</span> description
+                  <span className="visually-hidden"> of {c.name}</span>
                 </button>
               </form>
+              <p className="muted">
+                {count(c.numberOfProducts ?? 0, 'product')}
+                {c.visible === false && ' · hidden from the shop'}{' '}
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-expanded={!!open[c.id]}
+                  onClick={() => setOpen({ ...open, [c.id]: !open[c.id] })}
+                >
+                  {open[c.id] ? 'Hide' : 'Show'} products<span className="visually-hidden"> in {c.name}</span>
+                </button>
+              </p>
+              {open[c.id] && (
+                <Members collection={c} busy={busy} remove={c.id === ALL_PRODUCTS ? undefined : remove} />
+              )}
+              {c.id === ALL_PRODUCTS ? (
+                <p className="hint">
+                  Every product is in All Products: a new product joins it, and leaves it only when deleted.
+                </p>
+              ) : (
+                <form className="row" onSubmit={(e) => addProduct(e, c)}>
+                  <div className="field grow">
+                    <label htmlFor={`${id}-${c.id}-p`}>Add a product to {c.name}</label>
+                    <select id={`${id}-${c.id}-p`} name="product" defaultValue="">
+                      <option value="" disabled>
+                        Choose a product
+                      </option>
+                      {/* Only products not in it yet: adding one again would do nothing. */}
+                      {all.data
+                        ?.filter((p) => !p.collectionIds?.includes(c.id))
+                        .map((p) => (
+                          <option key={p.id} value={p.id}>
+                            {p.name}
+                            {p.visible ? '' : ' (hidden)'}
+                          </option>
+                        ))}
+                    </select>
+                  </div>
+                  <button type="submit" className="button small" {...unavailable(busy)}>
+                    Add<span className="visually-hidden"> to {c.name}</span>
+                  </button>
+                </form>
+              )}
             </li>
           ))}
         </ul>
       </div>
     </div>
+  );
+}
+
+/**
+ * A collection's products, hidden ones too, by name and a page at a time, each with its Remove
+ * button unless `remove` is not given. Once a product is removed the focus goes to the next
+ * product's Remove button, or to the list's heading when none follows.
+ */
+function Members({
+  collection: c,
+  busy,
+  remove,
+}: {
+  collection: Collection;
+  busy: boolean;
+  remove?: (c: Collection, p: Product, then: () => void) => void;
+}) {
+  const client = useMerchant();
+  const id = useId();
+  const [page, setPage] = useState(1);
+  const list = useQuery({
+    queryKey: ['merchant', 'collection', c.id, page],
+    queryFn: () =>
+      products.queryProducts(
+        client,
+        {
+          filter: { collectionIds: { $hasSome: [c.id] } },
+          sort: [{ fieldName: 'name', order: 'ASC' }],
+          paging: { limit: PAGE, offset: (page - 1) * PAGE },
+        },
+        { includeHiddenProducts: true },
+      ),
+    placeholderData: keepPreviousData,
+  });
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The product just removed and its place on the page: the focus goes there once it has gone.
+  const [gone, setGone] = useState<{ id: string; at: number } | null>(null);
+  const shown = list.data?.products;
+  useEffect(() => {
+    if (!gone || !shown || list.isPlaceholderData || shown.some((p) => p.id === gone.id)) return;
+    setGone(null);
+    // The last product of a page past the first: that page is no more, show the one before.
+    if (!shown.length && page > 1) setPage(page - 1);
+    const next = shown[gone.at];
+    (next ? document.getElementById(`${id}-${next.id}`) : heading.current)?.focus();
+  }, [gone, shown, list.isPlaceholderData, page, id]);
+  const paged = pager(list.data?.metadata, page, PAGE, shown?.length ?? 0);
+  const turn = (to: number) => () => {
+    if (to >= 1 && (to < page || paged.hasNext)) setPage(to);
+  };
+  return (
+    <section aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`} ref={heading} tabIndex={-1}>
+        Products in {c.name}
+      </h3>
+      {list.error ? (
+        <ErrorState error={list.error} retry={() => list.refetch()} />
+      ) : !shown ? (
+        <Skeleton lines={3} label={`Loading the products in ${c.name}`} />
+      ) : (
+        <>
+          <p className="muted">{paged.label}</p>
+          {shown.length ? (
+            <ul className="collection-admin" aria-labelledby={`${id}-h`}>
+              {shown.map((p, at) => (
+                <li key={p.id} className="row">
+                  <span>
+                    <Link to={`/merchant/products/${p.id}`}>{p.name}</Link>
+                    {p.visible ? '' : ' (hidden)'}
+                  </span>
+                  {remove && (
+                    <button
+                      type="button"
+                      id={`${id}-${p.id}`}
+                      className="button small danger"
+                      {...unavailable(busy)}
+                      // No question first: adding it back undoes it.
+                      onClick={() => remove(c, p, () => setGone({ id: p.id, at }))}
+                    >
+                      Remove
+                      <span className="visually-hidden">
+                        {' '}
+                        {p.name} from {c.name}
+                      </span>
+                    </button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>No products in this collection.</p>
+          )}
+          {(page > 1 || paged.hasNext) && (
+            <nav className="pager" aria-label={`Pages of ${c.name}`}>
+              <button
+                type="button"
+                className="button small"
+                {...unavailable(page <= 1)}
+                onClick={turn(page - 1)}
+              >
+                Previous
+              </button>
+              <span aria-current="page">
+                Page {page}
+                {paged.pages ? ` of ${paged.pages}` : ''}
+              </span>
+              <button
+                type="button"
+                className="button small"
+                {...unavailable(!paged.hasNext)}
+                onClick={turn(page + 1)}
+              >
+                Next
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </section>
   );
 }
