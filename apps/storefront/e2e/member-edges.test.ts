@@ -156,7 +156,7 @@ it('shows a cart change made in another tab, in the header and the open drawer',
   await context.close();
 });
 
-it('keeps focus in the open drawer when a refused refresh ends the member’s session under it', async () => {
+it('keeps focus in the open drawer when a refused refresh ends the member’s session under it, says so there and offers to log in', async () => {
   const email = await registerInNode('drawer-expiry@example.com');
   const { page, errors } = await newPage(shop.browser);
   await page.goto(`${shop.url}/login`);
@@ -176,9 +176,37 @@ it('keeps focus in the open drawer when a refused refresh ends the member’s se
     });
   await drawer.getByRole('button', { name: 'One more Beeswax Candle' }).click();
   await page.getByRole('alert').filter({ hasText: 'Your session has ended' }).waitFor();
+  // Said in the drawer (the page's banner is behind the modal), not that the cart is empty.
   await drawer.getByText('Your session has ended.').waitFor();
+  expect(await drawer.textContent()).not.toContain('Your cart is empty');
   // The line and its button are gone: focus is on the drawer's heading, not the page's body.
   await expect.poll(() => focused(page)).toBe('H2 Your cart');
+  await drawer.getByRole('link', { name: 'Log in again' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  expect(await drawer.isVisible()).toBe(false);
+  // The member's cart is theirs again after the login.
+  await logIn(page, email);
+  await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('sends a member who opens the login or registration form to the account page', async () => {
+  const email = await registerInNode('already-in@example.com');
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/login`);
+  await logIn(page, email);
+  for (const path of ['/login', '/register']) {
+    await page.goto(`${shop.url}/products`);
+    await page.getByRole('link', { name: 'Account' }).waitFor();
+    await page.goto(`${shop.url}${path}`);
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/account');
+    expect(await page.getByLabel('Password').count()).toBe(0);
+    // In place of the form: Back goes to where the member was.
+    await page.goBack();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/products');
+  }
   expect(errors).toEqual([]);
   await page.close();
 });
