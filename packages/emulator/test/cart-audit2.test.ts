@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls, visitorToken } from './http.ts';
+import { jsonCalls, memberAccess, memberRegistrar, visitorToken } from './http.ts';
 
 const CART = '/ecom/v1/carts/current';
 const MAX_SUBTOTAL = 999_999_999_999_999n;
@@ -53,26 +53,8 @@ describe.each(testBackends())('cart audit 2 (%s)', (backend) => {
       checkout: () => call('POST', `${CART}/create-checkout`, {}, h).then(ok),
     };
   };
-  let n = 0;
-  const register = async () => {
-    const res = await call('POST', '/_api/iam/authentication/v2/register', {
-      loginId: { email: `audit2-${++n}-${backend}@example.test` },
-      password: 'correct horse battery',
-    });
-    expect(res.status).toBe(200);
-    return res.body.identity.id as string;
-  };
-  /** A member's access token, logged in from `visitor` (whose cart their first cart call takes over). */
-  const memberToken = async (memberId: string, visitor: string) => {
-    const res = await call(
-      'POST',
-      '/oauth2/token',
-      { grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId },
-      { authorization: `${visitor},${emu.demo.apiKey}` },
-    );
-    expect(res.status).toBe(200);
-    return res.body.access_token as string;
-  };
+  const register = memberRegistrar(() => emu, 'audit2');
+  const memberToken = (memberId: string, visitor: string) => memberAccess(emu, memberId, visitor);
   const storedDoc = async (cartId: string) =>
     (await emu.emu.db.query<{ doc: any }>('SELECT doc FROM carts WHERE id = $1', [cartId]))[0]!.doc;
   const lastSeq = async () =>

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls, visitorToken } from './http.ts';
+import { jsonCalls, memberAccess, memberRegistrar, visitorToken } from './http.ts';
 
 const CART = '/ecom/v1/carts/current';
 const ALBANY = {
@@ -110,26 +110,8 @@ describe.each(testBackends())('cart concurrency (%s)', (backend) => {
   const lastSeq = async () =>
     Number((await emu.emu.db.query<{ s: number }>('SELECT coalesce(max(seq), 0) AS s FROM events'))[0]!.s);
 
-  let n = 0;
-  const register = async () => {
-    const res = await call('POST', '/_api/iam/authentication/v2/register', {
-      loginId: { email: `concurrency${++n}-${backend}@example.test` },
-      password: 'correct horse battery',
-    });
-    expect(res.status).toBe(200);
-    return res.body.identity.id as string;
-  };
-  /** A member's access token, logged in from `visitor` (whose cart their first cart call takes over). */
-  const memberToken = async (memberId: string, visitor: string) => {
-    const res = await call(
-      'POST',
-      '/oauth2/token',
-      { grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId },
-      { authorization: `${visitor},${emu.demo.apiKey}` },
-    );
-    expect(res.status).toBe(200);
-    return res.body.access_token as string;
-  };
+  const register = memberRegistrar(() => emu, 'concurrency');
+  const memberToken = (memberId: string, visitor: string) => memberAccess(emu, memberId, visitor);
   /** The hosted checkout page of the caller's cart as it now is: its URL and its form, filled. */
   const hostedCheckout = async (token: string) => {
     const co = await as(token).checkout();

@@ -87,6 +87,40 @@ export async function visitorToken(emu: TestEmulator): Promise<string> {
   return (await res.json()).access_token;
 }
 
+/**
+ * A way to register members over HTTP (e-mail verification off): each call a new address made of
+ * `prefix`, the backend and a count; answers the member's id.
+ */
+export function memberRegistrar(emu: () => TestEmulator, prefix: string) {
+  let n = 0;
+  return async () => {
+    const res = await fetch(`${emu().url}/_api/iam/authentication/v2/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        loginId: { email: `${prefix}-${++n}-${emu().backend}@example.test` },
+        password: 'correct horse battery',
+      }),
+    });
+    if (res.status !== 200) throw new Error(`registration answered ${res.status}`);
+    return (await res.json()).identity.id as string;
+  };
+}
+
+/**
+ * A member's access token, logged in from `visitor` (a trusted server's authorized_client grant):
+ * the member's first cart call takes over the visitor's cart.
+ */
+export async function memberAccess(emu: TestEmulator, memberId: string, visitor: string) {
+  const res = await fetch(`${emu.url}/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `${visitor},${emu.demo.apiKey}` },
+    body: JSON.stringify({ grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId }),
+  });
+  if (res.status !== 200) throw new Error(`the authorized_client grant answered ${res.status}`);
+  return (await res.json()).access_token as string;
+}
+
 /** One query that fingerprints the database: row counts and the latest update of every table. */
 export async function fingerprintQuery(emu: TestEmulator) {
   const cols = await emu.emu.db.query<{ table_name: string; has_updated: boolean }>(
