@@ -22,7 +22,14 @@
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { DEFAULT_RETRY_MAX_MS, describeUrl, PUBLIC_KEY_PATH, receivers } from './domains/webhooks/index.ts';
+import {
+  badPort,
+  DEFAULT_RETRY_MAX_MS,
+  describeUrl,
+  PUBLIC_KEY_PATH,
+  receivers,
+  refusedPort,
+} from './domains/webhooks/index.ts';
 import { startEmulator } from './server.ts';
 
 const USAGE = `Usage: shopkit-emulator [--port 4000] [--host 127.0.0.1] [--db memory|<dir>|postgres://…]
@@ -84,9 +91,12 @@ for (const o of origins) {
   }
 }
 const hooks = values.webhook as string[];
-for (const h of hooks)
+for (const h of hooks) {
   if (!URL.canParse(h) || !/^https?:$/.test(new URL(h).protocol))
     fail(`--webhook must be an absolute http:// or https:// URL, got ${describeUrl(h)}`);
+  const port = refusedPort(h);
+  if (port) fail(`--webhook ${badPort(port)}`);
+}
 // Delays are capped at 5 minutes: a first delay beyond it would be the cap anyway.
 const retryMs = int('webhook-retry-ms', 1, DEFAULT_RETRY_MAX_MS);
 const attempts = int('webhook-attempts', 1, 100);

@@ -50,6 +50,16 @@ async function receiver() {
   };
 }
 
+/**
+ * A loopback port nobody listens on: bound on port 0, then closed. Not 9 (discard) or another port
+ * fetch refuses: the emulator refuses receivers on those.
+ */
+async function closedPort() {
+  const { port, close } = await listen(createServer());
+  await close();
+  return port;
+}
+
 interface Delivery {
   eventType: string;
   entityId: string;
@@ -368,14 +378,14 @@ describe.each(testBackends())('the subscription cap (%s)', (backend) => {
   it('holds at 100 when creates race: 20 at once over 95 make 5, the others a 400 on url', async () => {
     const emu = await startTestEmulator(backend, { config: { webhookPollMs: 600_000 } });
     try {
-      for (let i = 0; i < 95; i++)
-        await subscribeByApi(emu.url, emu.demo.apiKey, `http://127.0.0.1:9/hook-${i}`);
+      const nobody = `http://127.0.0.1:${await closedPort()}`;
+      for (let i = 0; i < 95; i++) await subscribeByApi(emu.url, emu.demo.apiKey, `${nobody}/hook-${i}`);
       const all = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           fetch(`${emu.url}/_api/emulator/v1/webhooks/subscriptions`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', authorization: emu.demo.apiKey },
-            body: JSON.stringify({ url: `http://127.0.0.1:9/race-${i}` }),
+            body: JSON.stringify({ url: `${nobody}/race-${i}` }),
           }).then(async (r) => ({ status: r.status, body: await r.json() })),
         ),
       );
@@ -499,10 +509,11 @@ describe('the --webhook flag', () => {
 
   it('names the receivers in the banner without their secrets, and a restart keeps only the URLs given again', async () => {
     const data = join(dir, 'data');
-    const first = startCli(data, ['--webhook', 'http://127.0.0.1:9/first?token=s3cret']);
+    const port = await closedPort();
+    const first = startCli(data, ['--webhook', `http://127.0.0.1:${port}/first?token=s3cret`]);
     const info = await first.ready;
     await until(() => first.stderr().includes('webhooks: 1 receiver(s)'));
-    await subscribeByApi(info.url, info.apiKey, 'http://api:hunter2@127.0.0.1:9/api?key=k3y#frag');
+    await subscribeByApi(info.url, info.apiKey, `http://api:hunter2@127.0.0.1:${port}/api?key=k3y#frag`);
     first.child.kill('SIGTERM');
     await exited(first.child);
 
@@ -513,13 +524,15 @@ describe('the --webhook flag', () => {
       '--db',
       data,
       '--webhook',
-      'http://127.0.0.1:9/second?token=s3cret',
+      `http://127.0.0.1:${port}/second?token=s3cret`,
     ]);
     const banner = await second.printed('public key');
     second.child.kill('SIGTERM');
     await exited(second.child);
     expect(banner).toMatch(
-      /webhooks: +http:\/\/127\.0\.0\.1:9\/second\?…, http:\/\/127\.0\.0\.1:9\/api\?… \(API\); state at /,
+      new RegExp(
+        `webhooks: +http://127\\.0\\.0\\.1:${port}/second\\?…, http://127\\.0\\.0\\.1:${port}/api\\?… \\(API\\); state at `,
+      ),
     );
     for (const secret of ['s3cret', 'k3y', 'hunter2', 'frag', '/first']) expect(banner).not.toContain(secret);
 

@@ -121,14 +121,17 @@ export async function refreshAppToken(
   appId: string,
   refreshToken: string,
 ): Promise<Grant> {
+  // Held shared: a revoke or a replayed code (which take it for update) waits, or is waited for,
+  // so no access token made here outlives them.
   const [rt] = await sql.query<{
     app_id: string;
     instance_id: string;
     code_hash: string;
     revoked_at: Date | null;
-  }>('SELECT app_id, instance_id, code_hash, revoked_at FROM app_refresh_tokens WHERE token_hash = $1', [
-    hashToken(refreshToken),
-  ]);
+  }>(
+    'SELECT app_id, instance_id, code_hash, revoked_at FROM app_refresh_tokens WHERE token_hash = $1 FOR SHARE',
+    [hashToken(refreshToken)],
+  );
   if (!rt || rt.revoked_at || rt.app_id !== appId)
     return { error: 'The refresh token is invalid or revoked' };
   const token = await issueAppToken(emu, sql, appId, rt.instance_id, rt.code_hash);

@@ -141,7 +141,9 @@ export async function issueTokens(emu: Emulator, sql: Sql, input: IssueInput) {
 
 /**
  * Revokes a presented token when `mine(its client id)` holds: a refresh token (rotated or not)
- * ends its whole family, an access token only itself. Unknown tokens are ignored.
+ * ends its whole family, an app's refresh token (an app's client id is its app id) itself and
+ * every access token of its install code (RFC 7009 §2.1: those of the same grant), an access
+ * token only itself. Unknown tokens are ignored.
  */
 export async function revokeToken(emu: Emulator, token: string, mine: (clientId: string) => boolean) {
   const hash = hashToken(token);
@@ -152,6 +154,23 @@ export async function revokeToken(emu: Emulator, token: string, mine: (clientId:
     );
     if (rt) {
       if (mine(rt.client_id)) await revokeFamily(emu, sql, rt.family_id);
+      return;
+    }
+    // The access tokens of an app's install code and of its refresh token name the code's hash
+    // as their `refresh_family` (app-store.ts).
+    const [appRt] = await sql.query<{ app_id: string; code_hash: string }>(
+      'SELECT app_id, code_hash FROM app_refresh_tokens WHERE token_hash = $1 FOR UPDATE',
+      [hash],
+    );
+    if (appRt) {
+      if (!mine(appRt.app_id)) return;
+      await sql.query(
+        'UPDATE app_refresh_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL',
+        [hash, emu.now()],
+      );
+      await sql.query("DELETE FROM access_tokens WHERE refresh_family = $1 AND subject_type = 'APP'", [
+        appRt.code_hash,
+      ]);
       return;
     }
     const [at] = await sql.query<{ client_id: string }>(

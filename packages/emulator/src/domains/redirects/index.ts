@@ -51,6 +51,16 @@ export const redirectMigrations = [
       CREATE INDEX redirect_sessions_expires_at ON redirect_sessions (expires_at);
     `,
   },
+  {
+    // The sessions kept for plain authorization requests (`plain`, capped per client) and how
+    // often each was loaded; those stored before count as the API's.
+    id: '0223_redirect_session_plain',
+    sql: `
+      ALTER TABLE redirect_sessions ADD COLUMN plain boolean NOT NULL DEFAULT false;
+      ALTER TABLE redirect_sessions ADD COLUMN loads int NOT NULL DEFAULT 0;
+      CREATE INDEX redirect_sessions_plain ON redirect_sessions ((doc->>'clientId')) WHERE plain;
+    `,
+  },
 ];
 
 /**
@@ -67,6 +77,13 @@ export const REDIRECT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const PRUNE_BATCH = 100;
 
 const lifetime = (intent: string) => (intent === 'auth' ? AUTH_SESSION_TTL_MS : REDIRECT_SESSION_TTL_MS);
+
+/**
+ * Sessions kept for plain authorization requests per client at most. Anyone may send such a
+ * request, and each stores a session for an hour: without a cap a flood of them grows the table
+ * for that hour, pruning or not.
+ */
+export const PLAIN_SESSIONS_PER_CLIENT = 500;
 
 /**
  * Deletes expired redirect sessions, up to `PRUNE_BATCH`, skipping rows another transaction
@@ -169,9 +186,25 @@ const schema = z.object({
 >;
 
 /**
+ * Keeps a client's plain sessions to `PLAIN_SESSIONS_PER_CLIENT`, always `kept` (the one just
+ * made). Those never come back to go first (the request that makes one loads it once; a login in
+ * progress loads it again at each step of its form), then the least recently used. Rows another
+ * transaction holds are skipped, as in pruning.
+ */
+async function capPlainSessions(sql: Sql, clientId: string, kept: string) {
+  await sql.query(
+    `DELETE FROM redirect_sessions WHERE id IN (
+       SELECT id FROM redirect_sessions WHERE plain AND doc->>'clientId' = $1
+        ORDER BY id = $2 DESC, loads > 1 DESC, expires_at DESC, created_at DESC
+       OFFSET $3 FOR UPDATE SKIP LOCKED)`,
+    [clientId, kept, PLAIN_SESSIONS_PER_CLIENT],
+  );
+}
+
+/**
  * Creates a redirect session; what `POST …/v1/redirect-session` does. `recordEvent: false` for the
  * sessions the emulator keeps for plain authorization requests (anyone may send them, and they are
- * no session created through the API): those leave no event behind.
+ * no session created through the API): those leave no event behind, and are capped per client.
  */
 export async function createRedirectSession(
   emu: Emulator,
@@ -235,7 +268,7 @@ export async function createRedirectSession(
     };
     await pruneRedirectSessions(emu, sql);
     await sql.query(
-      'INSERT INTO redirect_sessions (id, intent, doc, session_token_hash, created_at, expires_at) VALUES ($1,$2,$3,$4,$5,$6)',
+      'INSERT INTO redirect_sessions (id, intent, doc, session_token_hash, created_at, expires_at, plain) VALUES ($1,$2,$3,$4,$5,$6,$7)',
       [
         id,
         intent,
@@ -243,8 +276,10 @@ export async function createRedirectSession(
         hashToken(sessionToken),
         emu.now(),
         new Date(emu.now().getTime() + lifetime(intent)),
+        !recordEvent,
       ],
     );
+    if (!recordEvent && clientId) await capPlainSessions(sql, clientId, id);
     const base = emu.config.publicUrl;
     let endpoint = `${base}/redirect/${id}`;
     const searchParams: Record<string, string> = {};
@@ -295,7 +330,8 @@ export async function loadRedirectSession(
   const now = emu.now();
   const until = (intent: string) => new Date(now.getTime() + lifetime(intent));
   const rows = await emu.db.query<{ doc: StoredRedirectSession }>(
-    `UPDATE redirect_sessions SET expires_at = CASE WHEN intent = 'auth' THEN $3::timestamptz ELSE $4::timestamptz END
+    `UPDATE redirect_sessions SET expires_at = CASE WHEN intent = 'auth' THEN $3::timestamptz ELSE $4::timestamptz END,
+            loads = loads + 1
       WHERE id = $1 AND expires_at > $2
       RETURNING doc`,
     [id, now, until('auth'), until('ecomCheckout')],

@@ -20,9 +20,16 @@ import { FAMILY } from '../../http/router.ts';
 import { qs, z } from '../../http/validate.ts';
 import { signingKey } from '../../signing.ts';
 import { escapeHtml, htmlPage } from '../redirects/intents.ts';
-import { startWorker, type WebhookWorker } from './worker.ts';
+import { refusedPort, startWorker, type WebhookWorker } from './worker.ts';
 
-export { DEFAULT_RETRY_MAX_MS, eventClaims, retryDelay, splitType, webhookSettings } from './worker.ts';
+export {
+  DEFAULT_RETRY_MAX_MS,
+  eventClaims,
+  refusedPort,
+  retryDelay,
+  splitType,
+  webhookSettings,
+} from './worker.ts';
 
 export const webhookMigrations = [
   {
@@ -99,13 +106,25 @@ function hasControlCharacter(s: string) {
   return false;
 }
 
+/**
+ * Whether `u` is an absolute http(s) URL. Control characters (NUL cannot even be stored) are no
+ * part of a URL: the URL parser would drop or encode them, so the URL stored would not be the one fetched.
+ */
+const isHttpUrl = (u: string) =>
+  !hasControlCharacter(u) && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
+
+/** Why a receiver on `port` gets nothing: every delivery would fail before leaving. */
+export const badPort = (port: number) =>
+  `must not use port ${port}: fetch refuses to connect to it (a "bad port" of the Fetch Standard); receive on another port`;
+
 const urlSchema = z
   .string()
   .max(2048)
-  // Control characters (NUL cannot even be stored) are no part of a URL: the URL parser would
-  // drop or encode them, so the URL stored would not be the one fetched.
-  .refine((u) => !hasControlCharacter(u) && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
-    message: 'must be an absolute http:// or https:// URL',
+  .superRefine((u, ctx) => {
+    const port = isHttpUrl(u) ? refusedPort(u) : undefined;
+    if (port) ctx.addIssue({ code: 'custom', message: badPort(port) });
+    else if (!isHttpUrl(u))
+      ctx.addIssue({ code: 'custom', message: 'must be an absolute http:// or https:// URL' });
   });
 /** A subscription id as a caller sends it. */
 const subscriptionId = z.string().min(1).max(200);
@@ -179,9 +198,12 @@ async function subscribe(
  * deliveries. Subscriptions made through the API are left alone.
  */
 export async function subscribeCommandLine(emu: Emulator, urls: string[]) {
-  for (const url of urls)
+  for (const url of urls) {
+    const port = isHttpUrl(url) ? refusedPort(url) : undefined;
+    if (port) throw new Error(`--webhook ${badPort(port)}`);
     if (!urlSchema.safeParse(url).success)
       throw new Error(`--webhook must be an absolute http(s) URL, got ${describeUrl(url)}`);
+  }
   await emu.db.tx(async (sql) => {
     await sql.query(
       "DELETE FROM webhook_subscriptions WHERE source = 'cli' AND NOT (url = ANY($1::text[]))",

@@ -341,7 +341,7 @@ const BAD_PORTS = new Set([
 ]);
 
 /** The port of a receiver URL when fetch refuses to connect to it (a scheme's default never is). */
-function refusedPort(url: string): number | undefined {
+export function refusedPort(url: string): number | undefined {
   const port = URL.canParse(url) ? Number(new URL(url).port) : 0;
   return BAD_PORTS.has(port) ? port : undefined;
 }
