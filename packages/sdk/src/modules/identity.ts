@@ -41,7 +41,14 @@ export {
   VerificationTarget,
 } from '../auth/enums.ts';
 
-import { LoginState } from '../auth/enums.ts';
+import {
+  type FactorStatus,
+  type FactorType,
+  type IdentityStatus,
+  LoginState,
+  type StateType,
+  type StatusReason,
+} from '../auth/enums.ts';
 
 /** A member identity (wire §5.5), dates as `Date`. */
 export interface Identity {
@@ -51,8 +58,8 @@ export interface Identity {
   updatedDate?: Date;
   identityProfile?: Record<string, any>;
   email?: { address: string; isVerified: boolean };
-  status?: { name: string; reasons: string[] };
-  factors?: { factorId: string; type: string; status: string }[];
+  status?: { name: IdentityStatus; reasons: StatusReason[] };
+  factors?: { factorId: string; type: FactorType; status: FactorStatus }[];
   connections?: unknown[];
   metadata?: Record<string, unknown>;
 }
@@ -80,8 +87,10 @@ export interface CaptchaTokens {
   invisibleRecaptchaToken?: string;
 }
 
-interface StateResponse {
-  state: string;
+/** The platform's state-machine answer (wire §5.5), as the low-level calls return it. */
+export interface StateResponse {
+  /** The spec's states, or one it does not list (`REQUIRE_FIRST_FACTOR`, …). */
+  state: StateType | (string & {});
   sessionToken?: string;
   stateToken?: string;
   identity?: Identity;
@@ -246,16 +255,27 @@ export async function processVerification(
   }
 }
 
+const SEND_EMAIL_PATH = '/_api/iam/recovery/v1/send-email';
 const sendEmailOp = /* @__PURE__ */ op<[msg: object], object>({
   method: 'POST',
-  path: '/_api/iam/recovery/v1/send-email',
+  path: SEND_EMAIL_PATH,
   args: ['m:'],
 });
 
 /**
+ * Refuses a return address the platform will send the browser to, unless it is an absolute http(s)
+ * URL (checklist 13), as the call at `path` it stops: reported to `onError`, then thrown.
+ */
+function unsafeUrl(client: AnyClient, field: string, url: string | undefined, path: string, method = 'POST') {
+  // An empty one is none, as for logout.
+  const description = url ? returnUrlProblem(url) : undefined;
+  if (description) fail(client, new ValidationError([{ field, description }]), method, path);
+}
+
+/**
  * POST recovery `send-email`: a reset link; the same answer whether or not the e-mail is a member's.
  * The third argument is where the reset page links back to, or `{redirectUri?, language?}` with the
- * e-mail's language too.
+ * e-mail's language too: an absolute http(s) URL, else a `ValidationError` and nothing is sent.
  */
 export const sendPasswordResetEmail = async (
   client: AnyClient,
@@ -265,6 +285,8 @@ export const sendPasswordResetEmail = async (
 ) => {
   const { redirectUri, language } =
     typeof redirect === 'string' ? { redirectUri: redirect } : (redirect ?? {});
+  // The platform's page links back to it: no `//host` or `javascript:` (checklist 13).
+  unsafeUrl(client, 'redirectUri', redirectUri, SEND_EMAIL_PATH);
   return sendEmailOp(
     client,
     {
@@ -613,14 +635,25 @@ export async function getAuthUrl(client: AnyClient, data: OAuthData, options: Au
   return { authUrl: redirectSession.fullUrl };
 }
 
-/** Reads `code`, `state`, `error`, `error_description` from a URL's fragment (default) or query. */
+/**
+ * Reads `code`, `state`, `error`, `error_description` from a URL's fragment (default) or query: the
+ * page's address, an absolute URL, or a path with its query (a Node server's `req.url`). A URL
+ * that cannot be read is a `ValidationError` that does not repeat it.
+ */
 export function parseFromUrl(
   _client: AnyClient,
   url?: string,
   responseMode: 'query' | 'fragment' = 'fragment',
 ) {
   const loc = (globalThis as { location?: Location }).location;
-  const u = new URL(url ?? loc?.href ?? '');
+  const href = url ?? loc?.href;
+  let u: URL | undefined;
+  try {
+    // Only the query and fragment count: a path is read against this page, or any base.
+    u = href ? new URL(href, loc?.href ?? 'http://localhost') : undefined;
+  } catch {}
+  // Not `new URL`'s own error, whose message or `input` holds the code and state (checklist 31).
+  if (!u) throw new ValidationError([{ field: 'url', description: 'must be a URL or a path' }]);
   const p = new URLSearchParams(responseMode === 'query' ? u.search : u.hash.slice(1));
   const get = (k: string) => p.get(k) ?? undefined;
   const out = {
@@ -675,7 +708,13 @@ export async function getMemberTokensFromUrl(
   url?: string,
   responseMode: 'query' | 'fragment' = 'fragment',
 ): Promise<Tokens> {
-  const { code, state, error, errorDescription } = parseFromUrl(client, url, responseMode);
+  let answer: ReturnType<typeof parseFromUrl>;
+  try {
+    answer = parseFromUrl(client, url, responseMode);
+  } catch (e) {
+    return fail(client, e, 'POST', '/oauth2/token');
+  }
+  const { code, state, error, errorDescription } = answer;
   if (!error) return getMemberTokens(client, code, state, data);
   if (state !== data.state) return tokenFailure(client, 'Invalid _state', 'INVALID_STATE');
   return tokenFailure(client, errorDescription || error, error);
@@ -683,22 +722,25 @@ export async function getMemberTokensFromUrl(
 
 export { getMemberTokensForDirectLogin } from '../auth/silent.ts';
 
+const LOGOUT_PATH = `${A}/v1/logout`;
 const logoutOp = /* @__PURE__ */ op<
   [options: { postLogoutRedirectUri?: string; clientId?: string }],
   RawHttpResponse
->({ method: 'GET', path: `${A}/v1/logout`, args: ['options:'] });
+>({ method: 'GET', path: LOGOUT_PATH, args: ['options:'] });
 
 /**
  * GET `v1/logout`, the platform's own logout call: ends the calling member's session on the
  * platform (their tokens stop working) and answers where to send the browser, when
- * `postLogoutRedirectUri` is allowed for the client. It leaves this client's stored tokens alone;
- * {@link logout} is the usual way out of a storefront.
+ * `postLogoutRedirectUri` is allowed for the client; one that is not an absolute http(s) URL is a
+ * `ValidationError` and nothing is sent. It leaves this client's stored tokens alone; {@link logout}
+ * is the usual way out of a storefront.
  */
 export async function logoutOnServer(
   client: AnyClient,
   options: { postLogoutRedirectUri?: string; clientId?: string } = {},
   callOptions?: CallOptions,
 ): Promise<{ redirectUrl?: string; response: RawHttpResponse }> {
+  unsafeUrl(client, 'options.postLogoutRedirectUri', options.postLogoutRedirectUri, LOGOUT_PATH, 'GET');
   const response = await logoutOp(client, options, callOptions);
   return { redirectUrl: locationOf(response), response };
 }
