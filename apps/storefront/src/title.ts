@@ -1,8 +1,12 @@
 import { useEffect } from 'react';
 
-/** Sets the document title (announced by screen readers on navigation). */
+/**
+ * Sets the document title (announced by screen readers on navigation). `undefined` while the
+ * page's data loads: the title says so, rather than keep the name of the page before it.
+ */
 export function useTitle(title: string | undefined) {
   useEffect(() => {
-    if (title) document.title = title === 'Loom & Kiln' ? title : `${title} · Loom & Kiln`;
+    const t = title || 'Loading…';
+    document.title = t === 'Loom & Kiln' ? t : `${t} · Loom & Kiln`;
   }, [title]);
 }

@@ -1,21 +1,37 @@
-import { useCheckout } from '@shopkit/react';
+import { shopkitKeys, useCheckout } from '@shopkit/react';
+import { ApplicationError } from '@shopkit/sdk';
+import { useQueryClient } from '@tanstack/react-query';
 import { checkoutVars, useCheckoutChoices } from '../checkout.ts';
+
+/** The platform has no current cart for the caller (its order was placed, in another tab say). */
+const cartGone = (e: unknown) => e instanceof ApplicationError && e.code === 'OWNED_CART_NOT_FOUND';
 
 /**
  * The checkout of the cart page and the drawer: the cart page's address and shipping option, one
- * checkout however often the button is pressed (`useCheckout` ignores a second start).
+ * checkout however often the button is pressed (`useCheckout` ignores a second start). A cart
+ * that is gone is read again: the page shows it empty, not its old lines under a refusal.
  */
 export function useCartCheckout() {
   const checkout = useCheckout();
   const choices = useCheckoutChoices();
+  const qc = useQueryClient();
   return {
     error: checkout.error,
     busy: checkout.isPending || checkout.isSuccess,
-    start: () => checkout.mutate(checkoutVars(choices)),
+    start: () =>
+      checkout.mutate(checkoutVars(choices), {
+        onError: (e) => {
+          if (cartGone(e)) void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
+        },
+      }),
   };
 }
 
-/** "Check out", disabled while the checkout starts and the browser leaves. */
+/**
+ * "Check out", busy while the checkout starts and the browser leaves: aria-disabled, not disabled,
+ * so that a keyboard user's focus stays on it when the checkout fails (a press meanwhile starts
+ * nothing new: `useCheckout` ignores it).
+ */
 export function CheckoutButton({
   checkout,
   className,
@@ -24,7 +40,12 @@ export function CheckoutButton({
   className: string;
 }) {
   return (
-    <button type="button" className={className} disabled={checkout.busy} onClick={checkout.start}>
+    <button
+      type="button"
+      className={className}
+      aria-disabled={checkout.busy || undefined}
+      onClick={checkout.busy ? undefined : checkout.start}
+    >
       {checkout.busy ? 'Starting checkout…' : 'Check out'}
     </button>
   );

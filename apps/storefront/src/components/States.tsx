@@ -32,19 +32,33 @@ export function GridSkeleton({ count = 6, label = 'Loading products' }: { count?
   );
 }
 
+/** The heading of a page whose data is on its way (every page has one, for screen readers). */
+export function LoadingHeading() {
+  return <h1 className="visually-hidden">Loading…</h1>;
+}
+
 export function ErrorState({
   error,
   retry,
   title = 'Something went wrong',
+  page = false,
 }: {
   error: Error;
   retry?: () => void;
   title?: string;
+  /** The whole page failed: the title is the page's heading. */
+  page?: boolean;
 }) {
   return (
     <div className="notice notice-error" role="alert">
+      {page && <h1>{title}</h1>}
       <p>
-        <strong>{title}.</strong> {humanMessage(error)}
+        {!page && (
+          <>
+            <strong>{title}.</strong>{' '}
+          </>
+        )}
+        {humanMessage(error)}
       </p>
       {retry && (
         <button type="button" className="button" onClick={retry}>

@@ -7,6 +7,7 @@ import { CheckoutButton, useCartCheckout } from '../components/CheckoutButton.ts
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
 import { cents, discountParts, money } from '../format.ts';
+import { useSession } from '../session.ts';
 import { shippingDropped } from '../shipping.ts';
 import { useTitle } from '../title.ts';
 
@@ -290,12 +291,26 @@ function Totals() {
 export function CartPage() {
   useTitle('Cart');
   const { data, isPending, error, refetch } = useCart();
+  const empty = !data || data.lineItems.length === 0;
+  // A refused refresh ended the member's session and their cart went with it: the cart is not
+  // empty, it is theirs to see again after a login.
+  const ended = useSession().expired;
+  // The lines may go with the focus in them (the session ended under it, another tab emptied the
+  // cart): focus goes to the heading, not the page's body. Not on arrival: the page starts at the top.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const hadLines = useRef(false);
+  useEffect(() => {
+    if (!empty) hadLines.current = true;
+    else if (hadLines.current && focusLost()) heading.current?.focus();
+  }, [empty]);
   return (
     <>
-      <h1 tabIndex={-1}>Your cart</h1>
+      <h1 ref={heading} tabIndex={-1}>
+        Your cart
+      </h1>
       {isPending && <Skeleton lines={4} label="Loading your cart" />}
       {error && <ErrorState error={error} retry={() => refetch()} />}
-      {!isPending && !error && (!data || data.lineItems.length === 0) && (
+      {!isPending && !error && empty && !ended && (
         <Empty>
           <p>Your cart is empty.</p>
           <Link to="/products" className="button button-primary">
@@ -303,7 +318,14 @@ export function CartPage() {
           </Link>
         </Empty>
       )}
-      {data && data.lineItems.length > 0 && (
+      {!isPending && !error && empty && ended && (
+        <Empty>
+          <p>
+            Your session has ended. <Link to="/login">Log in again</Link> to see your cart.
+          </p>
+        </Empty>
+      )}
+      {!empty && (
         <div className="cart-layout">
           <CartLines />
           <Totals />

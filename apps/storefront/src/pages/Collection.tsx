@@ -1,7 +1,7 @@
 import { useCollectionBySlug } from '@shopkit/react';
 import { Link, useParams } from 'react-router';
 import { Listing } from '../components/Listing.tsx';
-import { ErrorState, Skeleton } from '../components/States.tsx';
+import { ErrorState, LoadingHeading, Skeleton } from '../components/States.tsx';
 import { useTitle } from '../title.ts';
 
 export function CollectionPage() {
@@ -10,8 +10,14 @@ export function CollectionPage() {
   // `null`: the shop has no such collection (an answer, not an error, so it is not retried).
   // A failed read names the page as its error state does, not as the page before it.
   useTitle(col.error ? 'Something went wrong' : col.data === null ? 'Collection not found' : col.data?.name);
-  if (col.isPending) return <Skeleton lines={2} label="Loading the collection" />;
-  if (col.error) return <ErrorState error={col.error} retry={() => col.refetch()} />;
+  if (col.isPending)
+    return (
+      <>
+        <LoadingHeading />
+        <Skeleton lines={2} label="Loading the collection" />
+      </>
+    );
+  if (col.error) return <ErrorState error={col.error} retry={() => col.refetch()} page />;
   if (!col.data)
     return (
       <div className="notice">

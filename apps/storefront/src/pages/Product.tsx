@@ -3,7 +3,7 @@ import { cart, type Product } from '@shopkit/sdk';
 import { useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PriceTag } from '../components/ProductCard.tsx';
-import { ErrorState, Skeleton } from '../components/States.tsx';
+import { ErrorState, LoadingHeading, Skeleton } from '../components/States.tsx';
 import { parseQuantity, quantityInCart, quantityProblem, trackedStock } from '../quantity.ts';
 import { useTitle } from '../title.ts';
 
@@ -51,11 +51,12 @@ export function ProductPage() {
   if (q.isPending)
     return (
       <div className="product">
+        <LoadingHeading />
         <div className="gallery-main skeleton-block" />
         <Skeleton lines={5} label="Loading the product" />
       </div>
     );
-  if (q.error) return <ErrorState error={q.error} retry={() => q.refetch()} />;
+  if (q.error) return <ErrorState error={q.error} retry={() => q.refetch()} page />;
   if (!q.data)
     return (
       <div className="notice">

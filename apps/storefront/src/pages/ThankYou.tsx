@@ -1,3 +1,4 @@
+import { shopkitKeys } from '@shopkit/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -10,7 +11,7 @@ export function ThankYou() {
   const qc = useQueryClient();
   // The order emptied the cart on the platform.
   useEffect(() => {
-    void qc.invalidateQueries({ queryKey: ['shopkit', 'cart'] });
+    void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
   }, [qc]);
   return (
     <section className="notice thank-you">
