@@ -113,7 +113,10 @@ describe.each(testBackends())('redirect session lifetimes (%s)', (backend) => {
     clock += REDIRECT_SESSION_TTL_MS + MINUTE;
     const expired = await fetch(fullUrl);
     expect(expired.status).toBe(404);
-    expect(await expired.text()).toContain('This link is unknown or has expired.');
+    const said = await expired.text();
+    expect(said).toContain('This link is unknown or has expired.');
+    // No site is known to link back to: it says how to go on.
+    expect(said).toContain("Go back to the shop's site and start again from there.");
     expect((await fetch(shortUrl, { redirect: 'manual' })).status).toBe(404);
     await authorize();
     expect(await exists(id)).toBe(false);

@@ -19,6 +19,7 @@ import { loadRedirectSession } from '../redirects/index.ts';
 import {
   callbackUrl,
   crossSiteRefusal,
+  EXPIRED_LINK,
   escapeHtml as h,
   hasSafeRedirectForm,
   htmlPage,
@@ -354,8 +355,7 @@ class StockShort extends Error {
 /** `POST /redirect/{id}` of an `ecomCheckout` session (its form's fields in `body`): places the order. */
 async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknown>) {
   const session = await loadRedirectSession(emu, String(body.id ?? ''));
-  if (session?.intent !== 'ecomCheckout')
-    return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
+  if (session?.intent !== 'ecomCheckout') return htmlPage(c, 'Link expired', EXPIRED_LINK, 404);
   // The form posts back to this same page; a post from another site is refused.
   if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
   const form = readForm(body);

@@ -15,6 +15,7 @@ import { z } from '../../http/validate.ts';
 import { revokeMemberTokens } from '../platform/index.ts';
 import {
   callbackUrl,
+  EXPIRED_LINK,
   escapeHtml,
   htmlPage,
   INTENTS,
@@ -369,7 +370,7 @@ intentPages.set('login', async ({ session, emu, c }) => {
 
 async function servePage(c: Context, emu: Emulator, id: string) {
   const session = await loadRedirectSession(emu, id);
-  if (!session) return htmlPage(c, 'Link expired', '<p>This link is unknown or has expired.</p>', 404);
+  if (!session) return htmlPage(c, 'Link expired', EXPIRED_LINK, 404);
   if (session.intent === 'auth') {
     const qs = new URLSearchParams({ redirect_session_id: session.id }).toString();
     return c.redirect(`/oauth2/authorize?${qs}`, 302);

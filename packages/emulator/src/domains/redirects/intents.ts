@@ -121,6 +121,13 @@ export function pagePolicy(p: PagePolicy = {}): string {
 }
 
 /**
+ * The body of a page whose session is unknown or expired: no site is known to link back to, so it
+ * says how to go on.
+ */
+export const EXPIRED_LINK =
+  "<p>This link is unknown or has expired.</p><p>Go back to the shop's site and start again from there.</p>";
+
+/**
  * A hosted HTML page that may not be framed (checklist 41), sent with `no-store`, no referrer and
  * a strict policy (`pagePolicy`): `policy` names the form targets, image origins and any extra
  * stylesheet the page needs. `body` is trusted HTML: escape every value with `escapeHtml`; it may
