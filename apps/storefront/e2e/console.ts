@@ -13,9 +13,13 @@ export async function openConsole(page: Page, shop: StorefrontUnderTest) {
   await page.getByRole('table').getByRole('rowheader', { name: 'Linen Shirt' }).waitFor();
 }
 
-/** From the product list, opens a product's editor; returns the product's id. */
+/**
+ * From the product list, opens a product's editor; returns the product's id. The list is filtered
+ * by the name first: the product may be on another page of the list.
+ */
 export async function edit(page: Page, name: string) {
   await page.getByRole('link', { name: 'Products', exact: true }).click();
+  await page.getByLabel('Filter by name').fill(name);
   await page.getByRole('link', { name: `Edit ${name}`, exact: true }).click();
   await page.getByRole('heading', { name: `Edit ${name}` }).waitFor();
   return page.url().split('/').pop()!;

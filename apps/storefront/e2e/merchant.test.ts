@@ -302,8 +302,11 @@ it('sees every product when there are more than 100', { timeout: 120_000 }, asyn
   expect(total).toBeGreaterThan(110);
 
   await openConsole(page, shop);
+  // Every product is counted; the list shows them 50 at a time, and the filter finds any of them.
+  await page.getByText(`${total} products`, { exact: true }).waitFor();
+  expect(await page.getByRole('table').getByRole('rowheader').count()).toBe(50);
+  await page.getByLabel('Filter by name').fill('Zz Filler 100');
   await page.getByRole('table').getByRole('rowheader', { name: 'Zz Filler 100' }).waitFor();
-  expect(await page.getByRole('table').getByRole('rowheader').count()).toBe(total);
   await edit(page, 'Zz Filler 100');
   await page.getByLabel('Name').waitFor();
 
@@ -319,7 +322,10 @@ it('sees every product when there are more than 100', { timeout: 120_000 }, asyn
   await page.getByRole('alert').filter({ hasText: 'The change was not saved' }).waitFor();
   expect(await name.inputValue()).toBe('A name far longer than the fifty characters a collection may have');
 
+  // The refused name is still typed, not saved: leaving asks first.
+  const leaving = answerConfirm(page, true);
   await page.getByRole('link', { name: 'Bulk edit' }).click();
+  expect(await leaving).toMatch(/not saved: the new collection/);
   await page.getByLabel('Select all products').check();
   await page.getByRole('button', { name: `Apply to ${total} products` }).waitFor();
   // More than one bulk call's worth of products: every one is sent.

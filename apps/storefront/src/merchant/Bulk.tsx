@@ -17,7 +17,7 @@ import {
   sendOrSkip,
   show,
 } from './bulk.ts';
-import { unavailable, useMerchant, useWrite } from './context.ts';
+import { unavailable, useMerchant, useUnsaved, useWrite } from './context.ts';
 import { useAllProducts } from './Products.tsx';
 
 export function Bulk() {
@@ -29,6 +29,9 @@ export function Bulk() {
   const [mode, setMode] = useState<Mode>('percentage');
   const [amount, setAmount] = useState('10');
   const [round, setRound] = useState(false);
+  // Products chosen or the change edited since the last change applied: leaving loses them.
+  const [edited, setEdited] = useState(false);
+  useUnsaved(() => edited && selected.length > 0 && 'the bulk change');
   const problem = checkValue(amount, mode, prop);
   const change: Change = { prop, mode, value: Number(amount), round };
   const calls: BulkCalls = {
@@ -49,13 +52,17 @@ export function Bulk() {
   // A new change makes the last result stale: it goes.
   const edit = <T,>(setter: (v: T) => void, v: T) => {
     if (!apply.isPending) apply.reset();
+    setEdited(true);
     setter(v);
   };
-  const toggle = (pid: string, on: boolean) =>
-    setSelected((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
+  const choose = (ids: (s: string[]) => string[]) => {
+    setEdited(true);
+    setSelected(ids);
+  };
+  const toggle = (pid: string, on: boolean) => choose((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
   const start = () => {
     const { ids, skipped } = sendOrSkip(chosen, change);
-    apply.run({ c: change, ids, skipped });
+    apply.run({ c: change, ids, skipped }, () => setEdited(false));
   };
   const done = apply.data;
   const r = done?.result.bulkActionMetadata;
@@ -126,7 +133,7 @@ export function Bulk() {
                   type="checkbox"
                   aria-label="Select all products"
                   checked={rows.length > 0 && chosen.length === rows.length}
-                  onChange={(e) => setSelected(e.target.checked ? rows.map((p) => p.id) : [])}
+                  onChange={(e) => choose(() => (e.target.checked ? rows.map((p) => p.id) : []))}
                 />
               </th>
               <th scope="col">Product</th>

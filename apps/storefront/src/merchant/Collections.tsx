@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count } from '../format.ts';
 import { pager } from '../pager.ts';
-import { allOf, unavailable, useMerchant, useWrite } from './context.ts';
+import { allOf, typedIn, unavailable, useMerchant, useUnsaved, useWrite } from './context.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
 
 /** A value with something other than spaces in it (`required` lets only spaces through). */
@@ -49,6 +49,13 @@ export function Collections() {
   const all = useAllProducts();
   const act = useWrite((f: () => Promise<unknown>) => f());
   const heading = useRef<HTMLHeadingElement>(null);
+  const newForm = useRef<HTMLFormElement>(null);
+  useUnsaved(() => typedIn(newForm.current) && 'the new collection');
+  // A collection's forms (name, description, product to add) typed in and not saved.
+  useUnsaved(() => {
+    const typed = list.data?.filter((c) => typedIn(document.getElementById(`${id}-${c.id}-item`)));
+    return !!typed?.length && `your changes to ${typed.map((c) => `“${c.name}”`).join(', ')}`;
+  });
   const busy = act.isPending;
   // What the last write did, for the status line (a screen reader hears it too).
   const [done, setDone] = useState('');
@@ -157,7 +164,7 @@ export function Collections() {
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
   return (
     <div className="editor">
-      <form onSubmit={create} className="panel" aria-labelledby={`${id}-new`}>
+      <form onSubmit={create} className="panel" aria-labelledby={`${id}-new`} ref={newForm}>
         <h2 id={`${id}-new`}>New collection</h2>
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
@@ -190,7 +197,7 @@ export function Collections() {
         </p>
         <ul className="collection-admin">
           {list.data.map((c) => (
-            <li key={c.id}>
+            <li key={c.id} id={`${id}-${c.id}-item`}>
               <form className="row" onSubmit={(e) => rename(e, c)}>
                 <div className="field grow">
                   <label htmlFor={`${id}-${c.id}`}>Name of {c.name}</label>

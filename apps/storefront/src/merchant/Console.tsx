@@ -7,7 +7,7 @@ import { useTitle } from '../title.ts';
 import { Bulk } from './Bulk.tsx';
 import { Collections } from './Collections.tsx';
 import { forgetKey, merchantClient, readKey, saveKey } from './client.ts';
-import { MerchantContext } from './context.ts';
+import { MerchantContext, type UnsavedForms, UnsavedProvider, useAskBeforeLeaving } from './context.ts';
 import { ProductEditor, ProductList } from './Products.tsx';
 
 function SignIn({ onKey }: { onKey: (key: string) => void }) {
@@ -83,6 +83,9 @@ export default function Console() {
   useTitle('Merchant console');
   const [key, setKey] = useState(readKey);
   const qc = useQueryClient();
+  // The forms of the page that have values typed and not saved register here.
+  const [forms] = useState<UnsavedForms>(() => new Set());
+  useAskBeforeLeaving(forms);
   if (!key) return <SignIn onKey={setKey} />;
   const client = merchantClient(key);
   const signOut = () => {
@@ -92,29 +95,31 @@ export default function Console() {
   };
   return (
     <MerchantContext.Provider value={client}>
-      <div className="console">
-        <div className="console-head">
-          <h1>Merchant console</h1>
-          <button type="button" className="button" onClick={signOut}>
-            Forget the key
-          </button>
+      <UnsavedProvider value={forms}>
+        <div className="console">
+          <div className="console-head">
+            <h1>Merchant console</h1>
+            <button type="button" className="button" onClick={signOut}>
+              Forget the key
+            </button>
+          </div>
+          <nav aria-label="Console" className="tabs">
+            <NavLink to="/merchant" end>
+              Products
+            </NavLink>
+            <NavLink to="/merchant/new">New product</NavLink>
+            <NavLink to="/merchant/collections">Collections</NavLink>
+            <NavLink to="/merchant/bulk">Bulk edit</NavLink>
+          </nav>
+          <Routes>
+            <Route index element={<ProductList />} />
+            <Route path="new" element={<ProductEditor />} />
+            <Route path="products/:id" element={<ProductEditor />} />
+            <Route path="collections" element={<Collections />} />
+            <Route path="bulk" element={<Bulk />} />
+          </Routes>
         </div>
-        <nav aria-label="Console" className="tabs">
-          <NavLink to="/merchant" end>
-            Products
-          </NavLink>
-          <NavLink to="/merchant/new">New product</NavLink>
-          <NavLink to="/merchant/collections">Collections</NavLink>
-          <NavLink to="/merchant/bulk">Bulk edit</NavLink>
-        </nav>
-        <Routes>
-          <Route index element={<ProductList />} />
-          <Route path="new" element={<ProductEditor />} />
-          <Route path="products/:id" element={<ProductEditor />} />
-          <Route path="collections" element={<Collections />} />
-          <Route path="bulk" element={<Bulk />} />
-        </Routes>
-      </div>
+      </UnsavedProvider>
     </MerchantContext.Provider>
   );
 }

@@ -1,11 +1,21 @@
 import { HttpError, type Product, type ProductInput, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Link, useBlocker, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
 import { count, few, money } from '../format.ts';
-import { allOf, unavailable, useMerchant, useWrite } from './context.ts';
+import {
+  allOf,
+  CREATED,
+  justCreated,
+  PartlySaved,
+  typedIn,
+  unavailable,
+  useMerchant,
+  useUnsaved,
+  useWrite,
+} from './context.ts';
 import {
   changes,
   decimal,
@@ -13,7 +23,9 @@ import {
   type Field,
   optionVariants,
   type Problems,
+  platformWords,
   rebase,
+  refusedAt,
   refusedFields,
   sameDraft,
   settle,
@@ -52,18 +64,49 @@ function useProduct(id: string) {
   });
 }
 
+/** Products shown in the list at once. */
+const LIST_PAGE = 50;
+
 export function ProductList() {
   const list = useAllProducts();
   const client = useMerchant();
+  const id = useId();
   const del = useWrite((id: string) => products.deleteProduct(client, id));
   const countRef = useRef<HTMLParagraphElement>(null);
+  const [filter, setFilter] = useState('');
+  const [page, setPage] = useState(1);
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
+  // Every product is loaded: the filter and the pages are the list's, not further requests.
+  const wanted = filter.trim().toLowerCase();
+  const matches = wanted ? list.data.filter((p) => p.name.toLowerCase().includes(wanted)) : list.data;
+  const pages = Math.max(1, Math.ceil(matches.length / LIST_PAGE));
+  // A page emptied by deletions (or a shorter list) shows the last one that has products.
+  const at = Math.min(page, pages);
+  const shown = matches.slice((at - 1) * LIST_PAGE, at * LIST_PAGE);
+  // The buttons stay, with the focus, at either end (aria-disabled): a press there does nothing.
+  const turn = (to: number) => () => to >= 1 && to <= pages && setPage(to);
   return (
     <>
       {del.error && <ErrorState error={del.error} title="The product was not deleted" />}
-      <p className="muted" ref={countRef} tabIndex={-1}>
-        {count(list.data.length, 'product')}
+      <div className="field">
+        <label htmlFor={`${id}-filter`}>Filter by name</label>
+        <input
+          id={`${id}-filter`}
+          type="search"
+          value={filter}
+          onChange={(e) => {
+            setFilter(e.target.value);
+            setPage(1);
+          }}
+        />
+      </div>
+      <p className="muted" ref={countRef} tabIndex={-1} aria-live="polite">
+        {!wanted
+          ? count(list.data.length, 'product')
+          : matches.length
+            ? `${matches.length} of ${count(list.data.length, 'product')} match “${filter.trim()}”.`
+            : `No product of the ${list.data.length} matches “${filter.trim()}”.`}
       </p>
       <div className="table-wrap">
         <table className="table">
@@ -79,7 +122,7 @@ export function ProductList() {
             </tr>
           </thead>
           <tbody>
-            {list.data.map((p) => (
+            {shown.map((p) => (
               <tr key={p.id}>
                 <th scope="row">{p.name}</th>
                 <td>{p.priceData?.formatted?.price}</td>
@@ -108,6 +151,19 @@ export function ProductList() {
           </tbody>
         </table>
       </div>
+      {pages > 1 && (
+        <nav className="pager" aria-label="Pages of products">
+          <button type="button" className="button small" {...unavailable(at <= 1)} onClick={turn(at - 1)}>
+            Previous
+          </button>
+          <span aria-current="page" aria-live="polite">
+            Page {at} of {pages}
+          </span>
+          <button type="button" className="button small" {...unavailable(at >= pages)} onClick={turn(at + 1)}>
+            Next
+          </button>
+        </nav>
+      )}
     </>
   );
 }
@@ -160,32 +216,37 @@ const LABELS: Record<Exclude<Field, 'visible'>, string> = {
   options: 'Options',
 };
 
-/** The navigation state of a new product's editor just after it was created. */
-const CREATED = { created: true };
-const justCreated = (state: unknown) => (state as typeof CREATED | null)?.created === true;
+/** The form's field of each product field a save sends (`priceData`: the price). */
+const SENT_AS: Partial<Record<keyof ProductInput, Field>> = {
+  name: 'name',
+  description: 'description',
+  productType: 'productType',
+  visible: 'visible',
+  priceData: 'price',
+  costAndProfitData: 'cost',
+  weight: 'weight',
+  sku: 'sku',
+  ribbon: 'ribbon',
+  brand: 'brand',
+  productOptions: 'options',
+};
 
-/**
- * While the editor has edits not saved, leaving it for another page of the console asks first, and
- * so does the browser before the tab is closed or reloaded. Opening a new product's editor once it
- * is created (navigation state `CREATED`) is not leaving it.
- */
-function useAskBeforeLeaving(edited: boolean, product?: Product) {
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      edited && currentLocation.pathname !== nextLocation.pathname && !justCreated(nextLocation.state),
-  );
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    const what = product ? `your changes to “${product.name}”` : 'the new product';
-    if (confirm(`Leave ${what} not saved? What you typed is lost.`)) blocker.proceed();
-    else blocker.reset();
-  }, [blocker, product]);
-  useEffect(() => {
-    if (!edited) return;
-    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
-    addEventListener('beforeunload', ask);
-    return () => removeEventListener('beforeunload', ask);
-  }, [edited]);
+/** The labels of the fields `input` sends, in the form's words: `Ribbon, Price (USD)`. */
+const savedLabels = (input: ProductInput) =>
+  (Object.keys(input) as (keyof ProductInput)[])
+    .flatMap((k) => {
+      const f = SENT_AS[k];
+      return !f ? [] : f === 'visible' ? ['Visible in the shop'] : [LABELS[f]];
+    })
+    .join(', ');
+
+/** What the editor's alert says about a failed save. */
+function saveFailure(error: Error) {
+  if (error instanceof PartlySaved)
+    return `Partly saved. Saved: ${error.saved}. Not saved: ${error.notSaved} (${humanMessage(error.failure)}) Save again to finish.`;
+  // A refusal the form has no field for: in the platform's own words.
+  const words = platformWords(error);
+  return words ? `Not saved: the platform refused it: “${words}”.` : humanMessage(error);
 }
 
 function Editor({ product }: { product?: Product }) {
@@ -203,7 +264,9 @@ function Editor({ product }: { product?: Product }) {
   const [note, setNote] = useState<'created' | 'saved' | 'unchanged' | null>(() =>
     justCreated(location.state) ? 'created' : null,
   );
-  useAskBeforeLeaving(!sameDraft(draft, base), product);
+  useUnsaved(
+    () => !sameDraft(draft, base) && (product ? `your changes to “${product.name}”` : 'the new product'),
+  );
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (!justCreated(location.state)) return;
@@ -215,7 +278,14 @@ function Editor({ product }: { product?: Product }) {
   const save = useWrite(async ({ input, removeOptions }: { input: ProductInput; removeOptions: boolean }) => {
     if (!product) return (await products.createProduct(client, input)).product;
     if (Object.keys(input).length) await products.updateProduct(client, product.id, input);
-    if (removeOptions) await products.deleteProductOptions(client, product.id);
+    if (removeOptions)
+      try {
+        await products.deleteProductOptions(client, product.id);
+      } catch (e) {
+        // The update before it is stored: say so, not that nothing was saved.
+        if (!Object.keys(input).length) throw e;
+        throw new PartlySaved(savedLabels(input), 'the options were not removed', e);
+      }
     // As stored now, in the platform's form: what the saved fields show from here on.
     return (await products.getProduct(client, product.id, { includeMerchantSpecificData: true })).product;
   });
@@ -364,7 +434,7 @@ function Editor({ product }: { product?: Product }) {
           {invalid
             ? `Not saved: ${invalid === 1 ? 'a field needs' : `${invalid} fields need`} attention (see above).`
             : save.error
-              ? humanMessage(save.error)
+              ? saveFailure(save.error)
               : ''}
         </p>
         <div aria-live="polite">
@@ -387,38 +457,75 @@ function Extras({ product }: { product: Product }) {
   const act = useWrite((f: () => Promise<unknown>) => f());
   const busy = act.isPending;
   const mediaHeading = useRef<HTMLHeadingElement>(null);
-  // The variant whose typed price cannot be sent, and why.
-  const [badPrice, setBadPrice] = useState<{ variantId: string; text: string } | null>(null);
+  const mediaForm = useRef<HTMLFormElement>(null);
+  const variantTable = useRef<HTMLTableElement>(null);
+  useUnsaved(() => typedIn(mediaForm.current) && 'the image URL');
+  useUnsaved(() => typedIn(variantTable.current) && 'a variant’s price');
+  // The field (its id) whose typed value cannot be sent or was refused, and why.
+  const [bad, setBad] = useState<{ at: string; text: string } | null>(null);
+  const refuse = (at: string, text: string) => {
+    setBad({ at, text });
+    document.getElementById(at)?.focus();
+  };
+  /** Runs `f`; a refusal of the fields `fields` matches is said next to the field `at`. */
+  const write = (f: () => Promise<unknown>, at: string, fields: RegExp, then?: () => void) =>
+    act.run(f, then, (err) => {
+      const text = refusedAt(err, fields);
+      if (text) refuse(at, text);
+    });
   const addMedia = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    if (busy) return;
     const form = e.currentTarget;
     const url = String(new FormData(form).get('url') ?? '').trim();
     // Cleared only once the image is added: a refused URL stays for correcting.
-    if (url)
-      act.run(
+    if (url) {
+      setBad(null);
+      write(
         () => products.addProductMedia(client, product.id, [{ url }]),
+        `${id}-url`,
+        /^media\b/,
         () => form.reset(),
       );
+    }
   };
+  const badAt = (at: string) => {
+    const text = bad?.at === at ? bad.text : undefined;
+    return {
+      id: at,
+      'aria-invalid': text ? true : undefined,
+      'aria-describedby': text ? `${at}-error` : undefined,
+      onChange: () => text && setBad(null),
+    } as const;
+  };
+  const fieldError = (at: string) =>
+    bad?.at === at && (
+      <p id={`${at}-error`} className="field-error" role="alert">
+        {bad.text}
+      </p>
+    );
   const setVariantPrice = (e: FormEvent<HTMLFormElement>, variantId: string) => {
     e.preventDefault();
     if (busy) return;
     const price = decimal(String(new FormData(e.currentTarget).get('price') ?? ''), 2);
     // The input is required and in cents, but the browser takes `1e3` as a number: an empty,
     // unreadable or finer value is refused with a reason, as the product price is.
+    const at = `${id}-${variantId}`;
     if (price === undefined || price === null) {
-      setBadPrice({
-        variantId,
-        text:
-          price === undefined
-            ? 'Enter a price: an empty price is not $0.00.'
-            : 'Enter the price as an amount such as 12.50.',
-      });
-      document.getElementById(`${id}-${variantId}`)?.focus();
+      refuse(
+        at,
+        price === undefined
+          ? 'Enter a price: an empty price is not $0.00.'
+          : 'Enter the price as an amount such as 12.50.',
+      );
       return;
     }
-    setBadPrice(null);
-    act.run(() => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]));
+    setBad(null);
+    write(
+      () => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]),
+      at,
+      /^variants\[0\]\.price$/,
+    );
   };
   const variants = product.variants ?? [];
   const hasOptions = (product.productOptions?.length ?? 0) > 0;
@@ -483,10 +590,11 @@ function Extras({ product }: { product: Product }) {
           </li>
         ))}
       </ul>
-      <form onSubmit={addMedia} className="row">
+      <form onSubmit={addMedia} className="row" ref={mediaForm}>
         <div className="field grow">
           <label htmlFor={`${id}-url`}>Image URL</label>
-          <input id={`${id}-url`} name="url" type="url" required />
+          <input name="url" type="url" required {...badAt(`${id}-url`)} />
+          {fieldError(`${id}-url`)}
         </div>
         <button type="submit" className="button" {...unavailable(busy)}>
           Add image
@@ -501,7 +609,7 @@ function Extras({ product }: { product: Product }) {
         <>
           <h2>Variants</h2>
           <div className="table-wrap">
-            <table className="table">
+            <table className="table" ref={variantTable}>
               <thead>
                 <tr>
                   <th scope="col">Variant</th>
@@ -513,7 +621,6 @@ function Extras({ product }: { product: Product }) {
                 {variants.map((v) => {
                   const name = variantName(v);
                   const price = v.variant?.priceData?.price;
-                  const bad = badPrice?.variantId === v.id ? badPrice.text : undefined;
                   return (
                     <tr key={v.id}>
                       <th scope="row">{name}</th>
@@ -526,9 +633,7 @@ function Extras({ product }: { product: Product }) {
                               the input: the button pressed stays, with the focus. */}
                           <input
                             key={price}
-                            id={`${id}-${v.id}`}
-                            aria-invalid={bad ? true : undefined}
-                            aria-describedby={bad ? `${id}-${v.id}-error` : undefined}
+                            {...badAt(`${id}-${v.id}`)}
                             name="price"
                             type="number"
                             step="0.01"
@@ -540,11 +645,7 @@ function Extras({ product }: { product: Product }) {
                             Set<span className="visually-hidden"> price of {name}</span>
                           </button>
                         </form>
-                        {bad && (
-                          <p id={`${id}-${v.id}-error`} className="field-error" role="alert">
-                            {bad}
-                          </p>
-                        )}
+                        {fieldError(`${id}-${v.id}`)}
                       </td>
                       <td>
                         {v.stock?.trackQuantity ? (v.stock.quantity ?? 0) : v.stock?.inStock ? 'Yes' : 'No'}

@@ -1,7 +1,8 @@
 import { shopkitKeys } from '@shopkit/react';
 import type { AnyClient } from '@shopkit/sdk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useRef } from 'react';
+import { createContext, useContext, useEffect, useRef } from 'react';
+import { useBlocker } from 'react-router';
 
 export const MerchantContext = createContext<AnyClient | null>(null);
 
@@ -38,7 +39,12 @@ function useRefresh() {
 export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
   const refresh = useRefresh();
   const running = useRef(false);
-  const m = useMutation({ mutationFn: write, onSuccess: () => refresh() });
+  const m = useMutation({
+    mutationFn: write,
+    onSuccess: () => refresh(),
+    // Part of it is stored: the console shows what is stored now, not what was there before.
+    onError: (e) => (e instanceof PartlySaved ? refresh() : undefined),
+  });
   const run = (arg: A, then?: (result: R) => void, failed?: (error: Error) => void) => {
     if (running.current) return;
     running.current = true;
@@ -51,6 +57,97 @@ export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
     });
   };
   return { run, isPending: m.isPending, error: m.error, data: m.data, reset: m.reset };
+}
+
+/**
+ * A write of several calls that failed after some of them were stored: `saved` says what is stored
+ * (`Ribbon, Price (USD)`), `notSaved` what is not, and `failure` is why. `useWrite` refreshes the
+ * console after it as after a success.
+ */
+export class PartlySaved extends Error {
+  constructor(
+    readonly saved: string,
+    readonly notSaved: string,
+    readonly failure: unknown,
+  ) {
+    super(`Saved ${saved}; ${notSaved}`);
+  }
+}
+
+/**
+ * What a part of the page would lose if the page were left now (`the image URL`), or nothing.
+ * Asked at the moment the page is left, so it reads the form as it is then.
+ */
+type Unsaved = () => string | false | undefined;
+/** The forms of the page that register with `useUnsaved`. */
+export type UnsavedForms = Set<{ current: Unsaved }>;
+const lostIn = (forms: UnsavedForms) => [...forms].flatMap((f) => f.current() || []);
+const UnsavedContext = createContext<UnsavedForms>(new Set());
+export const UnsavedProvider = UnsavedContext.Provider;
+
+/** Registers a part of the page (a form) whose typed and unsaved values leaving would lose. */
+export function useUnsaved(unsaved: Unsaved) {
+  const forms = useContext(UnsavedContext);
+  const ref = useRef(unsaved);
+  ref.current = unsaved;
+  useEffect(() => {
+    forms.add(ref);
+    return () => {
+      forms.delete(ref);
+    };
+  }, [forms]);
+}
+
+/** The navigation state of a new product's editor just after it was created. */
+export const CREATED = { created: true };
+export const justCreated = (state: unknown) => (state as typeof CREATED | null)?.created === true;
+
+/**
+ * While a form of the page has values typed and not saved, leaving the page for another page of
+ * the console asks first, naming what would be lost, and so does the browser before the tab is
+ * closed or reloaded. Opening a new product's editor once it is created (navigation state
+ * `CREATED`) is not leaving it. One for the console: a router takes one blocker at a time.
+ */
+export function useAskBeforeLeaving(forms: UnsavedForms) {
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      currentLocation.pathname !== nextLocation.pathname &&
+      !justCreated(nextLocation.state) &&
+      lostIn(forms).length > 0,
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (confirm(`Leave this page with these not saved: ${lostIn(forms).join(', ')}? What you typed is lost.`))
+      blocker.proceed();
+    else blocker.reset();
+  }, [blocker, forms]);
+  useEffect(() => {
+    const ask = (e: BeforeUnloadEvent) => {
+      if (lostIn(forms).length) e.preventDefault();
+    };
+    addEventListener('beforeunload', ask);
+    return () => removeEventListener('beforeunload', ask);
+  }, [forms]);
+}
+
+/**
+ * Whether a field inside `root` (an uncontrolled one: React keeps a controlled field's default
+ * equal to its value) holds something other than what it showed: text typed, a choice made.
+ */
+export function typedIn(root: Element | null) {
+  if (!root) return false;
+  for (const el of root.querySelectorAll('input, textarea, select')) {
+    if (el instanceof HTMLSelectElement) {
+      if ([...el.options].some((o) => o.selected !== o.defaultSelected)) return true;
+    } else if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
+      if (el.checked !== el.defaultChecked) return true;
+    } else if (
+      (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) &&
+      el.value.trim() !== el.defaultValue.trim()
+    )
+      return true;
+  }
+  return false;
 }
 
 /**

@@ -185,6 +185,24 @@ export function refusedFields(error: unknown, sent: Draft): Problems | undefined
   return Object.fromEntries(FIELDS.flatMap((k) => (found[k] ? [[k, found[k]]] : [])));
 }
 
+/**
+ * The platform's refusal as its own sentences (`Must be a valid url.`) when every field it refuses
+ * matches `at` (`/^media\[0\]/`), or `undefined` when it is not such a refusal.
+ */
+export function refusedAt(error: unknown, at: RegExp): string | undefined {
+  if (!(error instanceof ValidationError) || !error.violations.length) return undefined;
+  if (!error.violations.every((v) => at.test(v.field))) return undefined;
+  return error.violations
+    .map((v) => `${v.description.charAt(0).toUpperCase()}${v.description.slice(1)}.`)
+    .join(' ');
+}
+
+/** Every field the platform refused with its words (`product.seoData.tags must have at most 20 items`). */
+export const platformWords = (error: unknown) =>
+  error instanceof ValidationError && error.violations.length
+    ? error.violations.map((v) => `${v.field} ${v.description}`).join('; ')
+    : undefined;
+
 /** A variant's name: its choices, such as `M / Sand`. */
 export const variantName = (v: Variant) => Object.values(v.choices).join(' / ');
 
