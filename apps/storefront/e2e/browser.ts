@@ -9,6 +9,7 @@ import { createServer as createHttpServer, type RequestListener, type Server } f
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
+import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -290,3 +291,42 @@ export const focused = (page: Page) =>
 /** The label of the focused field, or '' when it has none. */
 export const focusedLabel = (page: Page) =>
   page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent ?? '');
+
+/** The password of the members the e2e tests register from Node. */
+export const MEMBER_PASSWORD = 'correct horse battery 9';
+
+/** Registers a member of `shop` from Node (e-mail verification off); answers the address. */
+export async function registerInNode(shop: StorefrontUnderTest, email: string) {
+  const client = createClient({
+    baseUrl: shop.emu.url,
+    auth: OAuthStrategy({ clientId: shop.emu.demo.clientId }),
+  });
+  const r = await identity.register(client, { email, password: MEMBER_PASSWORD });
+  expect(r.loginState).toBe('SUCCESS');
+  return email;
+}
+
+/** Logs in on the login form the page shows, and waits for the account page. */
+export async function logInOnForm(page: Page, email: string) {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(MEMBER_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+}
+
+/** Where the storefront keeps its tokens (`webStorage`). */
+export const tokensKey = (shop: StorefrontUnderTest) => `shopkit:${shop.emu.demo.clientId}:tokens`;
+
+/**
+ * The platform ends the session of the member logged in on `page` (as a password change elsewhere
+ * would): both its tokens are revoked, so its next call is refused.
+ */
+export async function endSession(shop: StorefrontUnderTest, page: Page) {
+  const tokens = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!), tokensKey(shop));
+  for (const token of [tokens.refreshToken.value, tokens.accessToken.value])
+    await fetch(`${shop.emu.url}/oauth2/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+}

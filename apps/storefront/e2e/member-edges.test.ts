@@ -6,38 +6,30 @@
  * refused refresh ends the member's session under it, and a session ended in one tab shown as
  * ended (not as a logout) in another.
  */
-import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, focused, holdRequests, newPage, ownerCall, setupStorefront } from './browser.ts';
+import {
+  addToCart,
+  endSession,
+  focused,
+  holdRequests,
+  logInOnForm,
+  MEMBER_PASSWORD,
+  newPage,
+  ownerCall,
+  registerInNode,
+  setupStorefront,
+  tokensKey,
+} from './browser.ts';
 
 const shop = setupStorefront();
-const PASSWORD = 'correct horse battery 9';
-
-/** Registers a member from Node (e-mail verification off); returns the address. */
-async function registerInNode(email: string) {
-  const client = createClient({
-    baseUrl: shop.emu.url,
-    auth: OAuthStrategy({ clientId: shop.emu.demo.clientId }),
-  });
-  const r = await identity.register(client, { email, password: PASSWORD });
-  expect(r.loginState).toBe('SUCCESS');
-  return email;
-}
-
-async function logIn(page: Page, email: string) {
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'Your account' }).waitFor();
-}
 
 /** Registers in the page; with e-mail verification on, it lands on /verify. */
 async function registerInPage(page: Page, email: string) {
   await page.goto(`${shop.url}/register`);
   await page.getByLabel('First name').fill('Ada');
   await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password').fill(MEMBER_PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
 }
 
@@ -47,8 +39,6 @@ async function newestCode(email: string) {
   ).json()) as { messages: { code?: string }[] };
   return mail.messages.find((m) => m.code)?.code;
 }
-
-const tokensKey = () => `shopkit:${shop.emu.demo.clientId}:tokens`;
 
 describe('with e-mail verification', () => {
   beforeAll(async () => {
@@ -110,11 +100,11 @@ describe('with e-mail verification', () => {
 });
 
 it('goes Back from the account page to where the member was before logging in, not to the login form', async () => {
-  const email = await registerInNode('back-after-login@example.com');
+  const email = await registerInNode(shop, 'back-after-login@example.com');
   const { page, errors } = await newPage(shop.browser);
   await page.goto(`${shop.url}/products`);
   await page.getByRole('link', { name: 'Log in' }).click();
-  await logIn(page, email);
+  await logInOnForm(page, email);
   await page.goBack();
   await expect.poll(() => page.url()).toBe(`${shop.url}/products`);
   await page.getByRole('link', { name: 'Account' }).waitFor();
@@ -147,7 +137,7 @@ it('shows a cart change made in another tab, in the header and the open drawer',
     headers: {
       authorization: await b.evaluate(
         (key) => JSON.parse(localStorage.getItem(key)!).accessToken.value,
-        tokensKey(),
+        tokensKey(shop),
       ),
     },
   });
@@ -157,23 +147,17 @@ it('shows a cart change made in another tab, in the header and the open drawer',
 });
 
 it('keeps focus in the open drawer when a refused refresh ends the member’s session under it, says so there and offers to log in', async () => {
-  const email = await registerInNode('drawer-expiry@example.com');
+  const email = await registerInNode(shop, 'drawer-expiry@example.com');
   const { page, errors } = await newPage(shop.browser);
   await page.goto(`${shop.url}/login`);
-  await logIn(page, email);
+  await logInOnForm(page, email);
   await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
   await page.getByText('Added to your cart.').waitFor();
   await page.getByRole('button', { name: 'Cart, 1 item' }).click();
   const drawer = page.getByRole('dialog', { name: 'Your cart' });
   await drawer.locator('.line-name', { hasText: 'Beeswax Candle' }).waitFor();
   // The platform ends the session (as a password change elsewhere would): both tokens refused.
-  const tokens = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!), tokensKey());
-  for (const token of [tokens.refreshToken.value, tokens.accessToken.value])
-    await fetch(`${shop.emu.url}/oauth2/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
+  await endSession(shop, page);
   await drawer.getByRole('button', { name: 'One more Beeswax Candle' }).click();
   await page.getByRole('alert').filter({ hasText: 'Your session has ended' }).waitFor();
   // Said in the drawer (the page's banner is behind the modal), not that the cart is empty.
@@ -185,17 +169,17 @@ it('keeps focus in the open drawer when a refused refresh ends the member’s se
   await page.getByRole('heading', { name: 'Log in' }).waitFor();
   expect(await drawer.isVisible()).toBe(false);
   // The member's cart is theirs again after the login.
-  await logIn(page, email);
+  await logInOnForm(page, email);
   await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
   expect(errors).toEqual([]);
   await page.close();
 });
 
 it('sends a member who opens the login or registration form to the account page', async () => {
-  const email = await registerInNode('already-in@example.com');
+  const email = await registerInNode(shop, 'already-in@example.com');
   const { page, errors } = await newPage(shop.browser);
   await page.goto(`${shop.url}/login`);
-  await logIn(page, email);
+  await logInOnForm(page, email);
   for (const path of ['/login', '/register']) {
     await page.goto(`${shop.url}/products`);
     await page.getByRole('link', { name: 'Account' }).waitFor();
@@ -212,21 +196,15 @@ it('sends a member who opens the login or registration form to the account page'
 });
 
 it('shows a session that a refused refresh ended in another tab as ended, not as a logout', async () => {
-  const email = await registerInNode('two-tab-expiry@example.com');
+  const email = await registerInNode(shop, 'two-tab-expiry@example.com');
   const context = await shop.browser.newContext();
   const a = await context.newPage();
   const b = await context.newPage();
   await a.goto(`${shop.url}/login`);
-  await logIn(a, email);
+  await logInOnForm(a, email);
   await b.goto(`${shop.url}/`);
   await b.getByRole('link', { name: 'Account' }).waitFor();
-  const tokens = await a.evaluate((key) => JSON.parse(localStorage.getItem(key)!), tokensKey());
-  for (const token of [tokens.refreshToken.value, tokens.accessToken.value])
-    await fetch(`${shop.emu.url}/oauth2/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
+  await endSession(shop, a);
   // Tab A's next call finds its tokens refused; tab B makes no call of its own.
   await a.reload();
   await a.getByRole('alert').filter({ hasText: 'Your session has ended' }).waitFor();

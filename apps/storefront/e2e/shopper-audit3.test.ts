@@ -4,54 +4,30 @@
  * page keeping the title of the page before it while its data loads, and the checkout journey
  * (cart, estimate, the hosted checkout page, the return to the shop).
  */
-import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
-import type { Page, Route } from 'playwright-core';
+import type { Route } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { addToCart, fillHostedCheckout, focused, holdRequests, newPage, setupStorefront } from './browser.ts';
+import {
+  addToCart,
+  endSession,
+  fillHostedCheckout,
+  focused,
+  holdRequests,
+  logInOnForm,
+  MEMBER_PASSWORD,
+  newPage,
+  registerInNode,
+  setupStorefront,
+} from './browser.ts';
 
 const shop = setupStorefront();
-const PASSWORD = 'correct horse battery 9';
-
-/** Registers a member from Node (e-mail verification off); returns the address. */
-async function registerInNode(email: string) {
-  const client = createClient({
-    baseUrl: shop.emu.url,
-    auth: OAuthStrategy({ clientId: shop.emu.demo.clientId }),
-  });
-  const r = await identity.register(client, { email, password: PASSWORD });
-  expect(r.loginState).toBe('SUCCESS');
-  return email;
-}
-
-/** Logs in on the login form, and waits for the account page. */
-async function logIn(page: Page, email: string) {
-  await page.goto(`${shop.url}/login`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('heading', { name: 'Your account' }).waitFor();
-}
-
-const tokensKey = () => `shopkit:${shop.emu.demo.clientId}:tokens`;
-
-/** The platform ends the member's session (as a password change elsewhere would): both tokens refused. */
-async function endSession(page: Page) {
-  const tokens = await page.evaluate((key) => JSON.parse(localStorage.getItem(key)!), tokensKey());
-  for (const token of [tokens.refreshToken.value, tokens.accessToken.value])
-    await fetch(`${shop.emu.url}/oauth2/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token }),
-    });
-}
-
 const down = (route: Route) =>
   route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"down"}' });
 
 it('says on the cart page that the session ended, not that the cart is empty, and offers to log in', async () => {
-  const email = await registerInNode('cart-page-ended@example.com');
+  const email = await registerInNode(shop, 'cart-page-ended@example.com');
   const { page, errors } = await newPage(shop.browser);
-  await logIn(page, email);
+  await page.goto(`${shop.url}/login`);
+  await logInOnForm(page, email);
   await addToCart(page, `${shop.url}/products/beeswax-candle`, 'Beeswax Candle');
   await page.getByText('Added to your cart.').waitFor();
   await page.getByRole('link', { name: 'Account' }).click();
@@ -59,7 +35,7 @@ it('says on the cart page that the session ended, not that the cart is empty, an
   await page.getByRole('dialog', { name: 'Your cart' }).getByRole('link', { name: 'View cart' }).click();
   const main = page.getByRole('main');
   await main.locator('.line-name', { hasText: 'Beeswax Candle' }).waitFor();
-  await endSession(page);
+  await endSession(shop, page);
   await main.getByRole('button', { name: 'One more Beeswax Candle' }).click();
   await page.getByRole('alert').filter({ hasText: 'Your session has ended' }).waitFor();
   await main.getByText('Your session has ended.').waitFor();
@@ -70,7 +46,7 @@ it('says on the cart page that the session ended, not that the cart is empty, an
   await main.getByRole('link', { name: 'Log in again' }).click();
   await page.getByRole('heading', { name: 'Log in' }).waitFor();
   await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password').fill(MEMBER_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
   expect(errors).toEqual([]);
