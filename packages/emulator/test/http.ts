@@ -121,6 +121,28 @@ export async function memberAccess(emu: TestEmulator, memberId: string, visitor:
   return (await res.json()).access_token as string;
 }
 
+/**
+ * A new app of `emu`, installed through the installer's form with `redirectUrl`: its credentials
+ * and the install code.
+ */
+export async function installedApp(emu: TestEmulator, redirectUrl: string) {
+  const app = (await (
+    await fetch(`${emu.url}/_api/emulator/v1/apps`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: emu.demo.apiKey },
+      body: JSON.stringify({ name: 'Audit', redirectUrls: [redirectUrl] }),
+    })
+  ).json()) as { appId: string; appSecret: string };
+  const res = await fetch(`${emu.url}/installer/install`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ appId: app.appId, redirectUrl }).toString(),
+  });
+  if (res.status !== 302) throw new Error(`the installer answered ${res.status}`);
+  return { ...app, code: new URL(res.headers.get('location')!).searchParams.get('code')! };
+}
+
 /** One query that fingerprints the database: row counts and the latest update of every table. */
 export async function fingerprintQuery(emu: TestEmulator) {
   const cols = await emu.emu.db.query<{ table_name: string; has_updated: boolean }>(

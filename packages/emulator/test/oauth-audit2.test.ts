@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { authorizeUrl, jsonCalls } from './http.ts';
+import { authorizeUrl, installedApp, jsonCalls } from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
 const APP_URL = 'https://app.example.test/installed';
@@ -18,27 +18,14 @@ describe.each(testBackends())('OAuth audit 2 (%s)', (backend) => {
     emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
   });
   afterAll(() => emu?.stop());
-  const { call, owner } = jsonCalls(() => emu);
+  const { call } = jsonCalls(() => emu);
 
   describe('checklist 36: a replayed app install code revokes what it produced', () => {
-    /** A new app, installed through the installer's form: its credentials and the install code. */
-    async function installedApp() {
-      const app = (await owner('POST', '/_api/emulator/v1/apps', { name: 'Audit', redirectUrls: [APP_URL] }))
-        .body as { appId: string; appSecret: string };
-      const res = await fetch(`${emu.url}/installer/install`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ appId: app.appId, redirectUrl: APP_URL }).toString(),
-      });
-      expect(res.status).toBe(302);
-      return { ...app, code: new URL(res.headers.get('location')!).searchParams.get('code')! };
-    }
     const active = async (token: string) =>
       (await call('POST', '/oauth2/token-info', { token })).body.active as boolean;
 
     it('the access tokens of the code and of its refresh token stop working; other app tokens do not', async () => {
-      const app = await installedApp();
+      const app = await installedApp(emu, APP_URL);
       const creds = { client_id: app.appId, client_secret: app.appSecret };
       const byCode = { grant_type: 'authorization_code', code: app.code, ...creds };
       const first = await call('POST', '/oauth/access', byCode);

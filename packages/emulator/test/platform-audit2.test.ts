@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAIN_SESSIONS_PER_CLIENT } from '../src/domains/redirects/index.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
 import { exited, startCli } from './faults-cli.ts';
-import { authorizeUrl, jsonCalls } from './http.ts';
+import { authorizeUrl, installedApp, jsonCalls } from './http.ts';
 
 const SHOP = 'http://localhost:5173';
 const APP_URL = 'https://app.example.test/installed';
@@ -29,22 +29,9 @@ describe.each(testBackends())('platform audit 2 (%s)', (backend) => {
   const { call, owner } = jsonCalls(() => emu);
 
   describe('RFC 7009: an app revokes its refresh token', () => {
-    /** A new app, installed through the installer's form: its credentials and the install code. */
-    async function installedApp() {
-      const app = (await owner('POST', '/_api/emulator/v1/apps', { name: 'Audit', redirectUrls: [APP_URL] }))
-        .body as { appId: string; appSecret: string };
-      const res = await fetch(`${emu.url}/installer/install`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ appId: app.appId, redirectUrl: APP_URL }).toString(),
-      });
-      expect(res.status).toBe(302);
-      return { ...app, code: new URL(res.headers.get('location')!).searchParams.get('code')! };
-    }
     /** The app installed, its code traded: the code's tokens and one more from its refresh token. */
     async function appTokens() {
-      const app = await installedApp();
+      const app = await installedApp(emu, APP_URL);
       const creds = { client_id: app.appId, client_secret: app.appSecret };
       const first = await call('POST', '/oauth/access', {
         grant_type: 'authorization_code',
@@ -98,7 +85,7 @@ describe.each(testBackends())('platform audit 2 (%s)', (backend) => {
 
     it('a request naming another client leaves the app its tokens (and still answers 200)', async () => {
       const { first, renewed, refresh } = await appTokens();
-      const other = await installedApp();
+      const other = await installedApp(emu, APP_URL);
       for (const clientId of [other.appId, emu.demo.clientId]) {
         const res = await revoke({ token: first.refresh_token, client_id: clientId });
         expect(res.status).toBe(200);
