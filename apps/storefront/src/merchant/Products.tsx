@@ -24,6 +24,7 @@ import {
   optionVariants,
   type Problems,
   platformWords,
+  REFUSABLE,
   rebase,
   refusedAt,
   refusedFields,
@@ -218,17 +219,9 @@ const LABELS: Record<Exclude<Field, 'visible'>, string> = {
 
 /** The form's field of each product field a save sends (`priceData`: the price). */
 const SENT_AS: Partial<Record<keyof ProductInput, Field>> = {
-  name: 'name',
-  description: 'description',
+  ...REFUSABLE,
   productType: 'productType',
   visible: 'visible',
-  priceData: 'price',
-  costAndProfitData: 'cost',
-  weight: 'weight',
-  sku: 'sku',
-  ribbon: 'ribbon',
-  brand: 'brand',
-  productOptions: 'options',
 };
 
 /** The labels of the fields `input` sends, in the form's words: `Ribbon, Price (USD)`. */

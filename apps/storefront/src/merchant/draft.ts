@@ -151,7 +151,7 @@ export function changes(draft: Draft, base?: Draft): Changes {
 }
 
 /** The form's field for each product field the platform may refuse (`product.priceData.price`: price). */
-const REFUSABLE: Record<string, Field> = {
+export const REFUSABLE: Partial<Record<keyof ProductInput, Field>> = {
   name: 'name',
   description: 'description',
   priceData: 'price',
@@ -173,7 +173,7 @@ export function refusedFields(error: unknown, sent: Draft): Problems | undefined
   const found: Problems = {};
   for (const v of error.violations) {
     const m = /^product\.(\w+)(?:\[(\d+)\])?\.?(.*)$/.exec(v.field);
-    const k = m && REFUSABLE[m[1]!];
+    const k = m && REFUSABLE[m[1] as keyof ProductInput];
     if (!k) return undefined;
     const option = k === 'options' && m[2] !== undefined && parseOptions(sent.options).options[Number(m[2])];
     const what = option ? `${option.name}: ${m[3] ? `${m[3].replace(/\[\d+\]/g, '')} ` : ''}` : '';
