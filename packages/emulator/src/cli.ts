@@ -128,6 +128,23 @@ const running = await startEmulator({
   ),
 );
 
+// Stopped cleanly from here on: the handlers are in place before the ready line, which a
+// supervisor may answer with a SIGTERM at once (before them, the signal's default ended the
+// process without closing the storage: exit code null, seen once under load).
+let stopping = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const)
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    running.stop().then(
+      () => process.exit(0),
+      (e: Error) => {
+        process.stderr.write(`shopkit-emulator: shutdown failed: ${e.message}\n`);
+        process.exit(1);
+      },
+    );
+  });
+
 // When PGlite runs initdb (a new data directory, or a memory database without the cached copy of
 // db/snapshot.ts), it does so in a scratch instance whose WASM memory (about 300 MiB, all
 // resident) is garbage once the database is up, but V8 frees it only at its next full
@@ -168,20 +185,6 @@ if (values.json) {
     ].join('\n'),
   );
 }
-
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const)
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    running.stop().then(
-      () => process.exit(0),
-      (e: Error) => {
-        process.stderr.write(`shopkit-emulator: shutdown failed: ${e.message}\n`);
-        process.exit(1);
-      },
-    );
-  });
 
 /** A storage spec as the banner shows it: a URL's user, password and query left out. */
 function redactDb(spec: string) {
