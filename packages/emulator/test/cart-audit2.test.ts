@@ -7,10 +7,9 @@
  * cart's creation before the visitor cart's deletion that names it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls, memberAccess, memberRegistrar, visitorToken } from './http.ts';
+import { catalogItem, customLine, jsonCalls, memberAccess, memberRegistrar, visitorToken } from './http.ts';
 
 const CART = '/ecom/v1/carts/current';
 const MAX_SUBTOTAL = 999_999_999_999_999n;
@@ -24,17 +23,8 @@ describe.each(testBackends())('cart audit 2 (%s)', (backend) => {
   afterAll(() => emu?.stop());
 
   const { call } = jsonCalls(() => emu);
-  const item = (slug: string, quantity = 1) => ({
-    catalogReference: { appId: STORES_APP_ID, catalogItemId: demoProductId(slug) },
-    quantity,
-  });
-  const custom = (id: string, price: string, quantity = 1) => ({
-    id,
-    quantity,
-    price,
-    productName: { original: `Custom ${id}` },
-    itemType: { preset: 'PHYSICAL' },
-  });
+  const item = catalogItem;
+  const custom = customLine;
   /** The cart calls of one caller, as the merchant too (`<token>,<apiKey>`) for custom lines. */
   const as = (token: string) => {
     const h = { authorization: `${token},${emu.demo.apiKey}` };

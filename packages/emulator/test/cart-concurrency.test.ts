@@ -7,10 +7,9 @@
  * stored cart is consistent (one line per item, subtotal = sum of lines).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls, memberAccess, memberRegistrar, visitorToken } from './http.ts';
+import { catalogItem, jsonCalls, memberAccess, memberRegistrar, visitorToken } from './http.ts';
 
 const CART = '/ecom/v1/carts/current';
 const ALBANY = {
@@ -74,10 +73,7 @@ describe.each(testBackends())('cart concurrency (%s)', (backend) => {
   afterAll(() => emu?.stop());
 
   const { call } = jsonCalls(() => emu);
-  const item = (slug: string, quantity = 1) => ({
-    catalogReference: { appId: STORES_APP_ID, catalogItemId: demoProductId(slug) },
-    quantity,
-  });
+  const item = catalogItem;
   const custom = (id: string, price = '1.00', quantity = 1) => ({
     id,
     quantity,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { fingerprintQuery, jsonCalls, visitorToken } from './http.ts';
+import { customLine, fingerprintQuery, jsonCalls, visitorToken } from './http.ts';
 
 const CART = '/ecom/v1/carts/current';
 
@@ -25,13 +25,7 @@ describe.each(testBackends())('cart rules (%s)', (backend) => {
     const auth = `${await visitorToken(emu)},${emu.demo.apiKey}`;
     return (method: string, path: string, body?: object) => call(method, path, body, { authorization: auth });
   };
-  const custom = (id: string, price: string, quantity = 1) => ({
-    id,
-    quantity,
-    price,
-    productName: { original: `Custom ${id}` },
-    itemType: { preset: 'PHYSICAL' },
-  });
+  const custom = customLine;
   /** A refused call: a 400 envelope with field violations, and storage exactly as before. */
   const refused = async (send: () => ReturnType<typeof call>) => {
     const [before] = await emu.emu.db.query(fingerprint);

@@ -143,6 +143,21 @@ export async function installedApp(emu: TestEmulator, redirectUrl: string) {
   return { ...app, code: new URL(res.headers.get('location')!).searchParams.get('code')! };
 }
 
+/** A line of the demo store's product `slug` for an add-to-cart. */
+export const catalogItem = (slug: string, quantity = 1) => ({
+  catalogReference: { appId: STORES_APP_ID, catalogItemId: demoProductId(slug) },
+  quantity,
+});
+
+/** A custom (merchant-priced) physical line for an add-to-cart by an elevated caller. */
+export const customLine = (id: string, price: string, quantity = 1) => ({
+  id,
+  quantity,
+  price,
+  productName: { original: `Custom ${id}` },
+  itemType: { preset: 'PHYSICAL' },
+});
+
 /** One query that fingerprints the database: row counts and the latest update of every table. */
 export async function fingerprintQuery(emu: TestEmulator) {
   const cols = await emu.emu.db.query<{ table_name: string; has_updated: boolean }>(
