@@ -4,15 +4,19 @@
  * JSON and as a page, and the delivery worker (`worker.ts`) that the server starts and stops.
  *
  *   GET    /_api/emulator/v1/webhooks/public-key            public: `{alg, kid, pem, jwk}`
- *   POST   /_api/emulator/v1/webhooks/subscriptions         elevated: `{url, eventTypes?}`
+ *   POST   /_api/emulator/v1/webhooks/subscriptions         elevated: `{url, eventTypes?}`, idempotent
  *   GET    /_api/emulator/v1/webhooks/subscriptions         elevated: with delivery counts
  *   DELETE /_api/emulator/v1/webhooks/subscriptions/{id}    elevated
  *   GET    /_api/emulator/v1/webhooks/deliveries            elevated: `?subscriptionId&state&limit`
  *   POST   /_api/emulator/v1/webhooks/deliveries/redeliver  elevated: dead deliveries back to pending
  *   GET    /webhooks                                        the same state as a page
+ *
+ * A subscription made with an app's token belongs to that app: the app lists, deletes and
+ * redelivers only its own (another's is a 404, as if unknown), and gets only its own deliveries.
+ * The merchant's API key acts for the whole site: it sees and manages every subscription.
  * @module
  */
-import type { Domain, Emulator } from '../../context.ts';
+import type { Domain, Emulator, Identity } from '../../context.ts';
 import { newId } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { invalid, notFound } from '../../http/errors.ts';
@@ -151,26 +155,42 @@ interface SubscriptionRow {
   id: string;
   url: string;
   event_types: string[] | null;
+  /** Who made it and owns it: see {@link Source}. */
   source: string;
   created_at: Date | string;
 }
+
+/**
+ * A subscription's `source`, which also says whom it belongs to: `cli` (the command line), `api`
+ * (the site: made with the merchant's API key) or `app:<appId>` (made with that app's token). The
+ * owner lives in `source` rather than a column of its own because a migration in this domain's
+ * reserved range would run before `0400_webhooks` makes the table (migrations run in id order).
+ */
+type Source = 'cli' | 'api' | `app:${string}`;
+
+const APP_SOURCE = 'app:';
+
+/** The `source` of the subscriptions `who` makes. */
+const sourceOf = (who: Identity): Source =>
+  who.type === 'APP' ? `${APP_SOURCE}${who.appId ?? who.clientId}` : 'api';
+
+/**
+ * The subscriptions `who` may see and manage: an app, those of its own `source`; the site (the
+ * merchant's API key), every one (`null`).
+ */
+const scopeOf = (who: Identity): Source | null => (who.type === 'APP' ? sourceOf(who) : null);
 
 const renderSubscription = (r: SubscriptionRow) => ({
   id: r.id,
   url: r.url,
   ...(r.event_types ? { eventTypes: r.event_types } : {}),
   source: r.source === 'cli' ? 'COMMAND_LINE' : 'API',
+  ...(r.source.startsWith(APP_SOURCE) ? { appId: r.source.slice(APP_SOURCE.length) } : {}),
   createdDate: new Date(r.created_at).toISOString(),
 });
 
 /** Adds a subscription that starts with the next event. `cli` ones are unique by URL. */
-async function subscribe(
-  emu: Emulator,
-  sql: Sql,
-  url: string,
-  types: string[] | null,
-  source: 'cli' | 'api',
-) {
+async function subscribe(emu: Emulator, sql: Sql, url: string, types: string[] | null, source: Source) {
   const [pos] = await sql.query<{ seq: string | number; xmin: string }>(
     `SELECT COALESCE(MAX(seq), 0)::text AS seq, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin FROM events`,
   );
@@ -250,9 +270,11 @@ interface DeliveryRow {
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : undefined);
 
+/** Deliveries, newest first; `scope` (see `scopeOf`) limits them to one owner's subscriptions. */
 async function listDeliveries(
   emu: Emulator,
   f: { subscriptionId?: string; state?: string; limit: number },
+  scope: Source | null = null,
 ): Promise<DeliveryRow[]> {
   return emu.db.query<DeliveryRow>(
     `SELECT d.*, s.url, e.event_id, e.type
@@ -260,20 +282,24 @@ async function listDeliveries(
        JOIN webhook_subscriptions s ON s.id = d.subscription_id
        JOIN events e ON e.seq = d.seq
       WHERE ($1::text IS NULL OR d.subscription_id = $1) AND ($2::text IS NULL OR d.state = $2)
+        AND ($4::text IS NULL OR s.source = $4)
       ORDER BY d.seq DESC, s.created_at
       LIMIT $3`,
-    [f.subscriptionId ?? null, f.state ?? null, f.limit],
+    [f.subscriptionId ?? null, f.state ?? null, f.limit, scope],
   );
 }
 
-async function listSubscriptions(emu: Emulator) {
+/** Subscriptions with their delivery counts; `scope` (see `scopeOf`) limits them to one owner's. */
+async function listSubscriptions(emu: Emulator, scope: Source | null = null) {
   const subs = await emu.db.query<SubscriptionRow & { pending: number; delivered: number; dead: number }>(
     `SELECT s.*,
             COUNT(*) FILTER (WHERE d.state = 'PENDING')::int AS pending,
             COUNT(*) FILTER (WHERE d.state = 'DELIVERED')::int AS delivered,
             COUNT(*) FILTER (WHERE d.state = 'DEAD')::int AS dead
        FROM webhook_subscriptions s LEFT JOIN webhook_deliveries d ON d.subscription_id = s.id
+      WHERE $1::text IS NULL OR s.source = $1
       GROUP BY s.id ORDER BY s.created_at, s.id`,
+    [scope],
   );
   return subs.map((s) => ({
     ...renderSubscription(s),
@@ -342,12 +368,24 @@ export const webhooks: Domain = {
       path: `${BASE}/subscriptions`,
       access: 'elevated',
       schema: z.object({ url: urlSchema, eventTypes: eventTypes(emu.eventTypes).optional() }).strict(),
-      async handler({ msg }) {
+      async handler({ msg, identity }) {
         const types = msg.eventTypes ? [...new Set(msg.eventTypes)].sort() : null;
+        const source = sourceOf(identity);
         const sub = await emu.db.tx(async (sql) => {
           // Creates take turns until their transactions end, so that two cannot both count 99 and
-          // both insert (on PGlite, whose transactions already run one at a time, the lock is free).
+          // both insert, nor both find no twin and both insert it (on PGlite, whose transactions
+          // already run one at a time, the lock is free).
           await sql.query("SELECT pg_advisory_xact_lock(hashtext('webhook_subscriptions.cap'))");
+          // The same subscription again (same owner, URL and event types) is the one there is: a
+          // second would deliver every event twice. Answering it (200) rather than a 409 makes the
+          // create safe to retry and to run at every start of an app, with no error to tell apart.
+          const [twin] = await sql.query<SubscriptionRow>(
+            `SELECT * FROM webhook_subscriptions
+              WHERE source = $1 AND url = $2 AND event_types IS NOT DISTINCT FROM $3::jsonb
+              ORDER BY created_at, id LIMIT 1`,
+            [source, msg.url, types ? JSON.stringify(types) : null],
+          );
+          if (twin) return twin;
           const [n] = await sql.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM webhook_subscriptions');
           if (n!.n >= MAX_SUBSCRIPTIONS)
             throw invalid([
@@ -358,7 +396,7 @@ export const webhooks: Domain = {
                 data: { max: MAX_SUBSCRIPTIONS },
               },
             ]);
-          return subscribe(emu, sql, msg.url, types, 'api');
+          return subscribe(emu, sql, msg.url, types, source);
         });
         return { subscription: renderSubscription(sub!) };
       },
@@ -369,7 +407,7 @@ export const webhooks: Domain = {
       family: E,
       path: `${BASE}/subscriptions`,
       access: 'elevated',
-      handler: async () => ({ subscriptions: await listSubscriptions(emu) }),
+      handler: async ({ identity }) => ({ subscriptions: await listSubscriptions(emu, scopeOf(identity)) }),
     });
 
     router.route({
@@ -378,10 +416,12 @@ export const webhooks: Domain = {
       path: `${BASE}/subscriptions/{id}`,
       access: 'elevated',
       schema: z.object({ id: subscriptionId }),
-      async handler({ msg }) {
-        const gone = await emu.db.query('DELETE FROM webhook_subscriptions WHERE id = $1 RETURNING id', [
-          msg.id,
-        ]);
+      async handler({ msg, identity }) {
+        // Another app's subscription is a 404, as one that does not exist: its id says nothing.
+        const gone = await emu.db.query(
+          'DELETE FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR source = $2) RETURNING id',
+          [msg.id, scopeOf(identity)],
+        );
         if (!gone.length)
           throw notFound(
             'SUBSCRIPTION_NOT_FOUND',
@@ -404,8 +444,8 @@ export const webhooks: Domain = {
         state: z.enum(STATES).optional(),
         limit: qs.int().pipe(z.number().int().min(1).max(1000)).default(100),
       }),
-      async handler({ msg }) {
-        return { deliveries: (await listDeliveries(emu, msg)).map(renderDelivery) };
+      async handler({ msg, identity }) {
+        return { deliveries: (await listDeliveries(emu, msg, scopeOf(identity))).map(renderDelivery) };
       },
     });
 
@@ -415,11 +455,12 @@ export const webhooks: Domain = {
       path: `${BASE}/deliveries/redeliver`,
       access: 'elevated',
       schema: z.object({ subscriptionId }).strict(),
-      async handler({ msg }) {
+      async handler({ msg, identity }) {
         return emu.db.tx(async (sql) => {
-          const sub = await sql.query('SELECT 1 FROM webhook_subscriptions WHERE id = $1', [
-            msg.subscriptionId,
-          ]);
+          const sub = await sql.query(
+            'SELECT 1 FROM webhook_subscriptions WHERE id = $1 AND ($2::text IS NULL OR source = $2)',
+            [msg.subscriptionId, scopeOf(identity)],
+          );
           if (!sub.length)
             throw notFound(
               'SUBSCRIPTION_NOT_FOUND',
