@@ -62,6 +62,20 @@ export const redirectMigrations = [
       CREATE INDEX redirect_sessions_plain ON redirect_sessions ((doc->>'clientId')) WHERE plain;
     `,
   },
+  {
+    // Who made each session through the API (`callerOf`), for the cap per caller. Those stored
+    // before take their member or visitor, as far as the stored session says.
+    id: '0240_redirect_session_caller',
+    sql: `
+      ALTER TABLE redirect_sessions ADD COLUMN caller text;
+      UPDATE redirect_sessions SET caller = CASE
+          WHEN doc->>'memberId' IS NOT NULL THEN 'member:' || (doc->>'memberId')
+          WHEN doc->>'visitorId' IS NOT NULL THEN 'visitor:' || (doc->>'visitorId')
+        END
+       WHERE NOT plain;
+      CREATE INDEX redirect_sessions_caller ON redirect_sessions (caller) WHERE caller IS NOT NULL;
+    `,
+  },
 ];
 
 /**
@@ -85,6 +99,25 @@ const lifetime = (intent: string) => (intent === 'auth' ? AUTH_SESSION_TTL_MS : 
  * for that hour, pruning or not.
  */
 export const PLAIN_SESSIONS_PER_CLIENT = 500;
+
+/**
+ * Sessions kept per caller of `POST …/v1/redirect-session` at most. Any visitor may make them, and
+ * most live 30 days: without a bound one token could store sessions without end. The bound is per
+ * caller, not per client, so that no one can push a buyer's checkout link out (the demo client's
+ * id is public). At the bound a new session replaces the caller's own oldest: the platform's
+ * behaviour is unknown, and a storefront that makes a session per click (or per page, to pre-warm
+ * a login) keeps working instead of getting 429s for a month (`capCallerSessions`).
+ */
+export const REDIRECT_SESSIONS_PER_CALLER = 100;
+
+/** Whom a session made through the API counts against: the member, visitor, app or API key user. */
+function callerOf(who: Identity): string | null {
+  if (who.memberId) return `member:${who.memberId}`;
+  if (who.visitorId) return `visitor:${who.visitorId}`;
+  if (who.appId) return `app:${who.appId}`;
+  if (who.userId) return `user:${who.userId}`;
+  return null;
+}
 
 /**
  * Deletes expired redirect sessions, up to `PRUNE_BATCH`, skipping rows another transaction
@@ -203,9 +236,36 @@ async function capPlainSessions(sql: Sql, clientId: string, kept: string) {
 }
 
 /**
+ * Keeps a caller's sessions to `REDIRECT_SESSIONS_PER_CALLER`, always `kept` (the one just made).
+ * Expired ones go first, then those never opened (oldest first), then the least recently used
+ * (a session's last use is its expiry less its lifetime). The caller's creates take turns (an
+ * advisory lock until the transaction ends) so that two at once cannot both keep one too many;
+ * rows a page load holds at that moment are skipped, and go at the caller's next create.
+ */
+async function capCallerSessions(emu: Emulator, sql: Sql, caller: string, kept: string) {
+  await sql.query(
+    `DELETE FROM redirect_sessions WHERE id IN (
+       SELECT id FROM redirect_sessions WHERE caller = $1
+        ORDER BY id = $2 DESC, expires_at > $4 DESC, loads > 0 DESC,
+                 expires_at - CASE WHEN intent = 'auth' THEN $5::interval ELSE $6::interval END DESC,
+                 created_at DESC, id
+       OFFSET $3 FOR UPDATE SKIP LOCKED)`,
+    [
+      caller,
+      kept,
+      REDIRECT_SESSIONS_PER_CALLER,
+      emu.now(),
+      `${AUTH_SESSION_TTL_MS} milliseconds`,
+      `${REDIRECT_SESSION_TTL_MS} milliseconds`,
+    ],
+  );
+}
+
+/**
  * Creates a redirect session; what `POST …/v1/redirect-session` does. `recordEvent: false` for the
  * sessions the emulator keeps for plain authorization requests (anyone may send them, and they are
  * no session created through the API): those leave no event behind, and are capped per client.
+ * The others are capped per caller (`capCallerSessions`).
  */
 export async function createRedirectSession(
   emu: Emulator,
@@ -267,9 +327,12 @@ export async function createRedirectSession(
       memberId: identity.memberId ?? null,
       createdAt: emu.now().toISOString(),
     };
+    const caller = recordEvent ? callerOf(identity) : null;
+    if (caller)
+      await sql.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`redirect_sessions:${caller}`]);
     await pruneRedirectSessions(emu, sql);
     await sql.query(
-      'INSERT INTO redirect_sessions (id, intent, doc, session_token_hash, created_at, expires_at, plain) VALUES ($1,$2,$3,$4,$5,$6,$7)',
+      'INSERT INTO redirect_sessions (id, intent, doc, session_token_hash, created_at, expires_at, plain, caller) VALUES ($1,$2,$3,$4,$5,$6,$7,$8)',
       [
         id,
         intent,
@@ -278,9 +341,11 @@ export async function createRedirectSession(
         emu.now(),
         new Date(emu.now().getTime() + lifetime(intent)),
         !recordEvent,
+        caller,
       ],
     );
     if (!recordEvent && clientId) await capPlainSessions(sql, clientId, id);
+    if (caller) await capCallerSessions(emu, sql, caller, id);
     const base = emu.config.publicUrl;
     let endpoint = `${base}/redirect/${id}`;
     const searchParams: Record<string, string> = {};
