@@ -259,8 +259,8 @@ it('previews in bulk edits what the platform stores, and says what failed and wh
   await page.getByRole('button', { name: 'Apply to 2 products' }).click();
   await page.getByText(/Updated 0 products; 2 failed/).waitFor();
   const failures = page.getByRole('list', { name: 'Failed products' });
-  await failures.getByText(/Stoneware Mug.*below zero/).waitFor();
-  await failures.getByText(/Beeswax Candle.*below zero/).waitFor();
+  await failures.getByText(/Stoneware Mug.*would become negative/).waitFor();
+  await failures.getByText(/Beeswax Candle.*would become negative/).waitFor();
   await page.getByLabel('Select Stoneware Mug').uncheck();
   await page.getByLabel('Select Beeswax Candle').uncheck();
 

@@ -16,6 +16,7 @@ import {
   RATE_PLACES,
   sendOrSkip,
   show,
+  whyRefused,
 } from './bulk.ts';
 import { unavailable, useMerchant, useUnsaved, useWrite } from './context.ts';
 import { useAllProducts } from './Products.tsx';
@@ -32,7 +33,6 @@ export function Bulk() {
   // Products chosen or the change edited since the last change applied: leaving loses them.
   const [edited, setEdited] = useState(false);
   useUnsaved(() => edited && selected.length > 0 && 'the bulk change');
-  const problem = checkValue(amount, mode, prop);
   const change: Change = { prop, mode, value: Number(amount), round };
   const calls: BulkCalls = {
     update: (ids, set) => products.bulkUpdateProductsProperty(client, ids, set),
@@ -43,6 +43,10 @@ export function Bulk() {
     skipped,
     result: await applyChange(calls, ids, c),
   }));
+  // The platform's refusal of the whole change: of the value, said beside it as the form's own check.
+  const refused = apply.error ? whyRefused(apply.error) : undefined;
+  const problem =
+    checkValue(amount, mode, prop) ?? (refused && 'value' in refused ? refused.value : undefined);
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
   if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
   const rows = list.data;
@@ -62,7 +66,11 @@ export function Bulk() {
   const toggle = (pid: string, on: boolean) => choose((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
   const start = () => {
     const { ids, skipped } = sendOrSkip(chosen, change);
-    apply.run({ c: change, ids, skipped }, () => setEdited(false));
+    apply.run(
+      { c: change, ids, skipped },
+      () => setEdited(false),
+      (e) => 'value' in whyRefused(e) && document.getElementById(`${id}-n`)?.focus(),
+    );
   };
   const done = apply.data;
   const r = done?.result.bulkActionMetadata;
@@ -180,7 +188,11 @@ export function Bulk() {
           </tbody>
         </table>
       </div>
-      {apply.error && <ErrorState error={apply.error} title="Nothing was changed" />}
+      {refused && 'text' in refused && (
+        <p className="notice notice-error" role="alert">
+          {refused.text}
+        </p>
+      )}
       <div aria-live="polite">
         {done && r && (
           <div className={`notice ${r.totalFailures ? 'notice-error' : 'notice-ok'}`}>

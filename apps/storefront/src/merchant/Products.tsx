@@ -3,13 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
-import { humanMessage } from '../errors.ts';
 import { count, few, money } from '../format.ts';
 import {
   allOf,
   CREATED,
   justCreated,
-  PartlySaved,
   typedIn,
   unavailable,
   useMerchant,
@@ -18,13 +16,12 @@ import {
 } from './context.ts';
 import {
   changes,
+  type Draft,
   decimal,
   droppedVariants,
   type Field,
   optionVariants,
   type Problems,
-  platformWords,
-  REFUSABLE,
   rebase,
   refusedAt,
   refusedFields,
@@ -34,6 +31,7 @@ import {
   variantName,
   variantStock,
 } from './draft.ts';
+import { CREATED_NOT_LOADED, LABELS, partlySaved, SAVED_NOT_RELOADED, saveFailure } from './saving.ts';
 
 /** The largest page the platform serves. */
 export const PAGE_MAX = 100;
@@ -176,10 +174,32 @@ export function ProductEditor() {
 
 function StoredProduct({ id }: { id: string }) {
   const product = useProduct(id);
+  const location = useLocation();
+  const notice = useRef<HTMLParagraphElement>(null);
+  const unloadedNew = product.data === undefined && !!product.error && justCreated(location.state);
+  useEffect(() => {
+    // The form that was pressed is gone: the notice takes the focus, not the page.
+    if (unloadedNew) notice.current?.focus();
+  }, [unloadedNew]);
   if (product.isPending) return <Skeleton lines={8} label="Loading the product" />;
-  if (product.error) return <ErrorState error={product.error} retry={() => product.refetch()} />;
+  // Just created, and only reading it failed: it is stored. Said as created, with no form that
+  // would create it a second time; the state stays until the editor shows, which says "Created.".
+  if (unloadedNew)
+    return (
+      <div className="notice" role="status">
+        <p ref={notice} tabIndex={-1}>
+          {CREATED_NOT_LOADED}
+        </p>
+        <button type="button" className="button" onClick={() => product.refetch()}>
+          Load it again
+        </button>
+      </div>
+    );
+  if (product.data === undefined)
+    return <ErrorState error={product.error!} retry={() => product.refetch()} />;
   if (!product.data) return <p className="notice">This product no longer exists.</p>;
-  return <Editor product={product.data} />;
+  // A read again after a write that failed keeps the editor, with what was read last.
+  return <Editor product={product.data} reload={async () => !(await product.refetch()).error} />;
 }
 
 /** Asks before a save whose new options delete stored variants; true when it may go ahead. */
@@ -204,45 +224,7 @@ function removeOptionsQuestion(product: Product) {
   );
 }
 
-const LABELS: Record<Exclude<Field, 'visible'>, string> = {
-  name: 'Name',
-  description: 'Description',
-  productType: 'Type',
-  price: 'Price (USD)',
-  cost: 'Cost (USD)',
-  weight: 'Weight (kg)',
-  sku: 'SKU',
-  ribbon: 'Ribbon',
-  brand: 'Brand',
-  options: 'Options',
-};
-
-/** The form's field of each product field a save sends (`priceData`: the price). */
-const SENT_AS: Partial<Record<keyof ProductInput, Field>> = {
-  ...REFUSABLE,
-  productType: 'productType',
-  visible: 'visible',
-};
-
-/** The labels of the fields `input` sends, in the form's words: `Ribbon, Price (USD)`. */
-const savedLabels = (input: ProductInput) =>
-  (Object.keys(input) as (keyof ProductInput)[])
-    .flatMap((k) => {
-      const f = SENT_AS[k];
-      return !f ? [] : f === 'visible' ? ['Visible in the shop'] : [LABELS[f]];
-    })
-    .join(', ');
-
-/** What the editor's alert says about a failed save. */
-function saveFailure(error: Error) {
-  if (error instanceof PartlySaved)
-    return `Partly saved. Saved: ${error.saved}. Not saved: ${error.notSaved} (${humanMessage(error.failure)}) Save again to finish.`;
-  // A refusal the form has no field for: in the platform's own words.
-  const words = platformWords(error);
-  return words ? `Not saved: the platform refused it: “${words}”.` : humanMessage(error);
-}
-
-function Editor({ product }: { product?: Product }) {
+function Editor({ product, reload }: { product?: Product; reload?: () => Promise<boolean> }) {
   const client = useMerchant();
   const navigate = useNavigate();
   const id = useId();
@@ -254,11 +236,16 @@ function Editor({ product }: { product?: Product }) {
   const { base, draft } = form;
   const [problems, setProblems] = useState<Problems>({});
   const location = useLocation();
-  const [note, setNote] = useState<'created' | 'saved' | 'unchanged' | null>(() =>
+  const [note, setNote] = useState<'created' | 'saved' | 'unchanged' | 'unread' | null>(() =>
     justCreated(location.state) ? 'created' : null,
   );
+  // What the last save stored while reading it back failed: those values are not unsaved edits.
+  const [unread, setUnread] = useState<Draft | null>(null);
   useUnsaved(
-    () => !sameDraft(draft, base) && (product ? `your changes to “${product.name}”` : 'the new product'),
+    () =>
+      !sameDraft(draft, base) &&
+      !(unread && sameDraft(draft, unread)) &&
+      (product ? `your changes to “${product.name}”` : 'the new product'),
   );
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
@@ -269,6 +256,7 @@ function Editor({ product }: { product?: Product }) {
     navigate('.', { replace: true, state: null });
   }, [location.state, navigate]);
   const save = useWrite(async ({ input, removeOptions }: { input: ProductInput; removeOptions: boolean }) => {
+    // A new product's editor reads it by id; if that read fails it still says "Created".
     if (!product) return (await products.createProduct(client, input)).product;
     if (Object.keys(input).length) await products.updateProduct(client, product.id, input);
     if (removeOptions)
@@ -277,10 +265,15 @@ function Editor({ product }: { product?: Product }) {
       } catch (e) {
         // The update before it is stored: say so, not that nothing was saved.
         if (!Object.keys(input).length) throw e;
-        throw new PartlySaved(savedLabels(input), 'the options were not removed', e);
+        throw partlySaved(input, 'the options were not removed', e);
       }
-    // As stored now, in the platform's form: what the saved fields show from here on.
-    return (await products.getProduct(client, product.id, { includeMerchantSpecificData: true })).product;
+    // As stored now, in the platform's form: what the saved fields show from here on. The save is
+    // stored even when this read fails (offline, a 5xx): `undefined`, said as saved, never as failed.
+    try {
+      return (await products.getProduct(client, product.id, { includeMerchantSpecificData: true })).product;
+    } catch {
+      return undefined;
+    }
   });
   const set = (k: Field, v: string | boolean) => {
     setNote(null);
@@ -308,7 +301,9 @@ function Editor({ product }: { product?: Product }) {
     save.run(
       { input, removeOptions },
       (p) => {
-        setNote('saved');
+        setUnread(p ? null : sent);
+        setNote(p ? 'saved' : 'unread');
+        if (!p) return;
         if (!product) navigate(`/merchant/products/${p.id}`, { state: CREATED });
         // The saved fields are no longer edits: they show what is stored and follow later writes.
         else setForm((f) => ({ ...f, draft: settle(f.draft, sent, toDraft(p)) }));
@@ -433,6 +428,24 @@ function Editor({ product }: { product?: Product }) {
         <div aria-live="polite">
           {note === 'created' && <p className="notice notice-ok">Created.</p>}
           {note === 'saved' && <p className="notice notice-ok">Saved.</p>}
+          {note === 'unread' && (
+            <div className="notice notice-ok">
+              <p>{SAVED_NOT_RELOADED}</p>
+              {reload && (
+                <button
+                  type="button"
+                  className="button small"
+                  onClick={async () => {
+                    if (!(await reload())) return;
+                    setUnread(null);
+                    setNote('saved');
+                  }}
+                >
+                  Load it again
+                </button>
+              )}
+            </div>
+          )}
           {note === 'unchanged' && <p className="notice">No changes to save.</p>}
         </div>
         <button type="submit" className="button button-primary" {...unavailable(save.isPending)}>

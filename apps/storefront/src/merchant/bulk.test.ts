@@ -189,7 +189,7 @@ it('groups failures by reason, with product names', () => {
           id: 'm',
           originalIndex: 0,
           success: false,
-          error: { code: 'NEGATIVE_VALUE', description: 'x' },
+          error: { code: 'NEGATIVE_VALUE', description: 'The price of product m would become negative' },
         },
       },
       {
@@ -197,7 +197,7 @@ it('groups failures by reason, with product names', () => {
           id: 'c',
           originalIndex: 1,
           success: false,
-          error: { code: 'NEGATIVE_VALUE', description: 'y' },
+          error: { code: 'NEGATIVE_VALUE', description: 'The price of product c would become negative' },
         },
       },
       { itemMetadata: { id: 'k', originalIndex: 2, success: true } },
@@ -206,15 +206,16 @@ it('groups failures by reason, with product names', () => {
           id: 'v',
           originalIndex: 3,
           success: false,
-          error: { code: 'VALUE_TOO_LARGE', description: 'z' },
+          error: { code: 'VALUE_TOO_LARGE', description: 'The price of product v would exceed 999999999.99' },
         },
       },
     ],
     bulkActionMetadata: { totalSuccesses: 1, totalFailures: 3, undetailedFailures: 0 },
   };
   expect(failures(r, 'price', (id) => ({ m: 'Mug', c: 'Candle', v: 'Vase' })[id] ?? id)).toEqual([
-    { why: 'the price would go below zero', names: ['Mug', 'Candle'] },
-    { why: 'the price would go above 999,999,999.99', names: ['Vase'] },
+    // In the platform's words, the product's id said as `this product`.
+    { why: 'The price of this product would become negative', names: ['Mug', 'Candle'] },
+    { why: 'The price of this product would exceed 999999999.99', names: ['Vase'] },
   ]);
 });
 
@@ -305,7 +306,7 @@ describe('applyChange', () => {
 
   it('keeps each call’s failures with their product, index and reason, and adds up the totals', async () => {
     const ids = idList(250);
-    const negative = { code: 'NEGATIVE_VALUE', description: 'x' };
+    const negative = { code: 'NEGATIVE_VALUE', description: 'The price would become negative' };
     const { calls } = fakeCalls((chunk) => answer(chunk, { p2: negative, p104: negative, p250: negative }));
     const r = await applyChange(calls, ids, c({ value: -30 }));
     expect(r.bulkActionMetadata).toEqual({ totalSuccesses: 247, totalFailures: 3, undetailedFailures: 0 });
@@ -315,13 +316,13 @@ describe('applyChange', () => {
       { id: 'p250', originalIndex: 249, success: false, error: negative },
     ]);
     expect(failures(r, 'price', name)).toEqual([
-      { why: 'the price would go below zero', names: ['Product 2', 'Product 104', 'Product 250'] },
+      { why: 'The price would become negative', names: ['Product 2', 'Product 104', 'Product 250'] },
     ]);
   });
 
   it('names a failed product the platform answered without its id, from what was sent', async () => {
     const { calls } = fakeCalls((chunk, n) => {
-      const r = answer(chunk, n === 1 ? { p101: { code: 'PRODUCT_NOT_FOUND', description: 'x' } } : {});
+      const r = answer(chunk, n === 1 ? { p101: { code: 'PRODUCT_NOT_FOUND', description: '' } } : {});
       delete r.results[0]!.itemMetadata.id;
       return r;
     });

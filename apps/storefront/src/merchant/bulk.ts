@@ -9,7 +9,7 @@
 import { type BulkAdjust, type BulkResult, type BulkSet, isNetworkError, type Product } from '@shopkit/sdk';
 import { humanMessage, isRefusal } from '../errors.ts';
 import { few, money } from '../format.ts';
-import { variantName } from './draft.ts';
+import { platformWords, refusedAt, variantName } from './draft.ts';
 
 export type Property = 'price' | 'cost' | 'weight';
 export type Mode = 'set' | 'amount' | 'percentage';
@@ -156,15 +156,26 @@ export function chunks<T>(items: readonly T[], size = BULK_MAX): T[][] {
 
 /** The call that makes the change to a run of products. */
 function changeCall(calls: BulkCalls, c: Change): (ids: string[]) => Promise<BulkResult> {
-  if (c.mode === 'set') return (ids) => calls.update(ids, { [c.prop]: c.value } as BulkSet);
-  const adjustment =
+  // One property each, spelled out: the SDK's types take exactly one (no computed key).
+  if (c.mode === 'set') {
+    const set: BulkSet =
+      c.prop === 'price' ? { price: c.value } : c.prop === 'cost' ? { cost: c.value } : { weight: c.value };
+    return (ids) => calls.update(ids, set);
+  }
+  const by =
     c.mode === 'amount' ? { amount: c.value } : { percentage: { rate: c.value, roundToInt: c.round } };
-  return (ids) => calls.adjust({ [c.prop]: adjustment } as BulkAdjust, ids);
+  const adjust: BulkAdjust =
+    c.prop === 'price' ? { price: by } : c.prop === 'cost' ? { cost: by } : { weight: by };
+  return (ids) => calls.adjust(adjust, ids);
 }
 
 /** The item error of each product of a call that threw, its reason a phrase as `failures` shows it. */
 function callError(e: unknown) {
   if (isRefusal(e)) {
+    // The platform's own words when it names what it refused (as the single forms quote them).
+    const words = platformWords(e);
+    if (words)
+      return { code: 'CALL_REFUSED', description: `not changed: the platform refused it: “${words}”` };
     const why = humanMessage(e).replace(/\.$/, '');
     return { code: 'CALL_REFUSED', description: `not changed: ${why[0]!.toLowerCase()}${why.slice(1)}` };
   }
@@ -213,22 +224,55 @@ export async function applyChange(calls: BulkCalls, ids: string[], c: Change): P
   return out;
 }
 
-/** A failed item's reason, as a phrase. */
-function reason(prop: Property, error?: { code: string; description: string }) {
+/** The console's own phrase for a failed item the platform gave no words for. */
+function ownReason(prop: Property, error?: { code: string }) {
   if (!error) return 'no reason given';
   if (error.code === 'NEGATIVE_VALUE') return `the ${prop} would go below zero`;
   if (error.code === 'VALUE_TOO_LARGE') return `the ${prop} would go above 999,999,999.99`;
   if (error.code === 'PRODUCT_NOT_FOUND') return 'the product no longer exists';
-  return error.description;
+  return 'no reason given';
 }
 
-/** The failed items of a bulk answer, grouped by reason, with product names. */
+/**
+ * A failed item's reason: the platform's own words (its `description`, as the single forms show a
+ * refused field's), with the product's id, which means nothing to the merchant beside its name,
+ * said as `this product`; the console's phrase only when the platform gave none.
+ * @example reason('price', 'm1', { code: 'NEGATIVE_VALUE', description: 'The price of product m1 would become negative' }) // 'The price of this product would become negative'
+ */
+function reason(prop: Property, id: string | undefined, error?: { code: string; description?: string }) {
+  const words = error?.description?.trim().replace(/\.$/, '');
+  if (!words) return ownReason(prop, error);
+  if (!id) return words;
+  // The id as a word of its own (`product 5f0c…`, `“5f0c…”`), never a part of another word.
+  const quoted = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return words.replace(
+    new RegExp(`(?:\\bproduct )?(?<![\\w-])["“]?${quoted}["”]?(?![\\w-])`, 'g'),
+    'this product',
+  );
+}
+
+/** The failed items of a bulk answer, grouped by reason (the platform's words), with product names. */
 export function failures(r: BulkResult, prop: Property, name: (id: string) => string) {
   const groups = new Map<string, string[]>();
   for (const { itemMetadata: m } of r.results) {
     if (m.success) continue;
-    const why = reason(prop, m.error);
+    const why = reason(prop, m.id, m.error);
     groups.set(why, [...(groups.get(why) ?? []), m.id ? name(m.id) : `item ${m.originalIndex + 1}`]);
   }
   return [...groups].map(([why, names]) => ({ why, names }));
+}
+
+/** The platform's refusal of the value typed (`set.price`, `adjust.weight.amount`, a rate). */
+const VALUE_FIELD = /^(set|adjust)\.(price|cost|weight)\b/;
+
+/**
+ * What to say when the platform refused a whole change (nothing was changed): a refusal of the
+ * value typed beside that field, in the platform's words (`value`); any other in a sentence
+ * (`text`) that quotes the platform when it names what it refused.
+ */
+export function whyRefused(e: unknown): { value: string } | { text: string } {
+  const value = refusedAt(e, VALUE_FIELD);
+  if (value) return { value };
+  const words = platformWords(e);
+  return { text: `Nothing was changed: ${words ? `the platform refused it: “${words}”.` : humanMessage(e)}` };
 }

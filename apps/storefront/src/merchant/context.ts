@@ -3,6 +3,7 @@ import type { AnyClient } from '@shopkit/sdk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef } from 'react';
 import { useBlocker } from 'react-router';
+import { PartlySaved } from './saving.ts';
 
 export const MerchantContext = createContext<AnyClient | null>(null);
 
@@ -57,21 +58,6 @@ export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
     });
   };
   return { run, isPending: m.isPending, error: m.error, data: m.data, reset: m.reset };
-}
-
-/**
- * A write of several calls that failed after some of them were stored: `saved` says what is stored
- * (`Ribbon, Price (USD)`), `notSaved` what is not, and `failure` is why. `useWrite` refreshes the
- * console after it as after a success.
- */
-export class PartlySaved extends Error {
-  constructor(
-    readonly saved: string,
-    readonly notSaved: string,
-    readonly failure: unknown,
-  ) {
-    super(`Saved ${saved}; ${notSaved}`);
-  }
 }
 
 /**

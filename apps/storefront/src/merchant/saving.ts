@@ -1,0 +1,81 @@
+/**
+ * What the product editor says about a save: the form's label of each field, what a save stored
+ * only in part saved and did not (`PartlySaved`), why a save failed, and a save stored whose fresh
+ * copy could not be read back. Pure: no React, no calls.
+ * @module
+ */
+import type { ProductInput } from '@shopkit/sdk';
+import { humanMessage } from '../errors.ts';
+import { type Field, platformWords, REFUSABLE } from './draft.ts';
+
+/** The form's label of each field. */
+export const LABELS: Record<Exclude<Field, 'visible'>, string> = {
+  name: 'Name',
+  description: 'Description',
+  productType: 'Type',
+  price: 'Price (USD)',
+  cost: 'Cost (USD)',
+  weight: 'Weight (kg)',
+  sku: 'SKU',
+  ribbon: 'Ribbon',
+  brand: 'Brand',
+  options: 'Options',
+};
+
+/** The form's field of each product field a save sends (`priceData`: the price). */
+const SENT_AS: Partial<Record<keyof ProductInput, Field>> = {
+  ...REFUSABLE,
+  productType: 'productType',
+  visible: 'visible',
+};
+
+/**
+ * The labels of the fields `input` sends, in the form's words; fields the form does not show are
+ * left out.
+ * @example savedLabels({ ribbon: 'Half', priceData: { price: 12 } }) // 'Ribbon, Price (USD)'
+ */
+export const savedLabels = (input: ProductInput) =>
+  (Object.keys(input) as (keyof ProductInput)[])
+    .flatMap((k) => {
+      const f = SENT_AS[k];
+      return !f ? [] : f === 'visible' ? ['Visible in the shop'] : [LABELS[f]];
+    })
+    .join(', ');
+
+/**
+ * A write of several calls that failed after some of them were stored: `saved` says what is stored
+ * (`Ribbon, Price (USD)`), `notSaved` what is not, and `failure` is why. `useWrite` refreshes the
+ * console after it as after a success.
+ */
+export class PartlySaved extends Error {
+  constructor(
+    readonly saved: string,
+    readonly notSaved: string,
+    readonly failure: unknown,
+  ) {
+    super(`Saved ${saved}; ${notSaved}`);
+  }
+}
+
+/** The failure of a save whose first call stored `input` and whose next call (`notSaved`) failed. */
+export const partlySaved = (input: ProductInput, notSaved: string, failure: unknown) =>
+  new PartlySaved(savedLabels(input), notSaved, failure);
+
+/** What the editor's alert says about a failed save. */
+export function saveFailure(error: unknown) {
+  if (error instanceof PartlySaved)
+    return `Partly saved. Saved: ${error.saved}. Not saved: ${error.notSaved} (${humanMessage(error.failure)}) Save again to finish.`;
+  // A refusal the form has no field for: in the platform's own words.
+  const words = platformWords(error);
+  return words ? `Not saved: the platform refused it: “${words}”.` : humanMessage(error);
+}
+
+/**
+ * What the editor says when a save was stored but reading the product back failed (offline, a
+ * 5xx): it is saved (never "not saved" nor "try again", which invite a second save or create), and
+ * only the fresh copy is missing; the editor offers to load it (`Load it again`).
+ */
+export const SAVED_NOT_RELOADED =
+  'Saved. The saved product could not be loaded again, so the form may not show all that is stored yet.';
+/** The same for a product just created whose editor could not load it. */
+export const CREATED_NOT_LOADED = 'Created. The new product could not be loaded yet.';
