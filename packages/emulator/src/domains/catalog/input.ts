@@ -8,6 +8,7 @@ import { MeasurementUnit } from '@shopkit/sdk';
 import { invalid, type Violation } from '../../http/errors.ts';
 import { float, z } from '../../http/validate.ts';
 import {
+  carryOverOptions,
   compatibleUnits,
   DIMENSIONS_UNITS,
   type Dimensions,
@@ -287,7 +288,6 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
         bad.push({ field: `${at}.name`, description: `repeats the option name "${o.name}"` });
       names.add(o.name.toLowerCase());
       const seen = new Set<string>();
-      const old = p.productOptions.find((x) => x.name === o.name);
       const choices = o.choices.map((c, j) => {
         const cat = `${at}.choices[${j}]`;
         if (seen.has(c.description.toLowerCase()))
@@ -300,8 +300,7 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
             description: 'must be a colour code such as #1a2b3c for a colour option',
             violatedRule: 'FORMAT',
           });
-        const mediaIds = old?.choices.find((x) => x.description === c.description)?.mediaIds ?? [];
-        return { value, description: c.description, mediaIds };
+        return { value, description: c.description, mediaIds: [] as string[] };
       });
       return { optionType: type, name: o.name, choices };
     });
@@ -316,8 +315,12 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
     next.productOptions = options;
   }
   if (bad.length) throw invalid(bad);
-  if (input.productOptions)
-    next.variants = generateVariants(next.id, next.productOptions, p.variants, p.trackInventory);
+  if (input.productOptions) {
+    // Renamed options and choices keep their variants and media (`carryOverOptions`).
+    const carried = carryOverOptions(p.productOptions, next.productOptions, p.variants);
+    next.productOptions = carried.options;
+    next.variants = generateVariants(next.id, carried.options, carried.variants, p.trackInventory);
+  }
   if (input.stock) {
     const s = input.stock;
     if (s.trackInventory !== undefined) next.trackInventory = s.trackInventory;
@@ -358,7 +361,9 @@ export function blankProduct(id: string, name: string, now: string): ProductStat
 export const variantInput = z
   .object({
     choices: z.record(z.string(), z.string()).optional(),
-    variantIds: z.array(z.string().min(1)).max(MAX_VARIANTS).optional(),
+    // An empty list names no variant: refused, not read as "absent" (which would fall back to
+    // `choices` and change variants the caller did not name).
+    variantIds: z.array(z.string().min(1)).min(1).max(MAX_VARIANTS).optional(),
     price: money().optional(),
     cost: money().optional(),
     weight: weight().optional(),

@@ -126,10 +126,13 @@ export interface ProductState {
   lastUpdated: string;
 }
 
-/** A UUID derived from a product id and a variant's choices, so regenerated variants keep their ids. */
-export function variantId(productId: string, choices: Record<string, string>): string {
+/**
+ * A UUID derived from a product id and a variant's choices, so regenerated variants keep their ids.
+ * `attempt` > 0 derives another one, for choices whose first id a kept (renamed) variant holds.
+ */
+export function variantId(productId: string, choices: Record<string, string>, attempt = 0): string {
   const h = createHash('sha1')
-    .update(`${productId}\n${JSON.stringify(Object.entries(choices))}`)
+    .update(`${productId}\n${JSON.stringify(Object.entries(choices))}${attempt ? `\n${attempt}` : ''}`)
     .digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
@@ -151,7 +154,8 @@ const sameChoices = (a: Record<string, string>, b: Record<string, string>) => {
  * The variants of a product: one per combination of choices, or the one default variant when it has
  * no options. A variant whose choices existed before keeps its id, overrides and stock. A new one
  * has no units when the product tracks inventory (copying another variant's would make units out of
- * nothing), else the product's in-stock flag, which its untracked variants share.
+ * nothing), else the product's in-stock flag, which its untracked variants share. A new variant's
+ * id is never one a kept variant holds (a renamed variant keeps the id its old choices gave it).
  */
 export function generateVariants(
   productId: string,
@@ -169,10 +173,100 @@ export function generateVariants(
     const kept = previous.find((v) => Object.keys(v.choices).length === 0);
     return [kept ?? fresh({}, DEFAULT_VARIANT_ID)];
   }
-  return choiceCombinations(options).map(
-    (choices) =>
-      previous.find((v) => sameChoices(v.choices, choices)) ?? fresh(choices, variantId(productId, choices)),
-  );
+  const combos = choiceCombinations(options);
+  const kept = combos.map((choices) => previous.find((v) => sameChoices(v.choices, choices)));
+  const taken = new Set(kept.flatMap((v) => (v ? [v.id] : [])));
+  return combos.map((choices, i) => {
+    if (kept[i]) return kept[i];
+    let id = variantId(productId, choices);
+    for (let attempt = 1; taken.has(id); attempt++) id = variantId(productId, choices, attempt);
+    taken.add(id);
+    return fresh(choices, id);
+  });
+}
+
+/**
+ * Which old item each new one continues (its index in `old`, or undefined when it is new): the old
+ * item of the same key, trying `keys` in turn, else (when `byPlace`) the old item at the same place
+ * when no new item took it. Each old item is continued at most once.
+ */
+function pairItems<T>(old: readonly T[], next: readonly T[], keys: ((x: T) => string)[], byPlace: boolean) {
+  const pairs: (number | undefined)[] = next.map(() => undefined);
+  const used = new Set<number>();
+  for (const key of keys)
+    next.forEach((item, i) => {
+      if (pairs[i] !== undefined) return;
+      const j = old.findIndex((o, k) => !used.has(k) && key(o) === key(item));
+      if (j < 0) return;
+      pairs[i] = j;
+      used.add(j);
+    });
+  next.forEach((_, i) => {
+    if (byPlace && pairs[i] === undefined && i < old.length && !used.has(i)) {
+      pairs[i] = i;
+      used.add(i);
+    }
+  });
+  return pairs;
+}
+
+/**
+ * Carries a product over to new options, the whole list as an update sends it. The wire gives
+ * options and choices no ids, so a rename is recognised as an entry edited in place. A new option
+ * continues the old option of the same name, else (when the number of options stays the same:
+ * adding or removing one makes every combination new anyway) the old option at the same place
+ * that no other took. A new choice continues the old choice of the same description, else of the
+ * same value (a colour keeps its code when renamed), else at the same place. A removed entry
+ * shifts the ones after it, which keep their names and so their variants. What the platform does
+ * is UNCONFIRMED; a merchant renaming a size expects its prices and stock to stay.
+ *
+ * Answers the options with each continued choice's media, and the previous variants with their
+ * choices renamed to the new names: `generateVariants` then keeps every variant whose choices are
+ * still there (id, overrides, visibility, stock), drops those of removed choices and makes fresh
+ * ones for new combinations only.
+ */
+export function carryOverOptions(
+  old: ProductOption[],
+  next: ProductOption[],
+  variants: VariantState[],
+): { options: ProductOption[]; variants: VariantState[] } {
+  const optionPairs = pairItems(old, next, [(o) => o.name], old.length === next.length);
+  /** Old option name → its new name and old choice description → new description. */
+  const renames = new Map<string, { name: string; choices: Map<string, string> }>();
+  const options = next.map((o, i) => {
+    const was = optionPairs[i] === undefined ? undefined : old[optionPairs[i]!]!;
+    if (!was) return o;
+    const choicePairs = pairItems(was.choices, o.choices, [(c) => c.description, (c) => c.value], true);
+    const choices = new Map<string, string>();
+    renames.set(was.name, { name: o.name, choices });
+    return {
+      ...o,
+      choices: o.choices.map((c, j) => {
+        const before = choicePairs[j] === undefined ? undefined : was.choices[choicePairs[j]!]!;
+        if (!before) return c;
+        choices.set(before.description, c.description);
+        return { ...c, mediaIds: before.mediaIds };
+      }),
+    };
+  });
+  const carried = variants.map((v) => {
+    const out: Record<string, string> = {};
+    const gone: [string, string][] = [];
+    for (const [name, choice] of Object.entries(v.choices)) {
+      const r = renames.get(name);
+      const to = r?.choices.get(choice);
+      // A choice (or option) not continued keeps its old name: no new combination matches it.
+      if (r && to !== undefined) out[r.name] = to;
+      else gone.push([name, choice]);
+    }
+    // In the new options' order, as new variants name their choices.
+    const ordered = Object.fromEntries([
+      ...options.flatMap((o) => (o.name in out ? [[o.name, out[o.name]!] as const] : [])),
+      ...gone,
+    ]);
+    return { ...v, choices: ordered };
+  });
+  return { options, variants: carried };
 }
 
 /** Whether the variant's choices include every given option → choice pair. */
@@ -302,7 +396,8 @@ export type InventoryStatus = 'IN_STOCK' | 'OUT_OF_STOCK' | 'PARTIALLY_OUT_OF_ST
 export function productStock(p: ProductState) {
   const inStock = p.variants.map((v) => variantInStock(p, v));
   const some = inStock.some(Boolean);
-  const all = inStock.every(Boolean);
+  // No variants at all (a visitor's view of a product whose variants are all hidden) is out of stock.
+  const all = some && inStock.every(Boolean);
   const inventoryStatus: InventoryStatus = all
     ? 'IN_STOCK'
     : some

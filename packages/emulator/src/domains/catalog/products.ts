@@ -63,6 +63,9 @@ import {
 } from './store.ts';
 
 const COLLECTION_IDS_SQL = `COALESCE((SELECT jsonb_agg(cp.collection_id) FROM collection_products cp WHERE cp.product_id = p.id), '[]'::jsonb)`;
+/** The ids of a product's visible collections: what a visitor's `collectionIds` filter sees. */
+const VISIBLE_COLLECTION_IDS_SQL = `COALESCE((SELECT jsonb_agg(cp.collection_id) FROM collection_products cp
+  JOIN collections c ON c.id = cp.collection_id AND c.visible WHERE cp.product_id = p.id), '[]'::jsonb)`;
 
 /** Queryable product fields (wire §5.3 builder fields, plus `visible`). */
 export const PRODUCT_FIELDS: FieldMap = {
@@ -100,6 +103,38 @@ const VARIANT_FIELDS: FieldMap = {
 const render = (emu: Emulator, p: ProductState, merchant: boolean, variants = true) =>
   productToWire(p, { absoluteUrl: emu.absoluteUrl, merchant, variants });
 
+/**
+ * A query's fields for the caller: a visitor's `collectionIds` filter sees visible collections
+ * only, so that filtering by a hidden collection's id tells nothing of its members.
+ */
+const fieldsFor = (who: Identity, fields: FieldMap): FieldMap =>
+  seesHidden(who) ? fields : { ...fields, collectionIds: { sql: VISIBLE_COLLECTION_IDS_SQL, type: 'array' } };
+
+/**
+ * Products as the caller may see them. Merchants and apps see everything; anyone else sees neither
+ * the ids of hidden collections nor hidden variants (as hidden products and collections are kept
+ * from them), so a visitor's product is priced, stocked and offered by its visible variants alone.
+ */
+async function forCaller(sql: Sql, who: Identity, products: ProductState[]): Promise<ProductState[]> {
+  if (seesHidden(who) || !products.length) return products;
+  const ids = [...new Set(products.flatMap((p) => p.collectionIds))];
+  const shown = new Set(
+    ids.length
+      ? (
+          await sql.query<{ id: string }>(
+            'SELECT id FROM collections WHERE visible AND id = ANY($1::text[])',
+            [ids],
+          )
+        ).map((r) => r.id)
+      : [],
+  );
+  return products.map((p) => ({
+    ...p,
+    collectionIds: p.collectionIds.filter((id) => shown.has(id)),
+    variants: p.variants.filter(variantVisible),
+  }));
+}
+
 /** Merchant-only data asked for by someone who is not a merchant. */
 function checkMerchantData(who: Identity, asked: boolean | undefined) {
   if (asked && !seesHidden(who))
@@ -107,12 +142,12 @@ function checkMerchantData(who: Identity, asked: boolean | undefined) {
   return !!asked;
 }
 
-/** A product the caller may see, or the platform's 404. */
-async function visibleProduct(sql: Sql, who: Identity, id: string, lock = false) {
-  const p = await loadProduct(sql, id, lock);
+/** A product the caller may see, as the caller may see it (`forCaller`), or the platform's 404. */
+async function visibleProduct(sql: Sql, who: Identity, id: string) {
+  const p = await loadProduct(sql, id);
   if (!p || (!p.visible && !seesHidden(who)))
     throw notFound('PRODUCT_NOT_FOUND', `Product with id ${JSON.stringify(id)} not found`, { productId: id });
-  return p;
+  return (await forCaller(sql, who, [p]))[0]!;
 }
 
 /**
@@ -161,7 +196,7 @@ export async function queryProducts(
     throw forbidden('includeHiddenProducts needs an elevated caller (API key, app or platform user)');
   const paged = resolvePaging(msg.query as PlatformQuery | undefined);
   const params: unknown[] = [];
-  const q = compileQuery(paged.query, PRODUCT_FIELDS, params, { idSql: 'p.numeric_id' });
+  const q = compileQuery(paged.query, fieldsFor(who, PRODUCT_FIELDS), params, { idSql: 'p.numeric_id' });
   const where = `(${q.where})${msg.includeHiddenProducts ? '' : ' AND p.visible'}`;
   const countLimit = Number(emu.config.catalogCountLimit ?? 100_000);
   const counted = await sql.query<{ n: number }>(
@@ -173,7 +208,9 @@ export async function queryProducts(
     `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE ${where} ORDER BY ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
     params,
   );
-  const products = (await hydrate(sql, rows)).map((p) => render(emu, p, merchant, !!msg.includeVariants));
+  const products = (await forCaller(sql, who, await hydrate(sql, rows))).map((p) =>
+    render(emu, p, merchant, !!msg.includeVariants),
+  );
   const tooManyToCount = n > countLimit;
   return {
     products,
@@ -305,7 +342,9 @@ function storeVariantMedia(emu: Emulator, m: MediaItem) {
 export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity, query?: PlatformQuery) {
   const paged = resolvePaging(query);
   const params: unknown[] = [];
-  const q = compileQuery(paged.query, VARIANT_FIELDS, params, { idSql: 'p.numeric_id, v.position' });
+  const q = compileQuery(paged.query, fieldsFor(who, VARIANT_FIELDS), params, {
+    idSql: 'p.numeric_id, v.position',
+  });
   const where = `(${q.where})${seesHidden(who) ? '' : ' AND p.visible AND v.visible'}`;
   const from = 'FROM product_variants v JOIN products p ON p.id = v.product_id';
   const total = Number(
@@ -318,9 +357,13 @@ export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity,
   const ids = [...new Set(rows.map((r) => r.product_id as string))];
   const products = new Map(
     (
-      await hydrate(
+      await forCaller(
         sql,
-        await sql.query(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::text[])`, [ids]),
+        who,
+        await hydrate(
+          sql,
+          await sql.query(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.id = ANY($1::text[])`, [ids]),
+        ),
       )
     ).map((p) => [p.id, p]),
   );
@@ -361,13 +404,16 @@ const choiceMedia = z
   .strict();
 
 /**
- * The variants a variants query asks for: by `variantIds` when there are any, else by `choices`
+ * The variants a variants query asks for: by `variantIds` when given, else by `choices`
  * (violations on `choices.<option>`, the request's field). The typings call choices "not relevant
- * when passing variant IDs", and updateProductVariants gives ids the same precedence.
+ * when passing variant IDs", and updateProductVariants gives ids the same precedence. An empty
+ * `variantIds` selects no variants: the wire protocol is silent on it, and a storefront that asks
+ * for the variants of an empty list of ids expects none (as `variantId $in []` in a store-variants
+ * query finds none), not every variant of the product.
  */
 function askedVariants(p: ProductState, msg: { choices?: Record<string, string>; variantIds?: string[] }) {
   const { choices, variantIds } = msg;
-  if (variantIds?.length) return p.variants.filter((v) => variantIds.includes(v.id));
+  if (variantIds) return p.variants.filter((v) => variantIds.includes(v.id));
   if (!choices) return p.variants;
   const bad = choiceViolations(p, choices, 'choices');
   if (bad.length) throw invalid(bad);
@@ -460,7 +506,8 @@ export function productRoutes(router: Router, emu: Emulator) {
     handler: async ({ msg, identity }) => {
       const merchant = checkMerchantData(identity, msg.includeMerchantSpecificData);
       const p = await visibleProduct(emu.db, identity, msg.id);
-      const all = askedVariants(p, msg).filter((v) => seesHidden(identity) || variantVisible(v));
+      // A visitor's product has no hidden variants (`visibleProduct`).
+      const all = askedVariants(p, msg);
       const offset = msg.paging?.offset ?? 0;
       const limit = msg.paging?.limit ?? 100;
       const page = all.slice(offset, offset + limit);
@@ -491,9 +538,11 @@ export function productRoutes(router: Router, emu: Emulator) {
         throw invalid([
           { field: 'id', description: 'must be {productId}-{variantId}', violatedRule: 'FORMAT' },
         ]);
-      const p = await loadProduct(emu.db, m[1]!);
+      const found = await loadProduct(emu.db, m[1]!);
+      // A visitor's product has no hidden variants nor hidden collections' ids (`forCaller`).
+      const p = found && (await forCaller(emu.db, identity, [found]))[0]!;
       const v = p?.variants.find((x) => x.id === m[2]);
-      if (!p || !v || (!seesHidden(identity) && (!p.visible || !variantVisible(v))))
+      if (!p || !v || (!seesHidden(identity) && !p.visible))
         throw notFound('VARIANT_NOT_FOUND', `Store variant ${JSON.stringify(msg.id)} not found`, {
           id: msg.id,
         });
