@@ -17,7 +17,7 @@ import {
 } from '@tanstack/react-query';
 import { shopkitKeys } from './keys.ts';
 import { useOnce } from './once.ts';
-import { useShopkit } from './provider.tsx';
+import { holds, useShopkit } from './provider.tsx';
 
 export type Cart = CartModule.Cart;
 export type LineItem = CartModule.LineItem;
@@ -41,12 +41,21 @@ async function unlessNoCart<T>(call: Promise<T>): Promise<T | null> {
   }
 }
 
-/** Whether a cart change is shown or queued, and not answered yet (nor refused before sending). */
-const changing = (qc: QueryClient) =>
+/** The client a cart change was made through (`undefined` until its `onMutate` has run). */
+const madeThrough = (m: { state: { context: unknown } }) =>
+  (m.state.context as CartContext | undefined)?.client;
+
+/**
+ * Whether a cart change made through `client` (or one not yet known) is shown or queued, and not
+ * answered yet (nor refused before sending).
+ */
+const changing = (qc: QueryClient, client: AnyClient) =>
   qc
     .getMutationCache()
     .findAll({ mutationKey: CART_MUTATION, status: 'pending' })
-    .some((m) => !(m.state.context as CartContext | undefined)?.answered);
+    .some(
+      (m) => (madeThrough(m) ?? client) === client && !(m.state.context as CartContext | undefined)?.answered,
+    );
 
 /**
  * The current cart, or `null` when the visitor or member has none yet. A read made while a cart
@@ -58,7 +67,7 @@ export const cartQuery = (client: AnyClient) =>
   queryOptions({
     queryKey: shopkitKeys.cart,
     queryFn: async ({ signal, client: qc }): Promise<Cart | null> => {
-      const busy = changing(qc);
+      const busy = changing(qc, client);
       const read = await unlessNoCart(cart.getCurrentCart(client, { signal }));
       const shown = qc.getQueryData<Cart | null>(shopkitKeys.cart);
       return busy && shown !== undefined ? shown : read;
@@ -83,7 +92,11 @@ export function useCartCount() {
  * @example const updating = useCartUpdating(); <strong aria-busy={updating}>{cart.subtotal.formattedAmount}</strong>
  */
 export function useCartUpdating() {
-  return useIsMutating({ mutationKey: CART_MUTATION }) > 0;
+  const client = useShopkit();
+  // Not the changes still on their way through a client the provider has since replaced.
+  return (
+    useIsMutating({ mutationKey: CART_MUTATION, predicate: (m) => (madeThrough(m) ?? client) === client }) > 0
+  );
 }
 
 /** Ids of lines shown before the server has answered: `pending-<n>`, never one twice. */
@@ -101,6 +114,11 @@ const pendingId = () => `pending-${++pendingLines}`;
  * was on its way) writes nothing to the cache, neither its answer nor its rollback: both are the
  * old session's cart. The session is the strategy's auth epoch, which the change's own first
  * visitor token (when there were no tokens yet) moves by one.
+ *
+ * A change is sent through the client it was made through, and one made through a client the
+ * provider has since replaced writes nothing to the cache either: the new client's cart is another.
+ * (TanStack Query hands a pending mutation each render's callbacks, so the client is kept in the
+ * change's context, not read from the callbacks' closure.)
  */
 function useCartMutation<V>(
   name: string,
@@ -124,8 +142,10 @@ function useCartMutation<V>(
         predicate: (m) => m.state.variables === vars,
       });
       const context = own?.state.context;
+      // A change queued while the app swapped clients still goes to the cart it was made for.
+      const through = context?.client ?? client;
       try {
-        if (context?.member && moved(client, context.session))
+        if (context?.member && moved(through, context.session))
           throw new ShopkitError(
             'The cart change was made in a member session that has ended, and was not sent.',
             {
@@ -133,7 +153,7 @@ function useCartMutation<V>(
               description: 'The session the change was made in has ended',
             },
           );
-        return await send(client, vars);
+        return await send(through, vars);
       } finally {
         // Cart reads made from now on are not from before it (see `cartQuery`).
         if (context) context.answered = true;
@@ -144,17 +164,20 @@ function useCartMutation<V>(
       const previous = qc.getQueryData<Cart | null>(shopkitKeys.cart);
       const base = previous === null && createsCart ? { id: pendingId(), lineItems: [] } : previous;
       if (base && optimistic) qc.setQueryData(shopkitKeys.cart, optimistic(base, vars));
-      return { previous, ...(await sessionOf(client)) };
+      return { previous, client, ...(await sessionOf(client)) };
     },
     onError: (_e, _vars, context) => {
+      if (context && !holds(qc, context.client)) return;
       // A later change still queued shows its own change on top of this one's: it decides when it
       // answers (its success sets the server's cart, its failure refetches it).
       if (qc.isMutating({ mutationKey: CART_MUTATION }) > 1) return;
-      if (context && !moved(client, context.session)) qc.setQueryData(shopkitKeys.cart, context.previous);
+      if (context && !moved(context.client, context.session))
+        qc.setQueryData(shopkitKeys.cart, context.previous);
       return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
     },
     onSuccess: (next, _vars, context) => {
-      if (moved(client, context.session)) return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
+      if (!holds(qc, context.client)) return;
+      if (moved(context.client, context.session)) return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
       // Earlier answers would hide later optimistic changes still queued: the last one wins.
       if (qc.isMutating({ mutationKey: CART_MUTATION }) <= 1) qc.setQueryData(shopkitKeys.cart, next);
     },
@@ -165,6 +188,8 @@ function useCartMutation<V>(
 /** What a cart change keeps from when it was made: the cart shown before it, and its session. */
 interface CartContext {
   previous: Cart | null | undefined;
+  /** The client it was made through. */
+  client: AnyClient;
   /** See {@link sessionOf}. */
   session?: number;
   /** Made in a member's session. */

@@ -3,6 +3,22 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { shopkitKeys } from './keys.ts';
 import { useShopkit } from './provider.tsx';
 
+/** {@link keepPrevious}'s functions, one per client. */
+const keepers = new WeakMap<AnyClient, typeof keepPreviousData>();
+
+/**
+ * TanStack Query's `keepPreviousData`, as a function of `client`'s own: TanStack Query keeps a
+ * placeholder shown for as long as the placeholder function stays the same one, which would carry
+ * a page of the client the provider replaced over to the new one.
+ */
+function keepPrevious(client: AnyClient): typeof keepPreviousData {
+  const known = keepers.get(client);
+  if (known) return known;
+  const keep: typeof keepPreviousData = (previous) => keepPreviousData(previous);
+  keepers.set(client, keep);
+  return keep;
+}
+
 /**
  * One page of products: the platform query (`filter`, `sort`, `paging`) is passed as is.
  * @example useQuery(productsQuery(client, { filter: { price: { $lte: 50 } }, sort: [{ fieldName: 'price', order: 'ASC' }], paging: { limit: 12, offset: 0 } }))
@@ -11,7 +27,7 @@ export const productsQuery = (client: AnyClient, query: PlatformQuery) =>
   queryOptions({
     queryKey: shopkitKeys.products(query),
     queryFn: ({ signal }) => products.queryProducts(client, query, undefined, { signal }),
-    placeholderData: keepPreviousData,
+    placeholderData: keepPrevious(client),
   });
 
 /** A product by its slug (with its variants), or `null` when there is none. */
@@ -38,7 +54,7 @@ export const optionsAvailabilityQuery = (
   queryOptions({
     queryKey: shopkitKeys.availability(productId, choices),
     queryFn: ({ signal }) => products.getProductOptionsAvailability(client, productId, choices, { signal }),
-    placeholderData: keepPreviousData,
+    placeholderData: keepPrevious(client),
   });
 
 /** One page of collections (v2 reader). */

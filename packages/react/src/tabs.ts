@@ -39,10 +39,17 @@ export function useTabSync(client: AnyClient, enabled: boolean) {
     const post = (message: TabMessage) => {
       if (open) channel.postMessage(message);
     };
+    /** A refetch asked for while this tab's own cart changes were on their way. */
+    let missed = false;
     const refetchCart = () => {
-      // A change of this tab's own on its way answers with the server's cart, the other tab's
-      // change included: refetching under it would show its optimistic lines going and coming back.
-      if (qc.isMutating({ mutationKey: shopkitKeys.cart }) > 0) return;
+      // Not under a change of this tab's own on its way: the refetch would show its optimistic
+      // lines going and coming back. Its answer may be the server's cart from before the other
+      // tab's change (the server took this tab's first), so the cart is fetched once it settles.
+      if (qc.isMutating({ mutationKey: shopkitKeys.cart }) > 0) {
+        missed = true;
+        return;
+      }
+      missed = false;
       void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
     };
     const auth = memberAuthOf(client);
@@ -58,8 +65,11 @@ export function useTabSync(client: AnyClient, enabled: boolean) {
       if (event.type !== 'updated') return;
       const { type } = event.action;
       const key = event.mutation.options.mutationKey ?? [];
-      if ((type === 'success' || type === 'error') && shopkitKeys.cart.every((k, i) => key[i] === k))
+      if ((type === 'success' || type === 'error') && shopkitKeys.cart.every((k, i) => key[i] === k)) {
         post({ type: 'cart' });
+        // The mutation is settled by now (its callbacks ran): the last one lets the refetch through.
+        if (missed) refetchCart();
+      }
     });
     const offExpired = auth?.on('sessionExpired', () => {
       // The tokens are gone by now; the session they were is the last member session seen.

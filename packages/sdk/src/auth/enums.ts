@@ -42,6 +42,10 @@ export const StateType = /* @__PURE__ */ e(
   'STATUS_CHECK',
   'REQUIRE_MFA',
   'MFA_CHALLENGE',
+  /** The login needs its first factor: the account logs in another way (an identity provider). */
+  'REQUIRE_FIRST_FACTOR',
+  /** The site requires profile fields the member has not given yet. */
+  'REQUIRE_MISSING_FIELDS',
 );
 export type StateType = Of<typeof StateType>;
 export const FactorType = /* @__PURE__ */ e('PASSWORD', 'SMS', 'CALL', 'EMAIL', 'TOTP', 'PUSH');

@@ -42,13 +42,59 @@ export {
 } from '../auth/enums.ts';
 
 import {
+  type AddressTag,
+  type EmailTag,
   type FactorStatus,
   type FactorType,
   type IdentityStatus,
   LoginState,
-  type StateType,
+  type PrivacyStatus,
+  StateType,
   type StatusReason,
 } from '../auth/enums.ts';
+import type { Address } from './cart.ts';
+
+/** A custom field's value (wire §5.5): one of its members is set; dates as `Date`. */
+export interface CustomValue {
+  strValue?: string;
+  numValue?: number;
+  dateValue?: Date;
+  listValue?: { value?: CustomValue[] };
+  mapValue?: { value?: Record<string, CustomValue> };
+}
+
+/**
+ * A member's profile (wire §5.5 `identityProfile`), as answered and as sent on registration and
+ * sign-on. Fields the platform adds later are kept, typed `unknown`: check them before use.
+ * @example const name = identity.identityProfile?.firstName ?? identity.email?.address;
+ */
+export interface IdentityProfile {
+  firstName?: string;
+  lastName?: string;
+  nickname?: string;
+  /** The picture's URL. */
+  picture?: string;
+  emails?: string[];
+  phones?: string[];
+  /** Further e-mail addresses, each with its tag. */
+  secondaryEmails?: { email: string; tag?: EmailTag }[];
+  labels?: string[];
+  /** The member's language, as an IETF tag (`en`, `fr-CA`). */
+  language?: string;
+  privacyStatus?: PrivacyStatus;
+  customFields?: { name: string; value?: CustomValue }[];
+  addresses?: { tag?: AddressTag; address?: Address }[];
+  company?: string;
+  position?: string;
+  /** `YYYY-MM-DD`, a calendar date without a time zone. */
+  birthdate?: string;
+  slug?: string;
+  /** Subscribed to the site's mailing list. */
+  subscription?: boolean;
+  /** A tax id and its kind (`CPF`, `CNPJ`…). */
+  vatId?: { id?: string; type?: string };
+  [field: string]: unknown;
+}
 
 /** A member identity (wire §5.5), dates as `Date`. */
 export interface Identity {
@@ -56,7 +102,7 @@ export interface Identity {
   revision?: string;
   createdDate?: Date;
   updatedDate?: Date;
-  identityProfile?: Record<string, any>;
+  identityProfile?: IdentityProfile;
   email?: { address: string; isVerified: boolean };
   status?: { name: IdentityStatus; reasons: StatusReason[] };
   factors?: { factorId: string; type: FactorType; status: FactorStatus }[];
@@ -77,6 +123,10 @@ export interface LoginResult {
     | 'invalidPassword'
     | 'resetPassword'
     | 'network'
+    /** `REQUIRE_MISSING_FIELDS`: the site requires profile fields the member has not given. */
+    | 'missingFields'
+    /** `REQUIRE_FIRST_FACTOR`: the account logs in another way (an identity provider). */
+    | 'firstFactorRequired'
     | (string & {});
   /** A registration refused for its fields: the violations, named as the caller's arguments. */
   violations?: FieldViolation[];
@@ -127,19 +177,39 @@ function oauth(client: AnyClient): OAuthStrategyApi {
   return s;
 }
 
+/**
+ * States this SDK cannot take further, but which the member can act on: a `FAILURE` with a code of
+ * its own and a sentence to show (the spec's `'Unknown _state'` would hide what to do). The state
+ * token is kept for an application that finishes the login its own way.
+ */
+const UNFINISHED: Partial<Record<StateType | (string & {}), Pick<LoginResult, 'error' | 'errorCode'>>> = {
+  REQUIRE_MISSING_FIELDS: {
+    errorCode: 'missingFields',
+    error: 'The site needs more details about the member before the login can finish.',
+  },
+  REQUIRE_FIRST_FACTOR: {
+    errorCode: 'firstFactorRequired',
+    error: 'This account logs in another way, such as the identity provider it joined with.',
+  },
+};
+
 function fromState(client: AnyClient, r: StateResponse): LoginResult {
   const data = { identity: r.identity };
+  const unfinished = UNFINISHED[r.state];
   const out: LoginResult =
-    r.state === 'SUCCESS'
+    r.state === StateType.SUCCESS
       ? { loginState: LoginState.SUCCESS, data: { ...data, sessionToken: r.sessionToken } }
-      : r.state === 'REQUIRE_OWNER_APPROVAL'
+      : r.state === StateType.REQUIRE_OWNER_APPROVAL
         ? { loginState: LoginState.OWNER_APPROVAL_REQUIRED, data }
-        : r.state === 'REQUIRE_EMAIL_VERIFICATION'
+        : r.state === StateType.REQUIRE_EMAIL_VERIFICATION
           ? {
               loginState: LoginState.EMAIL_VERIFICATION_REQUIRED,
               data: { ...data, stateToken: r.stateToken },
             }
-          : { loginState: LoginState.FAILURE, error: 'Unknown _state' };
+          : unfinished
+            ? { loginState: LoginState.FAILURE, ...unfinished, data: { ...data, stateToken: r.stateToken } }
+            : // The spec's answer to the rest (`REQUIRE_MFA`, …): this SDK has no step for them.
+              { loginState: LoginState.FAILURE, error: 'Unknown _state' };
   if (client.auth)
     remembered.set(client.auth, { loginState: out.loginState, stateToken: out.data?.stateToken });
   return out;
@@ -170,7 +240,7 @@ export async function register(
   params: {
     email: string;
     password: string;
-    profile?: Record<string, unknown>;
+    profile?: IdentityProfile;
     captchaTokens?: CaptchaTokens;
     /** Sent as the platform's `clientMetaData` (for the site's own records). */
     clientMetaData?: Record<string, unknown>;
@@ -434,7 +504,7 @@ export const signOn = (
   apiKey: string,
   params: {
     email: string;
-    profile?: Record<string, unknown>;
+    profile?: IdentityProfile;
     verifyEmail?: boolean;
     mergeExistingContact?: boolean;
   },

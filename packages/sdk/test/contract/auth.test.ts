@@ -92,7 +92,7 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     expect(await mailbox(e)).toHaveLength(1);
     expect(r.data?.sessionToken).toBeTruthy();
     expect(r.data?.identity?.createdDate).toBeInstanceOf(Date);
-    expect(r.data?.identity?.identityProfile?.customFields[0].value.dateValue).toBeInstanceOf(Date);
+    expect(r.data?.identity?.identityProfile?.customFields?.[0]?.value?.dateValue).toBeInstanceOf(Date);
     expect(r.data?.identity?.status?.name).toBe('ACTIVE');
   });
 
