@@ -6,11 +6,12 @@ import type { AnyClient } from '../client.ts';
 import { type CallOptions, op } from '../http/op.ts';
 import { type CursorQuery, type PagingMetadata, QUERY_REQ, QueryBuilder } from '../query.ts';
 import { date } from '../transforms.ts';
+import type { MediaItem } from './products.ts';
 
-/** A media item of a collection. */
+/** A collection's media: its main image, and media items as products have them (wire §5.3). */
 export interface CollectionMedia {
   mainMedia?: { id?: string; image?: { url: string; width?: number; height?: number; altText?: string } };
-  items?: unknown[];
+  items?: MediaItem[];
 }
 
 /** A store collection. */

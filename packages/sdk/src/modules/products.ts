@@ -17,6 +17,8 @@ import type {
   ProductDiscountType,
   ProductType,
 } from '../enums/catalog.ts';
+import { fail } from '../http/engine.ts';
+import { ValidationError } from '../http/errors.ts';
 import { type CallOptions, type OpSpec, op } from '../http/op.ts';
 import { type CursorQuery, type PagingMetadata, QUERY_REQ, QueryBuilder } from '../query.ts';
 import { date, float, image, nest, video } from '../transforms.ts';
@@ -187,12 +189,19 @@ export interface ProductInput {
   weight?: number;
   priceData?: { price: number };
   costAndProfitData?: { itemCost: number };
-  discount?: { type: ProductDiscountType; value?: number };
+  /** `NONE`, `AMOUNT` or `PERCENT` (wire §5.3); `UNDEFINED` is only ever read. */
+  discount?: { type: Exclude<ProductDiscountType, 'UNDEFINED'>; value?: number };
   ribbon?: string;
   brand?: string;
   stock?: { trackInventory?: boolean; quantity?: number; inStock?: boolean };
   manageVariants?: boolean;
-  pricePerUnitData?: Required<PricePerUnitData>;
+  /** A price per unit: both quantities and both units (a real unit, not `UNSPECIFIED`). */
+  pricePerUnitData?: {
+    totalQuantity: number;
+    totalMeasurementUnit: Exclude<MeasurementUnit, 'UNSPECIFIED'>;
+    baseQuantity: number;
+    baseMeasurementUnit: Exclude<MeasurementUnit, 'UNSPECIFIED'>;
+  };
   productDimensions?: DimensionsInput;
   packageDimensions?: DimensionsInput;
   additionalInfoSections?: { title: string; description: string }[];
@@ -286,23 +295,28 @@ export interface VariantUpdate {
   productDimensions?: DimensionsInput;
   packageDimensions?: DimensionsInput;
 }
-export interface MediaInput {
-  mediaId?: string;
-  url?: string;
+/** A media item to add: a media id or a URL (exactly one, wire §5.3), optionally to a choice. */
+export type MediaInput = ({ mediaId: string; url?: never } | { url: string; mediaId?: never }) & {
   choice?: { option: string; choice: string };
-}
+};
 export interface ChoiceMedia {
   option: string;
   choice: string;
   mediaIds: string[];
 }
+/** What update accepts (create needs a `name`: {@link NewCollection}). */
 export interface CollectionInput {
   name?: string;
   description?: string;
   slug?: string;
   visible?: boolean;
-  media?: { mainMedia?: { image: { url: string } } };
+  /** The main image, as the readers answer it: a URL, its pixel sizes and alt text. */
+  media?: {
+    mainMedia?: { image: { url: string; width?: number; height?: number; altText?: string } };
+  };
 }
+/** What create accepts: `{name, description?, slug?, visible?}` (wire §5.3), and media. */
+export type NewCollection = CollectionInput & { name: string };
 export interface BulkResult {
   results: {
     itemMetadata: {
@@ -314,14 +328,14 @@ export interface BulkResult {
   }[];
   bulkActionMetadata: { totalSuccesses: number; totalFailures: number; undetailedFailures: number };
 }
-export type BulkSet =
-  | { price: number }
-  | { cost: number }
-  | { weight: number }
-  | { ribbon: string }
-  | { brand: string };
-export type Adjustment = { amount: number } | { percentage: { rate: number; roundToInt?: boolean } };
-export type BulkAdjust = { price: Adjustment } | { cost: Adjustment } | { weight: Adjustment };
+/** Exactly one of the fields of `T`: the others are `never` (a plain union lets both through). */
+type OneOf<T> = { [K in keyof T]: Pick<T, K> & { [O in Exclude<keyof T, K>]?: never } }[keyof T];
+/** One property to set on every product (wire §5.3: `set:{price | cost | weight | ribbon | brand}`). */
+export type BulkSet = OneOf<{ price: number; cost: number; weight: number; ribbon: string; brand: string }>;
+/** An amount to add, or a percentage (`rate` 10 for +10 %, `roundToInt` to whole currency units). */
+export type Adjustment = OneOf<{ amount: number; percentage: { rate: number; roundToInt?: boolean } }>;
+/** One property to adjust on every product (wire §5.3: `adjust:{price | cost | weight}`). */
+export type BulkAdjust = OneOf<{ price: Adjustment; cost: Adjustment; weight: Adjustment }>;
 
 // ---- Transformed fields (wire §5.3).
 const PRICE = { price: float, discountedPrice: float, pricePerUnit: float };
@@ -355,6 +369,7 @@ const STORE_VARIANT = {
   },
 };
 const collection = { collection: { lastUpdated: date } };
+const ADJUST = { amount: float, percentage: { rate: float } };
 
 /** A call that answers `{}`: resolves to nothing. */
 /* @__NO_SIDE_EFFECTS__ */
@@ -367,6 +382,37 @@ function voidOp<A extends unknown[]>(spec: OpSpec) {
     { spec: f.spec },
   );
 }
+
+/**
+ * A call whose argument number `at` must pass `ok` before its message is built, else a violation of
+ * that argument: for values the message would lose without a word (a patch that is no object is
+ * replaced by `{id}`; media ids left out read as "every media item"). The elevation check comes
+ * first, as in every call: an unelevated client is told that, whatever its arguments.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+function guarded<A extends unknown[], R>(
+  f: ((client: AnyClient, ...args: [...A, CallOptions?]) => Promise<R>) & { spec: OpSpec },
+  at: number,
+  ok: (value: unknown) => boolean,
+  description: string,
+) {
+  const { spec } = f;
+  return Object.assign(
+    async (client: AnyClient, ...args: [...A, CallOptions?]): Promise<R> => {
+      if (client.auth?.elevated && !ok(args[at]))
+        fail(
+          client,
+          new ValidationError([{ field: spec.args![at]!.split(':')[0]!, description }]),
+          spec.method,
+          spec.path,
+        );
+      return f(client, ...args);
+    },
+    { spec },
+  );
+}
+/** A patch: an object, or nothing (an empty patch). */
+const isPatch = (v: unknown) => v == null || (typeof v === 'object' && !Array.isArray(v));
 
 // ---- Reads.
 
@@ -499,15 +545,20 @@ export const createProduct = /* @__PURE__ */ op<[product: ProductInput], { produ
 });
 
 /** Changes the given fields of a product (PATCH). New options regenerate the variants. */
-export const updateProduct = /* @__PURE__ */ op<[id: string, product: ProductInput], { product: Product }>({
-  name: 'products.updateProduct',
-  method: 'PATCH',
-  path: '/stores/v1/products/{product.id}',
-  args: ['id:product.id', 'product'],
-  elevated: true,
-  req: { product: PRODUCT },
-  res: { product: PRODUCT },
-});
+export const updateProduct = /* @__PURE__ */ guarded(
+  /* @__PURE__ */ op<[id: string, product: ProductInput], { product: Product }>({
+    name: 'products.updateProduct',
+    method: 'PATCH',
+    path: '/stores/v1/products/{product.id}',
+    args: ['id:product.id', 'product'],
+    elevated: true,
+    req: { product: PRODUCT },
+    res: { product: PRODUCT },
+  }),
+  1,
+  isPatch,
+  'must be an object',
+);
 
 export const deleteProduct = /* @__PURE__ */ voidOp<[id: string]>({
   name: 'products.deleteProduct',
@@ -563,13 +614,21 @@ export const addProductMedia = /* @__PURE__ */ voidOp<[id: string, media: MediaI
   args: ['id', 'media'],
 });
 
-/** Removes media items; an empty list removes them all. */
-export const removeProductMedia = /* @__PURE__ */ voidOp<[id: string, mediaIds: string[]]>({
-  name: 'products.removeProductMedia',
-  method: 'POST',
-  path: '/stores/v1/products/{id}/media/delete',
-  args: ['id', 'mediaIds'],
-});
+/**
+ * Removes media items; an empty list removes them all. The list is required: left out, the
+ * platform would read it as empty and remove every item, so the SDK refuses that instead.
+ */
+export const removeProductMedia = /* @__PURE__ */ guarded(
+  /* @__PURE__ */ voidOp<[id: string, mediaIds: string[]]>({
+    name: 'products.removeProductMedia',
+    method: 'POST',
+    path: '/stores/v1/products/{id}/media/delete',
+    args: ['id', 'mediaIds'],
+  }),
+  1,
+  Array.isArray,
+  'must be a list of media ids ([] removes every media item)',
+);
 
 export const addProductMediaToChoices = /* @__PURE__ */ voidOp<[id: string, media: ChoiceMedia[]]>({
   name: 'products.addProductMediaToChoices',
@@ -608,30 +667,31 @@ export const removeRibbon = /* @__PURE__ */ voidOp<[id: string]>({
 });
 
 /** Creates a collection; its slug is made from the name unless given. */
-export const createCollection = /* @__PURE__ */ op<[collection: CollectionInput], { collection: Collection }>(
-  {
-    name: 'products.createCollection',
-    method: 'POST',
-    path: '/stores/v1/collections',
-    args: ['collection'],
-    elevated: true,
-    req: collection,
-    res: collection,
-  },
-);
-
-export const updateCollection = /* @__PURE__ */ op<
-  [id: string, collection: CollectionInput],
-  { collection: Collection }
->({
-  name: 'products.updateCollection',
-  method: 'PATCH',
-  path: '/stores/v1/collections/{collection.id}',
-  args: ['id:collection.id', 'collection'],
+export const createCollection = /* @__PURE__ */ op<[collection: NewCollection], { collection: Collection }>({
+  name: 'products.createCollection',
+  method: 'POST',
+  path: '/stores/v1/collections',
+  args: ['collection'],
   elevated: true,
   req: collection,
   res: collection,
 });
+
+/** Changes the given fields of a collection (PATCH). */
+export const updateCollection = /* @__PURE__ */ guarded(
+  /* @__PURE__ */ op<[id: string, collection: CollectionInput], { collection: Collection }>({
+    name: 'products.updateCollection',
+    method: 'PATCH',
+    path: '/stores/v1/collections/{collection.id}',
+    args: ['id:collection.id', 'collection'],
+    elevated: true,
+    req: collection,
+    res: collection,
+  }),
+  1,
+  isPatch,
+  'must be an object',
+);
 
 export const deleteCollection = /* @__PURE__ */ voidOp<[id: string]>({
   name: 'products.deleteCollection',
@@ -657,5 +717,7 @@ export const bulkAdjustProductProperty = /* @__PURE__ */ op<[adjust: BulkAdjust,
   path: '/stores/v1/bulk/products/adjust-properties',
   args: ['adjust', 'ids'],
   elevated: true,
-  req: { adjust: { price: { amount: float }, cost: { amount: float }, weight: { amount: float } } },
+  // The percentage's rate too (the platform SDK sends only amounts as floats): a NaN rate would
+  // go as `null` and be refused as missing, or read as 0 % and change nothing while it "succeeds".
+  req: { adjust: { price: ADJUST, cost: ADJUST, weight: ADJUST } },
 });
