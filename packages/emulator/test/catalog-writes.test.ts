@@ -103,6 +103,16 @@ describe.each(testBackends())('catalog writes (%s)', (backend) => {
     expect(res.body.product.priceData.discountedPrice).toBe(0);
   });
 
+  it('refuses a discount of "NaN" or "Infinity" as not finite, as every other float field', async () => {
+    for (const value of ['NaN', 'Infinity', '-Infinity']) {
+      const res = await owner('POST', '/stores/v1/products', {
+        product: product({ discount: { type: 'PERCENT', value } }),
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain('"product.discount.value" must be a finite number');
+    }
+  });
+
   describe("a collection's main image", () => {
     const image = (img: Record<string, unknown>) => ({ media: { mainMedia: { image: img } } });
 

@@ -102,7 +102,8 @@ export const productInput = z
       // An amount off is money (a percentage is checked against 100 below).
       .object({
         type: z.enum(['NONE', 'AMOUNT', 'PERCENT']),
-        value: z.number().min(0).max(MAX_MONEY).optional(),
+        // A float field as the others: "NaN" and "Infinity" refused as not finite.
+        value: money().optional(),
       })
       .strict()
       .optional(),
