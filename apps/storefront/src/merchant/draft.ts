@@ -220,10 +220,72 @@ export function variantStock(variants: readonly Variant[]): number | undefined {
   return tracked.length ? tracked.reduce((n, v) => n + (v.stock?.quantity ?? 0), 0) : undefined;
 }
 
-/** The stored variants that new options would delete (with their own prices and stock). */
+/**
+ * Which old item each new one continues (its index in `old`): the old item of the same key, trying
+ * `keys` in turn, else (with `byPlace`) the old item at the same place that no other took.
+ */
+function pairItems<T, U>(
+  old: readonly T[],
+  next: readonly U[],
+  keys: [(x: T) => unknown, (x: U) => unknown][],
+  byPlace: boolean,
+) {
+  const pairs = next.map((): number | undefined => undefined);
+  const used = new Set<number>();
+  for (const [oldKey, newKey] of keys)
+    next.forEach((item, i) => {
+      if (pairs[i] !== undefined) return;
+      const j = old.findIndex((o, k) => !used.has(k) && oldKey(o) === newKey(item));
+      if (j < 0) return;
+      pairs[i] = j;
+      used.add(j);
+    });
+  if (byPlace)
+    next.forEach((_, i) => {
+      if (pairs[i] !== undefined || i >= old.length || used.has(i)) return;
+      pairs[i] = i;
+      used.add(i);
+    });
+  return pairs;
+}
+
+/**
+ * The stored variants that new options would delete (with their own prices and stock). A renamed
+ * option or choice keeps its variants, as the platform emulator does (`carryOverOptions` in its
+ * catalog model): an option continues the old one of the same name, else the one at the same place
+ * when the number of options stays; a choice the old one of the same description, else of the same
+ * value (a colour's code), else at the same place. Variants of removed choices go, and so does
+ * every variant when an option is added or removed (each combination is then a new one).
+ * @example droppedVariants(shirt, parseOptions('Size: S, M, XL').options) // the L variants: renamed to XL, none
+ */
 export function droppedVariants(p: Product, options: OptionsInput): Variant[] {
-  const kept = (v: Variant) =>
-    Object.keys(v.choices).length === options.length &&
-    options.every((o) => o.choices.some((c) => c.description === v.choices[o.name]));
+  const before = p.productOptions ?? [];
+  const optionPairs = pairItems(
+    before,
+    options,
+    [[(o) => o.name, (o) => o.name]],
+    before.length === options.length,
+  );
+  /** Old option name → the old choice descriptions that continue in the new options. */
+  const continued = new Map<string | undefined, Set<string | undefined>>();
+  options.forEach((o, i) => {
+    const was = optionPairs[i] === undefined ? undefined : before[optionPairs[i]!];
+    if (!was) return;
+    const old = was.choices ?? [];
+    const pairs = pairItems(
+      old,
+      o.choices,
+      [
+        [(c) => c.description, (c) => c.description],
+        [(c) => c.value, (c) => c.value ?? c.description],
+      ],
+      true,
+    );
+    continued.set(was.name, new Set(pairs.flatMap((j) => (j === undefined ? [] : [old[j]!.description]))));
+  });
+  const kept = (v: Variant) => {
+    const names = Object.keys(v.choices);
+    return names.length === options.length && names.every((n) => continued.get(n)?.has(v.choices[n]));
+  };
   return optionVariants(p).filter((v) => !kept(v));
 }
