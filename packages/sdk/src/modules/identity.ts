@@ -178,19 +178,15 @@ function oauth(client: AnyClient): OAuthStrategyApi {
 }
 
 /**
- * States this SDK cannot take further, but which the member can act on: a `FAILURE` with a code of
- * its own and a sentence to show (the spec's `'Unknown _state'` would hide what to do). The state
- * token is kept for an application that finishes the login its own way.
+ * States this SDK cannot take further, but which an application can tell apart: the spec's
+ * `FAILURE` with `'Unknown _state'` (point 4: any other state), plus an `errorCode` of its own and
+ * the state token, for an application that finishes the login its own way.
  */
-const UNFINISHED: Partial<Record<StateType | (string & {}), Pick<LoginResult, 'error' | 'errorCode'>>> = {
-  REQUIRE_MISSING_FIELDS: {
-    errorCode: 'missingFields',
-    error: 'The site needs more details about the member before the login can finish.',
-  },
-  REQUIRE_FIRST_FACTOR: {
-    errorCode: 'firstFactorRequired',
-    error: 'This account logs in another way, such as the identity provider it joined with.',
-  },
+const UNFINISHED: Partial<Record<StateType | (string & {}), LoginResult['errorCode']>> = {
+  /** The site requires profile fields the member has not given yet. */
+  REQUIRE_MISSING_FIELDS: 'missingFields',
+  /** The account logs in another way (an identity provider it joined with). */
+  REQUIRE_FIRST_FACTOR: 'firstFactorRequired',
 };
 
 function fromState(client: AnyClient, r: StateResponse): LoginResult {
@@ -207,7 +203,12 @@ function fromState(client: AnyClient, r: StateResponse): LoginResult {
               data: { ...data, stateToken: r.stateToken },
             }
           : unfinished
-            ? { loginState: LoginState.FAILURE, ...unfinished, data: { ...data, stateToken: r.stateToken } }
+            ? {
+                loginState: LoginState.FAILURE,
+                error: 'Unknown _state',
+                errorCode: unfinished,
+                data: { ...data, stateToken: r.stateToken },
+              }
             : // The spec's answer to the rest (`REQUIRE_MFA`, …): this SDK has no step for them.
               { loginState: LoginState.FAILURE, error: 'Unknown _state' };
   if (client.auth)
