@@ -1,12 +1,15 @@
 import { useCartCount } from '@shopkit/react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { useCheckoutChoicesSession } from '../checkout.ts';
 import { useSession } from '../session.ts';
 import { CartDrawer } from './CartDrawer.tsx';
 
 export function Layout() {
   const count = useCartCount();
   const session = useSession();
+  // The cart page's address is forgotten when a member's session ends.
+  useCheckoutChoicesSession();
   const [drawer, setDrawer] = useState(false);
   const location = useLocation();
   const main = useRef<HTMLElement>(null);

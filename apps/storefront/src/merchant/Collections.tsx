@@ -5,8 +5,9 @@ import { Link } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count } from '../format.ts';
 import { pager } from '../pager.ts';
-import { allOf, typedIn, unavailable, useMerchant, useUnsaved, useWrite } from './context.ts';
+import { allOf, typedIn, unavailable, useMerchant, useRefresh, useUnsaved, useWrite } from './context.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
+import { COLLECTIONS_NOT_RELOADED } from './saving.ts';
 
 /** A value with something other than spaces in it (`required` lets only spaces through). */
 const NAMED = '.*\\S.*';
@@ -39,6 +40,15 @@ function refusal(error: unknown, fields: Record<string, string>) {
   return found;
 }
 
+/**
+ * A form whose write is stored but could not be read back: what it holds is what is stored, so it
+ * is no longer an unsaved edit (leaving the page does not ask about it).
+ */
+function storedAsTyped(form: HTMLFormElement) {
+  for (const el of form.querySelectorAll('input, textarea'))
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) el.defaultValue = el.value;
+}
+
 export function Collections() {
   const client = useMerchant();
   const id = useId();
@@ -59,28 +69,43 @@ export function Collections() {
   const busy = act.isPending;
   // What the last write did, for the status line (a screen reader hears it too).
   const [done, setDone] = useState('');
+  // The last write is stored but reading the console back after it failed (offline, a 5xx): said
+  // as done, with "Load it again", never as failed (which would invite a second create).
+  const [unread, setUnread] = useState(false);
+  const refresh = useRefresh();
+  const [reloading, setReloading] = useState(false);
+  const reload = async () => {
+    if (reloading) return;
+    setReloading(true);
+    const ok = await refresh();
+    setReloading(false);
+    if (ok) setUnread(false);
+  };
   // The collections whose products are shown.
   const [open, setOpen] = useState<Record<string, boolean>>({});
   // Refused fields: the id of each (`${id}-name`, `${id}-${collection id}`, …) and why.
   const [refused, setRefused] = useState<Record<string, string>>({});
   /**
-   * Starts a write; once it is saved and the console refreshed, says `said` and runs `then`.
+   * Starts a write; once it is saved and the console refreshed, says `said` and runs `then`
+   * (told whether the refresh read the console back; the write is stored either way).
    * A refusal of the fields in `fields` (`collection.description` → the field's id) is said next
    * to them, the focus on the first (the panel's alert still says that the change was not saved).
    */
   const write = (
     f: () => Promise<unknown>,
     said: string,
-    then?: () => void,
+    then?: (reloaded: boolean) => void,
     fields?: Record<string, string>,
   ) => {
     if (busy) return;
     setDone('');
+    setUnread(false);
     act.run(
       f,
-      () => {
+      (_, reloaded) => {
         setDone(said);
-        then?.();
+        setUnread(!reloaded);
+        then?.(reloaded);
       },
       (err) => {
         const found = fields && refusal(err, fields);
@@ -122,22 +147,24 @@ export function Collections() {
   };
   const rename = (e: FormEvent<HTMLFormElement>, c: Collection) => {
     e.preventDefault();
-    const name = String(new FormData(e.currentTarget).get('name') ?? '').trim();
+    const form = e.currentTarget;
+    const name = String(new FormData(form).get('name') ?? '').trim();
     write(
       () => products.updateCollection(client, c.id, { name }),
       `Renamed ${c.name} to ${name}.`,
-      undefined,
+      (reloaded) => reloaded || storedAsTyped(form),
       { 'collection.name': `${id}-${c.id}` },
     );
   };
   const describe = (e: FormEvent<HTMLFormElement>, c: Collection) => {
     e.preventDefault();
+    const form = e.currentTarget;
     // An empty description is sent as such: the emulator clears it (the platform's way is UNCONFIRMED).
-    const description = String(new FormData(e.currentTarget).get('description') ?? '').trim();
+    const description = String(new FormData(form).get('description') ?? '').trim();
     write(
       () => products.updateCollection(client, c.id, { description }),
       `Saved the description of ${c.name}.`,
-      undefined,
+      (reloaded) => reloaded || storedAsTyped(form),
       { 'collection.description': `${id}-${c.id}-d` },
     );
   };
@@ -161,7 +188,10 @@ export function Collections() {
       then,
     );
   if (list.isPending) return <Skeleton lines={6} label="Loading collections" />;
-  if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
+  // Only when there is no list to show: a list read again that failed keeps the last one shown,
+  // and says so below.
+  if (!list.data) return <ErrorState error={list.error!} retry={() => list.refetch()} />;
+  const stale = unread || !!list.error;
   return (
     <div className="editor">
       <form onSubmit={create} className="panel" aria-labelledby={`${id}-new`} ref={newForm}>
@@ -192,9 +222,17 @@ export function Collections() {
         <h2 ref={heading} tabIndex={-1}>
           Collections
         </h2>
-        <p role="status" className="muted">
-          {done}
-        </p>
+        <div role="status">
+          <p className="muted">
+            {done}
+            {stale && `${done ? ' ' : ''}${COLLECTIONS_NOT_RELOADED}`}
+          </p>
+        </div>
+        {stale && (
+          <button type="button" className="button small" {...unavailable(reloading)} onClick={reload}>
+            Load it again
+          </button>
+        )}
         <ul className="collection-admin">
           {list.data.map((c) => (
             <li key={c.id} id={`${id}-${c.id}-item`}>
@@ -335,13 +373,19 @@ function Members({
   const [gone, setGone] = useState<{ id: string; at: number } | null>(null);
   const shown = list.data?.products;
   useEffect(() => {
+    // Removed, but its list could not be read again: the button pressed has gone with the list.
+    if (gone && list.error) {
+      setGone(null);
+      heading.current?.focus();
+      return;
+    }
     if (!gone || !shown || list.isPlaceholderData || shown.some((p) => p.id === gone.id)) return;
     setGone(null);
     // The last product of a page past the first: that page is no more, show the one before.
     if (!shown.length && page > 1) setPage(page - 1);
     const next = shown[gone.at];
     (next ? document.getElementById(`${id}-${next.id}`) : heading.current)?.focus();
-  }, [gone, shown, list.isPlaceholderData, page, id]);
+  }, [gone, shown, list.isPlaceholderData, list.error, page, id]);
   const paged = pager(list.data?.metadata, page, PAGE, shown?.length ?? 0);
   const turn = (to: number) => () => {
     if (to >= 1 && (to < page || paged.hasNext)) setPage(to);
@@ -352,7 +396,11 @@ function Members({
         Products in {c.name}
       </h3>
       {list.error ? (
-        <ErrorState error={list.error} retry={() => list.refetch()} />
+        <ErrorState
+          error={list.error}
+          retry={() => list.refetch()}
+          title={`The products in ${c.name} could not be loaded`}
+        />
       ) : !shown ? (
         <Skeleton lines={3} label={`Loading the products in ${c.name}`} />
       ) : (

@@ -20,37 +20,51 @@ export async function allOf<T>(query: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-/** After a write: refetch the console's lists and the shop's cached catalog. */
-function useRefresh() {
+/**
+ * After a write: refetch the console's lists and the shop's cached catalog. True when the console's
+ * reads shown on the page came back; false when one failed (offline, a 5xx): the write is stored
+ * all the same, only the page may not show it yet.
+ */
+export function useRefresh() {
   const qc = useQueryClient();
-  return () =>
-    Promise.all([
+  return async () => {
+    await Promise.all([
       qc.invalidateQueries({ queryKey: ['merchant'] }),
       qc.invalidateQueries({ queryKey: shopkitKeys.all }),
     ]);
+    return !qc
+      .getQueryCache()
+      .findAll({ queryKey: ['merchant'], type: 'active' })
+      .some((q) => q.state.status === 'error');
+  };
 }
 
 /**
  * A console write. `run` starts it only when none of this write is running (a double click makes
- * one request, not two); after success the console and the shop are refreshed, then `then` runs;
- * after a failure `failed` runs (the error is in `error` too).
+ * one request, not two); after success the console and the shop are refreshed, then `then` runs,
+ * told whether the console's reads came back (`reloaded`: false when the write is stored but the
+ * page could not read it back, to be said as saved, never as failed); after a failure `failed`
+ * runs (the error is in `error` too).
  * `isPending` stays true until the refresh is done, so buttons can be disabled until then.
  * @example const del = useWrite((id: string) => products.deleteProduct(client, id)); del.run(p.id);
  */
 export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
   const refresh = useRefresh();
   const running = useRef(false);
+  const reloaded = useRef(true);
   const m = useMutation({
     mutationFn: write,
-    onSuccess: () => refresh(),
+    onSuccess: async () => {
+      reloaded.current = await refresh();
+    },
     // Part of it is stored: the console shows what is stored now, not what was there before.
     onError: (e) => (e instanceof PartlySaved ? refresh() : undefined),
   });
-  const run = (arg: A, then?: (result: R) => void, failed?: (error: Error) => void) => {
+  const run = (arg: A, then?: (result: R, reloaded: boolean) => void, failed?: (error: Error) => void) => {
     if (running.current) return;
     running.current = true;
     m.mutate(arg, {
-      onSuccess: then,
+      onSuccess: (result) => then?.(result, reloaded.current),
       onError: failed,
       onSettled: () => {
         running.current = false;

@@ -79,3 +79,9 @@ export const SAVED_NOT_RELOADED =
   'Saved. The saved product could not be loaded again, so the form may not show all that is stored yet.';
 /** The same for a product just created whose editor could not load it. */
 export const CREATED_NOT_LOADED = 'Created. The new product could not be loaded yet.';
+/**
+ * What the collections page adds to a write's status when the write is stored but the page could
+ * not read the collections (or a collection's products) back: done, never "not saved".
+ */
+export const COLLECTIONS_NOT_RELOADED =
+  'The collections could not be loaded again, so the page may not show all that is stored yet.';

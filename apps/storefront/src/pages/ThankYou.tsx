@@ -1,23 +1,34 @@
 import { shopkitKeys } from '@shopkit/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { forgetCheckoutChoices } from '../checkout.ts';
 import { useTitle } from '../title.ts';
 
-/** Where the hosted checkout returns once the order is placed. */
+/**
+ * Where the hosted checkout returns once the order is placed. The platform sends the shopper back
+ * to the `postFlowUrl` as given, with nothing about the order (the wire protocol names no order id
+ * on it), and the storefront has no call that reads an order or a checkout's order: it cannot know
+ * the order number. So no reference is shown here: the checkout id in the URL is an opaque id that
+ * means nothing to a shopper.
+ */
 export function ThankYou() {
   useTitle('Thank you');
-  const [params] = useSearchParams();
   const qc = useQueryClient();
-  // The order emptied the cart on the platform.
   useEffect(() => {
+    // The order emptied the cart on the platform, and its address is not the next order's.
     void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
+    forgetCheckoutChoices();
   }, [qc]);
   return (
     <section className="notice thank-you">
       <h1>Thank you for your order</h1>
-      <p>We have received it and will send a confirmation by e-mail.</p>
-      {params.get('checkoutId') && <p className="muted">Checkout reference: {params.get('checkoutId')}</p>}
+      <p>Your order is placed.</p>
+      {/* The platform e-mails the buyer about the order (UNCONFIRMED for every store's settings). */}
+      <p>
+        The store will confirm it at the e-mail address you gave at checkout; keep that e-mail for any
+        question about the order.
+      </p>
       <Link to="/products" className="button button-primary">
         Continue shopping
       </Link>
