@@ -61,6 +61,8 @@ async function placeOrder(page: Page) {
     address: '1 Main St',
     city: 'New York',
     postalCode: '10001',
+    // Where the page priced the order: the total shown is the one charged, one click places it.
+    region: 'US-NY',
   });
   await Promise.all([
     page.waitForURL((u) => u.href.startsWith(`${shop.url}/thank-you`)),

@@ -71,6 +71,14 @@ it('places an order on the hosted checkout page and returns to the post-flow URL
     postalCode: '22201',
     region: 'US-VA',
   });
+  // The page was priced at the store's address (New York: the checkout has none); Virginia taxes
+  // otherwise, so the first click shows the page again with the total the order would be charged,
+  // and only the second places it: never a total the buyer did not see.
+  const shown = await page.getByTestId('total').textContent();
+  await page.getByRole('button', { name: 'Place order' }).click();
+  await page.getByText(/^The total is now \$[\d,.]+; check the order and place it again\.$/).waitFor();
+  const charged = await page.getByTestId('total').textContent();
+  expect(charged).not.toBe(shown);
   await Promise.all([
     page.waitForURL(postFlowUrl),
     page.getByRole('button', { name: 'Place order' }).click(),

@@ -261,6 +261,10 @@ function formFrom(co: CheckoutRow): CheckoutForm {
   };
 }
 
+/**
+ * The checkout page. `pricedAt`: the address the buyer typed, when the page is shown again after a
+ * post, so that the total it shows (and sends back) is the one the order would be charged.
+ */
 async function checkoutPage(
   emu: Emulator,
   c: Context,
@@ -268,6 +272,7 @@ async function checkoutPage(
   form?: CheckoutForm,
   errors: string[] = [],
   status = 200,
+  pricedAt?: RestAddress,
 ) {
   const checkoutId = String(session.request.checkoutId ?? '');
   const co = await loadCheckout(emu.db, checkoutId);
@@ -280,7 +285,7 @@ async function checkoutPage(
       404,
     );
   if (co.status === 'COMPLETED') return placedPage(emu, c, session, co);
-  const est = await priceCheckout(emu, emu.db, co);
+  const est = await priceCheckout(emu, emu.db, co, pricedAt);
   const next = await backUrl(emu, session, 'postFlowUrl');
   return htmlPage(
     c,
@@ -321,6 +326,15 @@ function readForm(body: Record<string, unknown>): CheckoutForm {
   };
 }
 
+/** The shipping address typed on the checkout page. */
+const formAddress = (form: CheckoutForm): RestAddress => ({
+  addressLine: form.addressLine,
+  city: form.city,
+  postalCode: form.postalCode,
+  country: form.country,
+  ...(form.subdivision ? { subdivision: form.subdivision } : {}),
+});
+
 function formErrors(f: CheckoutForm): string[] {
   const out: string[] = [];
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(f.email)) out.push('Enter a valid e-mail address.');
@@ -360,7 +374,11 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
   if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
   const form = readForm(body);
   const errors = formErrors(form);
-  if (errors.length) return checkoutPage(emu, c, session, form, errors, 400);
+  // Shown again, the page is priced at the address typed (when it names a country): the total it
+  // sends back is then the one the order is charged.
+  const typed = /^[A-Z]{2}$/.test(form.country) ? formAddress(form) : undefined;
+  if (errors.length) return checkoutPage(emu, c, session, form, errors, 400, typed);
+  const again = (errors: string[]) => checkoutPage(emu, c, session, form, errors, 409, typed);
 
   const checkoutId = String(session.request.checkoutId ?? '');
   const outcome = await emu.db
@@ -377,31 +395,24 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
           sql,
           taken.map((t) => t.productId),
         );
-        const shippingAddress: RestAddress = {
-          addressLine: form.addressLine,
-          city: form.city,
-          postalCode: form.postalCode,
-          country: form.country,
-          ...(form.subdivision ? { subdivision: form.subdivision } : {}),
-        };
+        const shippingAddress = formAddress(form);
         const est = await priceCheckout(emu, sql, co, shippingAddress);
         if (est.wire.violations.length)
           return {
             kind: 'unavailable' as const,
             errors: est.wire.violations.map((v) => `${v.description}.`),
           };
-        // The page showed a total priced as it prices the checkout (its stored address): when that
-        // total is no longer what the page sent back, a price, coupon or discount changed after the
-        // buyer saw it; the page is shown again with the new total instead of charging it unseen.
+        // The order is charged what it prices at the address typed. When that is not the total the
+        // page sent back (a price, coupon or discount changed after the buyer saw it, or the typed
+        // address taxes or ships differently from the one the page was priced at), the page is
+        // shown again, priced at that address, instead of charging a total the buyer never saw.
         // (A post without the page's `total`, from a script, is placed at today's prices.)
-        if (typeof body.total === 'string') {
-          const shown = (await priceCheckout(emu, sql, co)).wire.priceSummary.total;
-          if (body.total !== shown.amount)
-            return {
-              kind: 'changed' as const,
-              errors: [`The total is now ${shown.formattedAmount}; check the order and place it again.`],
-            };
-        }
+        const charged = est.wire.priceSummary.total;
+        if (typeof body.total === 'string' && body.total !== charged.amount)
+          return {
+            kind: 'changed' as const,
+            errors: [`The total is now ${charged.formattedAmount}; check the order and place it again.`],
+          };
         const orderId = newId();
         const now = emu.now();
         const order = orderEntity(orderId, co, est.wire, form, shippingAddress, now);
@@ -434,8 +445,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
     });
   if (outcome.kind === 'missing')
     return htmlPage(c, 'Checkout not found', '<p>This checkout does not exist.</p>', 404);
-  if (outcome.kind === 'unavailable') return checkoutPage(emu, c, session, form, outcome.errors, 409);
-  if (outcome.kind === 'changed') return checkoutPage(emu, c, session, form, outcome.errors, 409);
+  if (outcome.kind === 'unavailable' || outcome.kind === 'changed') return again(outcome.errors);
   const next = await backUrl(emu, session, 'postFlowUrl');
   if (next) return c.redirect(next, 303);
   const co = await loadCheckout(emu.db, checkoutId);
