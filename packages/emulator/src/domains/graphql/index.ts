@@ -9,18 +9,27 @@
  * the platform's 400 envelope; syntax, validation and resolver errors are a 200 with
  * `errors: [{message, locations, path, extensions: {code, …}}]`, where a resolver's platform error
  * keeps its code (`OWNED_CART_NOT_FOUND`, `PERMISSION_DENIED`, `INVALID_ARGUMENT` with its field
- * violations). `limits.ts` caps the document's size, depth and breadth before anything runs.
+ * violations). `limits.ts` caps the document's size, depth and breadth, its cart fields, and the
+ * values its root fields take (variables substituted) before anything runs.
  * @module
  */
-import { execute, GraphQLError, type GraphQLFormattedError, parse, printSchema, validate } from 'graphql';
+import {
+  execute,
+  GraphQLError,
+  type GraphQLFormattedError,
+  getOperationAST,
+  parse,
+  printSchema,
+  validate,
+} from 'graphql';
 import { type Context, Hono } from 'hono';
 import type { Domain, Emulator } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { FAMILY, Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { cart } from '../cart/index.ts';
-import { LIMITS, queryLimits } from './limits.ts';
-import { buildGraphqlSchema, type GraphqlContext } from './schema.ts';
+import { inputLimit, LIMITS, queryLimits } from './limits.ts';
+import { buildGraphqlSchema, CART_FIELDS, type GraphqlContext } from './schema.ts';
 
 /** The API versions served; the platform's default (and only documented) one is `alpha`. */
 const VERSIONS = ['alpha'] as const;
@@ -112,7 +121,7 @@ export const graphql: Domain = {
     const schema = buildGraphqlSchema();
     const sdl = printSchema(schema);
     const cartAs = currentCartApi(emu);
-    const limits = [queryLimits()];
+    const limits = [queryLimits(CART_FIELDS)];
     for (const version of VERSIONS) {
       const path = `/graphql/${version}`;
       router.route({
@@ -143,6 +152,21 @@ export const graphql: Domain = {
           const invalid = refused.length ? refused : validate(schema, document);
           if (invalid.length)
             return { errors: invalid.map((e) => toWire(emu, e, 'GRAPHQL_VALIDATION_FAILED')) };
+          // graphql-js refuses a subscription (the schema has none) only as it executes, with
+          // `data: null`; it is a request the schema cannot serve, refused like one it does not know.
+          const op = getOperationAST(document, msg.operationName);
+          if (op && !schema.getRootType(op.operation))
+            return {
+              errors: [
+                toWire(
+                  emu,
+                  new GraphQLError(`This schema has no ${op.operation} operations`, { nodes: op }),
+                  'GRAPHQL_VALIDATION_FAILED',
+                ),
+              ],
+            };
+          const costly = inputLimit(schema, document, msg.operationName, msg.variables);
+          if (costly) return { errors: [toWire(emu, costly, 'GRAPHQL_VALIDATION_FAILED')] };
           const result = await execute({
             schema,
             document,

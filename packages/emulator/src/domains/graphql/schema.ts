@@ -586,6 +586,16 @@ const RESOLVERS: Record<string, Record<string, Resolver>> = {
   },
 };
 
+/** The root fields that call the current-cart API, each one a whole cart call (`LIMITS.maxCartFields`). */
+export const CART_FIELDS: ReadonlySet<string> = new Set([
+  'currentCart',
+  'estimateCurrentCartTotals',
+  'addToCurrentCart',
+  'removeLineItemsFromCurrentCart',
+  'updateCurrentCartLineItemQuantity',
+  'createCheckoutFromCurrentCart',
+]);
+
 /** The executable schema: the SDL with the root resolvers attached. */
 export function buildGraphqlSchema() {
   const schema = buildSchema(SDL);
