@@ -11,9 +11,9 @@ import { beforeAll, expect, it } from 'vitest';
 import {
   addToCart,
   endSession,
-  fillHostedCheckout,
   logInOnForm,
   newPage,
+  placeNewYorkOrder,
   registerInNode,
   setupStorefront,
 } from './browser.ts';
@@ -51,24 +51,6 @@ async function estimateNewYork(page: Page) {
 /** The cart page's estimate fields, as shown. */
 const fields = (page: Page) =>
   Promise.all(['Country code', 'State', 'City', 'Postal code'].map((l) => page.getByLabel(l).inputValue()));
-
-/** From the hosted checkout page, places the order and waits for the thank-you page. */
-async function placeOrder(page: Page) {
-  await fillHostedCheckout(page, {
-    email: 'audit4@example.com',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    address: '1 Main St',
-    city: 'New York',
-    postalCode: '10001',
-    // Where the page priced the order: the total shown is the one charged, one click places it.
-    region: 'US-NY',
-  });
-  await Promise.all([
-    page.waitForURL((u) => u.href.startsWith(`${shop.url}/thank-you`)),
-    page.getByRole('button', { name: 'Place order' }).click(),
-  ]);
-}
 
 const toHostedCheckout = (page: Page) =>
   Promise.all([
@@ -110,7 +92,7 @@ it('keeps the address and shipping option for the tab on Back from the hosted ch
   expect(urls.filter((u) => /10001|New(%20|\+| )York/.test(u))).toEqual([]);
 
   await toHostedCheckout(page);
-  await placeOrder(page);
+  await placeNewYorkOrder(page, shop.url, 'audit4@example.com');
   expect((await kept(page)).session).toBeNull();
   await addToCart(page, `${shop.url}/products/canvas-tote`, 'Canvas Tote');
   await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
@@ -129,7 +111,7 @@ it('thanks the shopper on the thank-you page without an opaque checkout id, and 
   await page.getByRole('list', { name: 'Cart items' }).waitFor();
   await toHostedCheckout(page);
   const checkoutId = new URL(page.url()).searchParams.get('checkoutId') ?? '';
-  await placeOrder(page);
+  await placeNewYorkOrder(page, shop.url, 'audit4@example.com');
   const main = page.getByRole('main');
   await main.getByRole('heading', { level: 1, name: 'Thank you for your order' }).waitFor();
   await main.getByText('Your order is placed.').waitFor();

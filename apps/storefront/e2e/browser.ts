@@ -158,6 +158,27 @@ export async function fillHostedCheckout(page: Page, b: HostedBuyer) {
 }
 
 /**
+ * On the hosted checkout page: a New York buyer (the store's own state, where the page prices an
+ * order whose checkout has no address, so the total shown is the one charged and one click places
+ * it) places the order; resolves once the page has gone back to `shopUrl`'s thank-you page.
+ */
+export async function placeNewYorkOrder(page: Page, shopUrl: string, email: string) {
+  await fillHostedCheckout(page, {
+    email,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    address: '1 Main St',
+    city: 'New York',
+    postalCode: '10001',
+    region: 'US-NY',
+  });
+  await Promise.all([
+    page.waitForURL((u) => u.href.startsWith(`${shopUrl}/thank-you`)),
+    page.getByRole('button', { name: 'Place order' }).click(),
+  ]);
+}
+
+/**
  * Waits for a page of `sdkShop` to load the SDK, then makes `window.client`: a visitor client of
  * the shop's emulator with the identity module bound.
  */

@@ -9,12 +9,12 @@ import { expect, it } from 'vitest';
 import {
   addToCart,
   endSession,
-  fillHostedCheckout,
   focused,
   holdRequests,
   logInOnForm,
   MEMBER_PASSWORD,
   newPage,
+  placeNewYorkOrder,
   registerInNode,
   setupStorefront,
 } from './browser.ts';
@@ -134,20 +134,7 @@ it('shows the cart as empty when "Check out" finds that another tab already plac
     b.waitForURL((u) => u.origin === shop.emu.url),
     b.getByRole('button', { name: 'Check out' }).click(),
   ]);
-  await fillHostedCheckout(b, {
-    email: 'two-tabs@example.com',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    address: '1 Main St',
-    city: 'New York',
-    postalCode: '10001',
-    // Where the page priced the order: the total shown is the one charged, one click places it.
-    region: 'US-NY',
-  });
-  await Promise.all([
-    b.waitForURL((u) => u.href.startsWith(`${shop.url}/thank-you`)),
-    b.getByRole('button', { name: 'Place order' }).click(),
-  ]);
+  await placeNewYorkOrder(b, shop.url, 'two-tabs@example.com');
 
   await a.getByRole('button', { name: 'Check out' }).focus();
   await a.keyboard.press('Enter');

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { catalogItem, customLine, jsonCalls, visitorToken } from './http.ts';
+import { catalogItem, customLine, formFields, jsonCalls, shownTotal, visitorToken } from './http.ts';
 
 const CART = '/ecom/v1/carts/current';
 const cents = (amount: string) => BigInt(amount.replace('.', ''));
@@ -43,17 +43,6 @@ function prices(x: unknown, at = ''): Array<[string, any]> {
   return Object.entries(o).flatMap(([k, v]) => prices(v, `${at}.${k}`));
 }
 
-/** The fields a browser would post from a page's form: its inputs' current values. */
-function formFields(html: string): Record<string, string> {
-  const form = /<form method="post"[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1] ?? '';
-  const out: Record<string, string> = {};
-  for (const m of form.matchAll(/<input ([^>]*)>/g)) {
-    const name = /name="([^"]*)"/.exec(m[1]!)?.[1];
-    if (name) out[name] = /value="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
-  }
-  return out;
-}
-const shownTotal = (html: string) => /data-testid="total"><strong>([^<]+)</.exec(html)?.[1];
 /** What a buyer types on the checkout page: name, e-mail and `address`. */
 const typed = (address: Record<string, string | undefined>) => ({
   email: 'ada@example.com',

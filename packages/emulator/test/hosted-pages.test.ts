@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { authorizeUrl, checkoutSession, jsonCalls, visitorToken } from './http.ts';
+import { authorizeUrl, checkoutSession, formFields, jsonCalls, shownTotal, visitorToken } from './http.ts';
 
 const SHOP = 'http://localhost:5173';
 /** RFC 7636 Appendix B's challenge: these tests never exchange a code. */
@@ -29,19 +29,8 @@ const FORM = {
   subdivision: ALBANY.subdivision,
 };
 
-/** The fields a browser would post from a page's form: its inputs' current values. */
-function formFields(html: string): Record<string, string> {
-  const form = /<form method="post"[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1] ?? '';
-  const out: Record<string, string> = {};
-  for (const m of form.matchAll(/<input ([^>]*)>/g)) {
-    const name = /name="([^"]*)"/.exec(m[1]!)?.[1];
-    if (name) out[name] = /value="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
-  }
-  return out;
-}
 /** What a buyer posts from the checkout page: its fields, with the name the checkout lacks. */
 const filled = (html: string) => ({ ...formFields(html), firstName: 'Ada', lastName: 'Lovelace' });
-const shownTotal = (html: string) => /data-testid="total"><strong>([^<]+)</.exec(html)?.[1];
 
 describe.each(testBackends())('hosted pages (%s)', (backend) => {
   let emu: TestEmulator;

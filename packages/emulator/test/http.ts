@@ -198,3 +198,17 @@ export async function listen(server: Server) {
       }),
   };
 }
+
+/** The fields a browser would post from a page's form: its inputs' current values. */
+export function formFields(html: string): Record<string, string> {
+  const form = /<form method="post"[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1] ?? '';
+  const out: Record<string, string> = {};
+  for (const m of form.matchAll(/<input ([^>]*)>/g)) {
+    const name = /name="([^"]*)"/.exec(m[1]!)?.[1];
+    if (name) out[name] = /value="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
+  }
+  return out;
+}
+
+/** The total a hosted checkout page shows. */
+export const shownTotal = (html: string) => /data-testid="total"><strong>([^<]+)</.exec(html)?.[1];
