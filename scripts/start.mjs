@@ -11,7 +11,14 @@ import { createInterface } from 'node:readline';
 
 // Programs come from the repository; data (.shopkit/) goes to the working directory.
 const root = join(import.meta.dirname, '..');
-const viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
+// Before `npm install`, a sentence that says so rather than a module-resolution stack trace.
+let viteBin;
+try {
+  viteBin = join(dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
+} catch {
+  console.error('[shopkit] the dependencies are not installed: run `npm install` first, then `npm start`');
+  process.exit(1);
+}
 
 const STORE_PORT = process.env.STOREFRONT_PORT || '5173';
 const EMULATOR_PORT = process.env.EMULATOR_PORT || '4000';
@@ -43,6 +50,8 @@ const fatal = (message) => {
 };
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
+// The terminal closed, or `kill -HUP`: without this the script died alone and left both running.
+process.on('SIGHUP', () => stopAll(0));
 // Anything unexpected here stops the children too: none is left running without this script.
 process.on('uncaughtException', (e) => fatal(e.stack ?? String(e)));
 process.on('unhandledRejection', (e) => fatal(e?.stack ?? String(e)));

@@ -14,11 +14,15 @@
  *   --webhook-retry-ms <n> first retry delay of a failed delivery (default 1000, at most 300000):
  *                          ½ to 1× it, doubling with each attempt up to 5 minutes
  *   --webhook-attempts <n> attempts before a delivery is dead-lettered (default 8)
+ *   --help, -h / --version print the usage / the version and exit
  *
- * Exit codes: 0 after SIGTERM or SIGINT; 1 when it cannot start (port in use, storage unreachable,
+ * Exit codes: 0 after SIGTERM, SIGINT or SIGHUP (one during start-up stops it once started, a
+ * second SIGINT at once with 130); 1 when it cannot start (port in use, storage unreachable,
  * refused or in use by another emulator); 2 for a bad command line.
  * @module
  */
+import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -30,11 +34,25 @@ import {
   receivers,
   refusedPort,
 } from './domains/webhooks/index.ts';
-import { startEmulator } from './server.ts';
+import { type RunningEmulator, startEmulator } from './server.ts';
 
 const USAGE = `Usage: shopkit-emulator [--port 4000] [--host 127.0.0.1] [--db memory|<dir>|postgres://…]
                         [--seed demo|none] [--allowed-origin <url>]… [--json]
                         [--webhook <url>]… [--webhook-retry-ms 1000] [--webhook-attempts 8]`;
+
+const FLAGS = `  --port <n>             port to listen on, 0 to 65535; 0 picks a free one (default 4000)
+  --host <h>             address to bind (default 127.0.0.1)
+  --db <spec>            memory | <data dir> | postgres://… (default .shopkit/data, or DATABASE_URL)
+  --seed demo|none       seed the demo store on first start (default demo)
+  --allowed-origin <url> an origin allowed for CORS and OAuth redirects (repeatable)
+  --json                 print one JSON line {url, clientId, apiKey, siteId} when ready
+  --webhook <url>        POST every lifecycle event to this URL as a signed JWT (repeatable)
+  --webhook-retry-ms <n> first retry delay of a failed delivery (default 1000, at most 300000)
+  --webhook-attempts <n> attempts before a delivery is dead-lettered (default 8, at most 100)
+  --help, -h             this text
+  --version              the emulator's version
+
+Exit codes: 0 after SIGTERM, SIGINT or SIGHUP; 1 when it cannot start; 2 for a bad command line.`;
 
 /** A bad command line: the message and the usage, exit code 2. */
 function fail(message: string): never {
@@ -48,9 +66,29 @@ function die(message: string): never {
   process.exit(1);
 }
 
+/** The options that take a value: `--port -1` is that value, not an unknown option `-1`. */
+const VALUED = [
+  'port',
+  'host',
+  'db',
+  'seed',
+  'allowed-origin',
+  'webhook',
+  'webhook-retry-ms',
+  'webhook-attempts',
+];
+const args: string[] = [];
+for (const arg of process.argv.slice(2)) {
+  const last = args.at(-1);
+  if (/^-\d/.test(arg) && last?.startsWith('--') && VALUED.includes(last.slice(2)))
+    args[args.length - 1] += `=${arg}`;
+  else args.push(arg);
+}
+
 let values: Record<string, string | boolean | string[] | undefined>;
 try {
   ({ values } = parseArgs({
+    args,
     options: {
       port: { type: 'string', default: '4000' },
       host: { type: 'string', default: '127.0.0.1' },
@@ -62,6 +100,7 @@ try {
       'webhook-retry-ms': { type: 'string', default: '1000' },
       'webhook-attempts': { type: 'string', default: '8' },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
     },
     strict: true,
   }));
@@ -69,7 +108,12 @@ try {
   fail((e as Error).message);
 }
 if (values.help) {
-  process.stdout.write(USAGE + '\n');
+  process.stdout.write(`${USAGE}\n\n${FLAGS}\n`);
+  process.exit(0);
+}
+if (values.version) {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`shopkit-emulator ${pkg.version}\n`);
   process.exit(0);
 }
 /** A flag's value as a whole number in [min, max], written in digits (not '', 1e3 or 0x10). */
@@ -110,7 +154,33 @@ if (!db.trim()) fail(`${dbFlag} must be memory, a data directory or a postgres:/
 if (/^[a-z][a-z0-9+.-]+:/i.test(db) && !/^postgres(ql)?:\/\//.test(db))
   fail(`${dbFlag} must be memory, a data directory or a postgres:// URL, got ${redactDb(db)}`);
 
-const running = await startEmulator({
+// Signals are handled from here on, start-up included. One during start-up (Ctrl-C while a new
+// data directory is initialised) stops the emulator as soon as it has started, storage closed
+// and exit code 0, as after it; before, the signal's default ended the process mid-write. A
+// second SIGINT (Ctrl-C pressed again, by a person) ends it at once: `npm start` sends SIGTERM
+// to a child that the terminal's Ctrl-C has already reached, so only SIGINT counts twice.
+let running: RunningEmulator | undefined;
+let stopping = false;
+const stop = () =>
+  running!.stop().then(
+    () => process.exit(0),
+    (e: Error) => {
+      process.stderr.write(`shopkit-emulator: shutdown failed: ${e.message}\n`);
+      process.exit(1);
+    },
+  );
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+  process.on(signal, () => {
+    if (stopping) {
+      if (signal === 'SIGINT') process.exit(128 + constants.signals.SIGINT);
+      return;
+    }
+    stopping = true;
+    if (running) stop();
+    else process.stderr.write('shopkit-emulator: stopping once started (Ctrl-C again stops at once)\n');
+  });
+
+running = await startEmulator({
   port,
   host: values.host as string,
   db,
@@ -123,27 +193,17 @@ const running = await startEmulator({
     `could not start: ${
       e.code === 'EADDRINUSE'
         ? `port ${port} on ${values.host} is in use; stop what holds it, or pick another with --port (0 = any free port)`
-        : e.message
+        : e.code === 'EACCES' && e.syscall === 'listen'
+          ? `port ${port} on ${values.host} needs privileges this user lacks (ports below 1024); pick another with --port`
+          : e.code === 'ENOTFOUND' || e.code === 'EADDRNOTAVAIL'
+            ? `cannot listen on --host ${values.host}: not an address of this machine (127.0.0.1 is this machine alone, 0.0.0.0 every interface)`
+            : (e.message ?? String(e))
     }`,
   ),
 );
 
-// Stopped cleanly from here on: the handlers are in place before the ready line, which a
-// supervisor may answer with a SIGTERM at once (before them, the signal's default ended the
-// process without closing the storage: exit code null, seen once under load).
-let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const)
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    running.stop().then(
-      () => process.exit(0),
-      (e: Error) => {
-        process.stderr.write(`shopkit-emulator: shutdown failed: ${e.message}\n`);
-        process.exit(1);
-      },
-    );
-  });
+// Asked to stop while starting: stop now, without a ready line.
+if (stopping) await stop();
 
 // When PGlite runs initdb (a new data directory, or a memory database without the cached copy of
 // db/snapshot.ts), it does so in a scratch instance whose WASM memory (about 300 MiB, all
