@@ -60,7 +60,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
       ? options.db
       : await openDb(options.db ?? 'memory', { schema: options.schema });
   const domains = [...DOMAINS, ...(options.domains ?? [])];
-  await migrate(
+  const unknown = await migrate(
     db,
     domains.flatMap((d) => d.migrations),
   );
@@ -76,6 +76,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     ...options.config,
   };
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  // Data a newer emulator wrote (a branch checked out after a newer one ran on this directory):
+  // its tables may have columns and rules this version does not know of. Said, not refused, since
+  // most migrations only add; the way out is the newer emulator or a new data directory.
+  if (unknown.length)
+    log(
+      `[emulator] warning: this database was written by a newer emulator (migrations unknown here: ${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', …' : ''}); it may not work as expected: run the newer emulator, or start on a new data directory`,
+    );
   const eventTypes = [...new Set(domains.flatMap((d) => d.events ?? []))].sort();
   const plainEventTypes = domains.flatMap((d) => d.plainEvents ?? []);
   const emu: Emulator = {

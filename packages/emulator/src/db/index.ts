@@ -251,9 +251,10 @@ function serverOf(url: string) {
 /**
  * Applies the migrations not yet applied, in order, each in its own transaction. On PostgreSQL,
  * a schema holding tables the emulator did not create (an application's own database, reached
- * through `DATABASE_URL`) is refused before anything is written to it.
+ * through `DATABASE_URL`) is refused before anything is written to it. Answers the ids of applied
+ * migrations that `migrations` does not know: data a newer emulator wrote (the caller warns).
  */
-export async function migrate(db: Db, migrations: Migration[]) {
+export async function migrate(db: Db, migrations: Migration[]): Promise<string[]> {
   if (db.kind === 'postgres') await refuseForeignTables(db);
   await db.query(
     'CREATE TABLE IF NOT EXISTS _migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -270,6 +271,8 @@ export async function migrate(db: Db, migrations: Migration[]) {
       await sql.query('INSERT INTO _migrations (id) VALUES ($1)', [m.id]);
     });
   }
+  const known = new Set(migrations.map((m) => m.id));
+  return [...done].filter((id) => !known.has(id)).sort();
 }
 
 /**
