@@ -36,7 +36,7 @@ type Query {
     includeHiddenProducts: Boolean = false
     includeMerchantSpecificData: Boolean = false
   ): ProductsPage
-  "A collection by id or by slug (exactly one); COLLECTION_NOT_FOUND when hidden or absent."
+  "A collection by id or by slug (exactly one); COLLECTION_NOT_FOUND when absent, or hidden from a caller who is not a merchant or app."
   collection(id: ID, slug: String): Collection
   "Collections matching a platform query on id, name, slug, visible (REST POST /v2/collections/query)."
   collections(filter: JSON, sort: [Sorting!], paging: Paging): CollectionsPage
