@@ -7,7 +7,9 @@
  * session ends (a logout, here or in another tab, or a refused refresh): the next shopper of the
  * browser does not see the address.
  */
-import type { CheckoutVars, EstimateTotalsOptions } from '@shopkit/react';
+import { type CheckoutVars, type EstimateTotalsOptions, shopkitKeys, useShopkit } from '@shopkit/react';
+import { identity } from '@shopkit/sdk';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import { config } from './config.ts';
 import { useSession } from './session.ts';
@@ -27,9 +29,15 @@ export interface CheckoutChoices {
   shippingTitle?: string;
 }
 
-/** What is stored: the choices, and whether a member (rather than a visitor) made them. */
+/**
+ * What is stored: the choices, whether a member (rather than a visitor) made them, and which
+ * member (`owner`, the member id; never a token). A member's value without an owner (one stored
+ * by an older version, or while the member id was still on its way) is no one's once a member id
+ * is known: it is dropped rather than given to a member who may not be its own.
+ */
 interface Kept {
   member: boolean;
+  owner?: string;
   choices: CheckoutChoices;
 }
 
@@ -39,7 +47,11 @@ const text = (v: unknown) => (typeof v === 'string' ? v.slice(0, 200) : undefine
 function parse(raw: string | null): Kept | undefined {
   if (!raw) return undefined;
   try {
-    const v = JSON.parse(raw) as { member?: unknown; choices?: Record<string, unknown> };
+    const v = JSON.parse(raw) as {
+      member?: unknown;
+      owner?: unknown;
+      choices?: Record<string, unknown>;
+    };
     const c = v.choices;
     if (!c || typeof c !== 'object') return undefined;
     const d = c.destination as Record<string, unknown> | undefined;
@@ -54,8 +66,11 @@ function parse(raw: string | null): Kept | undefined {
         : undefined;
     const shipping = text(c.shipping);
     const shippingTitle = text(c.shippingTitle);
+    const member = v.member === true;
+    const owner = member && typeof v.owner === 'string' && v.owner ? v.owner : undefined;
     return {
-      member: v.member === true,
+      member,
+      ...(owner ? { owner } : {}),
       choices: {
         ...(destination ? { destination } : {}),
         ...(shipping ? { shipping } : {}),
@@ -69,10 +84,11 @@ function parse(raw: string | null): Kept | undefined {
 
 /**
  * The checkout choices of one shop in one tab, kept in `area()` (sessionStorage in the shop; a
- * storage the browser refuses, or none, keeps them in memory only). `session(member)` is told who
- * the session is whenever that is known: a member's choices are dropped once the session is no
- * longer a member's, and a visitor's become the member's when the visitor logs in (the same
- * shopper: the visitor's cart went with them).
+ * storage the browser refuses, or none, keeps them in memory only). `session(member, memberId)` is
+ * told who the session is whenever that is known (the member id may come later than the role): a
+ * member's choices are dropped once the session is no longer a member's or is another member's,
+ * and a visitor's become the member's when the visitor logs in (the same shopper: the visitor's
+ * cart went with them).
  * @example const s = checkoutStore(() => sessionStorage, 'shopkit:abc:checkout'); s.set({ shipping: 'express' });
  */
 export function checkoutStore(area: () => Storage | undefined, key: string) {
@@ -87,6 +103,13 @@ export function checkoutStore(area: () => Storage | undefined, key: string) {
   let loaded = false;
   /** Who the session is, as last told (`undefined` before it is known). */
   let member: boolean | undefined;
+  /** The member id of the session, as last told (`undefined` for a visitor, or not known yet). */
+  let memberId: string | undefined;
+  /**
+   * The kept member's value has no owner yet but is this member session's (this page made it
+   * theirs, or they chose it, before their id came): it takes the first member id told.
+   */
+  let adoptable = false;
   const listeners = new Set<() => void>();
   const EMPTY: CheckoutChoices = {};
   const load = () => {
@@ -100,6 +123,7 @@ export function checkoutStore(area: () => Storage | undefined, key: string) {
   };
   const write = (next: Kept | undefined) => {
     kept = next;
+    if (!next) adoptable = false;
     try {
       if (next) storage()?.setItem(key, JSON.stringify(next));
       else storage()?.removeItem(key);
@@ -115,19 +139,46 @@ export function checkoutStore(area: () => Storage | undefined, key: string) {
     },
     set(choices: CheckoutChoices) {
       load();
-      write({ member: member ?? kept?.member ?? false, choices });
+      const isMember = member ?? kept?.member ?? false;
+      // Without the session's id (not known yet, or nothing told on this page): the kept owner,
+      // as long as nothing says the session is someone else's.
+      const owner = isMember ? (memberId ?? (member === undefined ? kept?.owner : undefined)) : undefined;
+      if (isMember && !owner) adoptable = true;
+      write({ member: isMember, ...(owner ? { owner } : {}), choices });
     },
     /** The order is placed: its address is not the next one's. */
     clear() {
       loaded = true;
       write(undefined);
     },
-    session(isMember: boolean) {
+    /**
+     * Who the session is: a member or not, and, once known, which member (their id). A member
+     * whose id is not given is not known yet: their choices are kept until it is.
+     */
+    session(isMember: boolean, id?: string) {
       load();
       member = isMember;
+      memberId = isMember && id ? id : undefined;
       if (!kept) return;
-      if (kept.member && !isMember) write(undefined);
-      else if (!kept.member && isMember) write({ ...kept, member: true });
+      if (!isMember) {
+        if (kept.member) write(undefined);
+        return;
+      }
+      if (!kept.member) {
+        // The visitor logged in: their choices are now the member's.
+        adoptable = !memberId;
+        write({ member: true, ...(memberId ? { owner: memberId } : {}), choices: kept.choices });
+        return;
+      }
+      if (!memberId) return;
+      if (kept.owner === memberId) return;
+      if (!kept.owner && adoptable) {
+        adoptable = false;
+        write({ ...kept, owner: memberId });
+        return;
+      }
+      // Another member's, or no one's that can be told (an older version's value).
+      write(undefined);
     },
     subscribe(l: () => void) {
       listeners.add(l);
@@ -153,14 +204,32 @@ export function useCheckoutChoices(): CheckoutChoices {
 }
 
 /**
+ * Which member the session is: their id (`sub`) from `/oauth2/user-info`, and nothing else of
+ * theirs. Kept under `'shopkit'`, so that every new session (a login, a logout, one member straight
+ * after another, in this tab or another) refetches it with the rest.
+ */
+const memberIdKey = [...shopkitKeys.all, 'checkout', 'member-id'] as const;
+
+/**
  * Tells the choices who the session is, once known and whenever it changes (a login, a logout in
- * this tab or another, a session ended by a refused refresh). Mounted once, in the layout.
+ * this tab or another, one member after another, a session ended by a refused refresh): the role
+ * at once, the member id once it is known. Mounted once, in the layout.
  */
 export function useCheckoutChoicesSession() {
+  const client = useShopkit();
   const { role, expired } = useSession();
+  const member = role === 'member' && !expired;
+  const who = useQuery({
+    queryKey: memberIdKey,
+    queryFn: async () => (await identity.getUserInfo(client)).sub,
+    enabled: member,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  // While it is refetched (a new session), the id cached is possibly the last member's: not known.
+  const id = member && who.isSuccess && !who.isFetching ? who.data : undefined;
   useEffect(() => {
-    if (role !== 'none') store.session(role === 'member' && !expired);
-  }, [role, expired]);
+    if (role !== 'none') store.session(member, id);
+  }, [role, member, id]);
 }
 
 /** The estimate (and checkout) options for the choices. */
