@@ -101,6 +101,7 @@ export type {
   BulkAdjust,
   BulkResult,
   BulkSet,
+  NewProduct,
   Product,
   ProductInput,
   ProductOptionsAvailability,

@@ -15,6 +15,7 @@ import {
   useWrite,
 } from './context.ts';
 import {
+  type Changes,
   changes,
   type Draft,
   decimal,
@@ -255,9 +256,14 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
     heading.current?.focus();
     navigate('.', { replace: true, state: null });
   }, [location.state, navigate]);
-  const save = useWrite(async ({ input, removeOptions }: { input: ProductInput; removeOptions: boolean }) => {
+  const save = useWrite(async ({ input, create, removeOptions }: Omit<Changes, 'problems'>) => {
     // A new product's editor reads it by id; if that read fails it still says "Created".
-    if (!product) return (await products.createProduct(client, input)).product;
+    if (!product) {
+      // `changes` gives a create input whenever the draft has no problems, and submit sends no
+      // draft with problems: this only guards against that ever changing.
+      if (!create) throw new Error('A new product needs a name, a type and a price.');
+      return (await products.createProduct(client, create)).product;
+    }
     if (Object.keys(input).length) await products.updateProduct(client, product.id, input);
     if (removeOptions)
       try {
@@ -285,7 +291,7 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
     // The button stays focusable while saving (aria-disabled): a press meanwhile does nothing.
     if (save.isPending) return;
     setNote(null);
-    const { input, removeOptions, problems: found } = changes(draft, product && base);
+    const { input, create, removeOptions, problems: found } = changes(draft, product && base);
     setProblems(found);
     const first = Object.keys(found)[0];
     if (first) {
@@ -299,7 +305,7 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
     if (product && !confirmOptions(product, input, removeOptions)) return;
     const sent = draft;
     save.run(
-      { input, removeOptions },
+      { input, create, removeOptions },
       (p) => {
         setUnread(p ? null : sent);
         setNote(p ? 'saved' : 'unread');

@@ -5,7 +5,13 @@
  * platform clears it), and never an empty or unreadable number.
  * @module
  */
-import { type Product, type ProductInput, ValidationError, type Variant } from '@shopkit/sdk';
+import {
+  type NewProduct,
+  type Product,
+  type ProductInput,
+  ValidationError,
+  type Variant,
+} from '@shopkit/sdk';
 import { formatOptions, type OptionsInput, parseOptions } from './options.ts';
 
 export interface Draft {
@@ -91,6 +97,12 @@ export function decimal(value: string, places: number): number | undefined | nul
 export interface Changes {
   /** What to send: every field for a new product, only the changed ones for a stored one. */
   input: ProductInput;
+  /**
+   * For a new product whose draft has no problems: `input` with the fields a create requires (name,
+   * type, price) taken from the checked draft. `undefined` for a stored product or a draft with
+   * problems (nothing is sent then).
+   */
+  create?: NewProduct;
   /** The options text of a product with options was emptied: remove them (their own call). */
   removeOptions: boolean;
   /** Why it cannot be saved, by field; empty when it can. */
@@ -147,7 +159,11 @@ export function changes(draft: Draft, base?: Draft): Changes {
       if (!base) input.manageVariants = true;
     } else if (base?.options) removeOptions = true;
   }
-  return { input, removeOptions, problems };
+  const create =
+    !base && !Object.keys(problems).length && name && typeof price === 'number'
+      ? { ...input, name, productType: draft.productType, priceData: { price } }
+      : undefined;
+  return { input, create, removeOptions, problems };
 }
 
 /** The form's field for each product field the platform may refuse (`product.priceData.price`: price). */

@@ -178,7 +178,7 @@ export interface Product {
   brand?: string;
 }
 
-/** What create and update accept. */
+/** What update accepts (a PATCH: every field optional); create takes a `NewProduct`. */
 export interface ProductInput {
   name?: string;
   slug?: string;
@@ -213,6 +213,18 @@ export interface ProductInput {
   }[];
   seoData?: { tags?: unknown[]; settings?: Record<string, unknown> };
 }
+
+/**
+ * What create accepts: a `ProductInput` with the fields the platform requires on create (the
+ * emulator refuses a create without them as REQUIRED_FIELD: `product.name`, `product.productType`,
+ * `product.priceData.price`).
+ * @example createProduct(client, { name: 'Mug', productType: 'physical', priceData: { price: 12 } })
+ */
+export type NewProduct = ProductInput & {
+  name: string;
+  productType: NonNullable<ProductInput['productType']>;
+  priceData: NonNullable<ProductInput['priceData']>;
+};
 
 export interface SelectedVariant {
   id: string;
@@ -534,7 +546,7 @@ export const getStoreVariant = /* @__PURE__ */ op<[id: string], { variant: Store
 // ---- Writes (elevated clients only).
 
 /** Creates a product (`name`, `productType` and `priceData.price` are required). */
-export const createProduct = /* @__PURE__ */ op<[product: ProductInput], { product: Product }>({
+export const createProduct = /* @__PURE__ */ op<[product: NewProduct], { product: Product }>({
   name: 'products.createProduct',
   method: 'POST',
   path: '/stores/v1/products',

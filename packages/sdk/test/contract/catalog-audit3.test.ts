@@ -9,7 +9,7 @@ import { testBackends } from '@shopkit/emulator/testing';
 import { describe, expect, it } from 'vitest';
 import { collections, ProductDiscountType, products, ValidationError } from '../../src/index.ts';
 import type { Collection } from '../../src/modules/collections.ts';
-import type { MediaItem } from '../../src/modules/products.ts';
+import type { MediaItem, ProductInput } from '../../src/modules/products.ts';
 import { failure, merchantClient, setupEmulator } from './setup.ts';
 
 type Merchant = ReturnType<typeof merchantClient<{ products: typeof products }>>['products'];
@@ -59,7 +59,7 @@ describe.each(testBackends())('merchant catalog calls, audit 3 (%s)', (backend) 
   const emu = setupEmulator(backend);
   const merchant = (): Merchant => merchantClient(emu, { products, collections }).products;
   let made = 0;
-  const newProduct = async (name: string, extra: Parameters<Merchant['createProduct']>[0] = {}) =>
+  const newProduct = async (name: string, extra: ProductInput = {}) =>
     (
       await merchant().createProduct({
         name: `${name} ${++made}`,

@@ -10,6 +10,7 @@ import {
   collections,
   createClient,
   ProductDiscountType,
+  type ProductInput,
   products,
   ShopkitError,
   ValidationError,
@@ -34,10 +35,8 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
       (e) => e,
     );
 
-  const newProduct = (
-    name: string,
-    extra: Parameters<ReturnType<typeof merchant>['createProduct']>[0] = {},
-  ) => merchant().createProduct({ name, productType: 'physical', priceData: { price: 20 }, ...extra });
+  const newProduct = (name: string, extra: ProductInput = {}) =>
+    merchant().createProduct({ name, productType: 'physical', priceData: { price: 20 }, ...extra });
 
   it('creates a product with options, generated variants, a unique slug and a created event', async () => {
     const { product } = await newProduct('Field Jacket', {
@@ -79,7 +78,8 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     expect(e1.message).toMatch(
       /^INVALID_ARGUMENT: "product.name" .*"product.priceData.price" must be a finite number/,
     );
-    const e2 = await fail(merchant().createProduct({ name: 'X', productType: 'physical' }));
+    // Deliberately without the required price: the platform's refusal is what is tested.
+    const e2 = await fail(merchant().createProduct({ name: 'X', productType: 'physical' } as never));
     expect(e2.message).toContain('"product.priceData.price" is required');
     const e3 = await fail(newProduct('Y', { priceData: { price: 1.234 } }));
     expect(e3.details.validationError.fieldViolations[0]).toMatchObject({

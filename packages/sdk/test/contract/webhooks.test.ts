@@ -17,6 +17,7 @@ import {
   identity,
   OAuthStrategy,
   op,
+  type ProductInput,
   products,
   redirects,
   type ShopkitError,
@@ -157,10 +158,7 @@ describe.each(testBackends())('webhooks (%s)', (backend) => {
   const merchant = () => merchantClient(emu, { products });
   const admin = () => merchantClient(emu);
   const visitor = () => visitorClient(emu, { cart, redirects });
-  const newProduct = (
-    name: string,
-    extra: Parameters<ReturnType<typeof merchant>['products']['createProduct']>[0] = {},
-  ) =>
+  const newProduct = (name: string, extra: ProductInput = {}) =>
     merchant().products.createProduct({ name, productType: 'physical', priceData: { price: 12 }, ...extra });
 
   /** Verified events of the bodies a receiver accepted, in arrival order. */
