@@ -87,7 +87,7 @@ describe.each(testBackends())('the engine against the emulator (%s)', (backend) 
       const client = visitorClient(emu, { collections });
       for (let i = 0; i < 100; i++)
         await client.collections.getCollectionBySlug('kitchen', { timeoutMs: HOUR });
-      // 100 calls fill three slots of 32; full slots without calls in flight are dropped.
+      // 100 calls fill ten slots of 10; full slots without calls in flight are dropped.
       expect(Math.max(...slotChains())).toBe(1);
     }, 30_000);
 

@@ -189,7 +189,7 @@ describe('a call without a deadline', () => {
         return Response.json({ v: 1 });
       }) as typeof fetch,
     });
-    // Slots serve 32 calls each and stay until their end: with no end, every 32 calls kept one more.
+    // Slots serve 10 calls each and stay until their end: with no end, every 10 calls kept one more.
     for (let i = 0; i < 40; i++) await getThing(client, `t${i}`);
     expect(new Set(signals).size).toBe(40);
     expect(signals.some((s) => s.aborted)).toBe(false);

@@ -25,12 +25,14 @@ export const mayBeNonFinite = (text: string) => text.includes('NaN"') || text.in
  * when the slot ends: a controller for every call cost more than the rest of the engine's work on a
  * call, and so did a timer for every call. A slot is 1/128 of the timeout wide, at least 10 ms, so a
  * call times out at most that much late (30 s → 234 ms), never early. Slots outlive their calls
- * until they end, so calls made one after another share them too. A slot serves at most 32 calls:
- * Node's `fetch` (undici) leaves a listener on the signal it is given until garbage collection, and
- * copies the signal's listener list on every request after the first, so a long list costs every
- * call (a plain get-cart `fetch` over loopback sharing one signal among 1000 calls ran at 0.93 of
- * one without a signal; among 16, at 0.99). The next slot takes over its end and keeps it in `p`
- * while it has calls in flight.
+ * until they end, so calls made one after another share them too. A slot serves at most 10 calls:
+ * every call leaves a listener on its signal (Node's `fetch`, undici, until garbage collection; a
+ * call with a signal of the caller's own, the one that chains it, while in flight), and Node warns
+ * of a leak on stderr past 10 (`MaxListenersExceededWarning`: it did for 11 calls at once with
+ * signals, as React Query sends them, at 32 a slot); undici also copies the list on every request
+ * after the first, so a long list costs every call (a plain get-cart `fetch` over loopback sharing
+ * one signal among 1000 calls ran at 0.93 of one without a signal; among 16, at 0.99). The next
+ * slot takes over its end and keeps it in `p` while it has calls in flight.
  * One ticker ends the slots every 10 ms while any call is in flight and stops after, so it holds a
  * Node process open only while a call is in flight.
  */
@@ -59,12 +61,12 @@ export const slotChains = () =>
 function hold(ms: number): Slot {
   busy++;
   // No deadline (a timeout of `Infinity`, or past timers' 2^31 ms): a signal of this call's own
-  // that never aborts, not a slot kept (with its 32 calls' successors) until an end that never comes.
+  // that never aborts, not a slot kept (with its 10 calls' successors) until an end that never comes.
   if (!(ms < 2 ** 31)) return { c: new AbortController(), u: 0, n: 0 };
   const w = Math.max(10, ms >> 7);
   const at = Math.ceil((Date.now() + ms) / w) * w;
   let slot = slots.get(at);
-  if (!slot || slot.u++ >= 32) {
+  if (!slot || slot.u++ >= 10) {
     slot = { c: new AbortController(), u: 1, n: 0, p: slot };
     slots.set(at, slot);
     // A full slot without calls in flight leaves the chain: its signal is never handed out again,
