@@ -4,9 +4,11 @@
  * several journeys share (a page that collects its errors, adding a product to the cart, an
  * owner call, holding the login frame's answer).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
@@ -45,13 +47,19 @@ export interface Storefront {
 export async function startStorefront(): Promise<Storefront> {
   const root = fileURLToPath(new URL('..', import.meta.url));
   let vite: ViteDevServer | undefined;
+  const cacheDir = mkdtempSync(join(tmpdir(), 'shopkit-vite-'));
   // The storefront's origin must be allowed by the emulator; pick the port first.
   vite = await createServer({
     root,
     configFile: `${root}/vite.config.ts`,
     logLevel: 'silent',
-    // No watcher and no HMR: other work in the tree must not reload pages under test.
-    server: { port: 0, host: '127.0.0.1', hmr: false, watch: null },
+    // No watcher, no HMR and no WebSocket: nothing may reload a page under test. With the socket,
+    // the dev server's client reloads every page when the server says so or the socket drops.
+    server: { port: 0, host: '127.0.0.1', hmr: false, ws: false, watch: null },
+    // Pre-bundled dependencies of this server's own: the shared `node_modules/.vite` was rewritten
+    // mid-run by other servers (`npm start` under test has another NODE_ENV, so another hash),
+    // changing the files under pages being served.
+    cacheDir,
   });
   await vite.listen();
   const url = vite.resolvedUrls!.local[0]!.replace(/\/$/, '');
@@ -66,6 +74,7 @@ export async function startStorefront(): Promise<Storefront> {
     async stop() {
       await vite?.close();
       await emu.stop();
+      rmSync(cacheDir, { recursive: true, force: true });
     },
   };
 }

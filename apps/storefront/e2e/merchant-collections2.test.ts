@@ -99,7 +99,8 @@ it("removes a product from a collection with one request, moves the focus to the
   const remove = page.getByRole('button', { name: 'Remove Linen Shirt from Summer Linen', exact: true });
   await remove.dblclick();
   await expect.poll(() => sent.length).toBe(1);
-  expect(await remove.getAttribute('aria-disabled')).toBe('true');
+  // The request leaves before React renders the pending state: wait for that render.
+  await expect.poll(() => remove.getAttribute('aria-disabled')).toBe('true');
   release();
   await linen.getByRole('link', { name: 'Linen Shirt' }).waitFor({ state: 'detached' });
   await expect.poll(() => focused(page)).toBe(`BUTTON Remove ${next} from Summer Linen`);
