@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { actor, eventIdentity } from './actor.ts';
 import type { Domain, Emulator, EmulatorConfig } from './context.ts';
+import { checkDataDir, dataDirError, isDataDir } from './datadir.ts';
 import { type Db, migrate, openDb } from './db/index.ts';
 import { DOMAINS } from './domains/index.ts';
 import { clientOrigins, demoCredentials, identify } from './domains/platform/index.ts';
@@ -55,10 +56,16 @@ const ALLOWED_HEADERS =
   'Authorization, Content-Type, x-wix-bi-gateway, wix-site-id, wix-account-id, X-Wix-Consistent';
 
 export async function createEmulator(options: EmulatorOptions = {}): Promise<EmulatorInstance> {
+  const given = options.db;
+  // A data directory that is a file or holds other files is refused before PGlite writes into it.
+  const dir = typeof given === 'string' && isDataDir(given) ? given : undefined;
+  if (dir) checkDataDir(dir);
   const db =
-    typeof options.db === 'object'
-      ? options.db
-      : await openDb(options.db ?? 'memory', { schema: options.schema });
+    typeof given === 'object'
+      ? given
+      : await openDb(given ?? 'memory', { schema: options.schema }).catch((e: unknown) => {
+          throw dir ? dataDirError(dir, e) : e;
+        });
   const domains = [...DOMAINS, ...(options.domains ?? [])];
   const unknown = await migrate(
     db,

@@ -2,7 +2,6 @@
  * Serves the emulator over HTTP with @hono/node-server and shuts it down cleanly.
  * @module
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createEmulator, type EmulatorInstance, type EmulatorOptions } from './app.ts';
@@ -32,11 +31,8 @@ export interface RunningEmulator extends EmulatorInstance {
 export async function startEmulator(
   options: EmulatorOptions & { port?: number; host?: string } = {},
 ): Promise<RunningEmulator> {
-  const dir = typeof options.db === 'string' && isDataDir(options.db) ? options.db : undefined;
-  if (dir) checkDataDir(dir);
-  const instance = await createEmulator(options).catch((e: unknown) => {
-    throw dir ? dataDirError(dir, e) : e;
-  });
+  // A data directory it cannot use is refused in a sentence by createEmulator (datadir.ts).
+  const instance = await createEmulator(options);
   const host = options.host ?? '127.0.0.1';
   // A port in use or an address that cannot be bound closes the storage again (a data directory
   // is left free for the next start).
@@ -72,73 +68,4 @@ export async function startEmulator(
       return stopping;
     },
   };
-}
-
-/** Whether a `db` spec names a PGlite data directory (not `memory`, not a `postgres://` URL). */
-const isDataDir = (db: string) => db !== 'memory' && !/^postgres(ql)?:\/\//.test(db);
-
-/** What PGlite writes into a data directory, and the emulator's claim on it (db/index.ts). */
-const CLUSTER_ENTRY =
-  /^(PG_VERSION|base|global|pg_[a-z_]+|postgresql(\.auto)?\.conf|postmaster\.(pid|opts)|shopkit-emulator\.pid(\.\d+\.tmp)?)$/;
-
-/**
- * Refuses, before anything is written, a data directory that is a file, or a directory holding
- * other files and no database (`--db .`, `--db src`): PGlite would create its 20-odd files and
- * folders among them. A directory of PGlite's own files without PG_VERSION is a first start cut
- * short, which PGlite initialises again: it is accepted.
- */
-function checkDataDir(dir: string) {
-  let entries: string[];
-  try {
-    if (!statSync(dir).isDirectory())
-      throw new Error(`the data directory ${dir} is a file, not a directory; give the emulator a directory`);
-    entries = readdirSync(dir);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return; // created on start
-    if (code === 'ENOTDIR')
-      throw new Error(
-        `the data directory ${dir} is inside a file, not a directory; give the emulator a directory`,
-      );
-    throw e;
-  }
-  if (entries.includes('PG_VERSION')) return;
-  const others = entries.filter((name) => !CLUSTER_ENTRY.test(name));
-  if (others.length)
-    throw new Error(
-      `${dir} is not an emulator data directory: it holds other files (${others.slice(0, 3).join(', ')}${
-        others.length > 3 ? ', …' : ''
-      }) and no database; give the emulator a new or empty directory`,
-    );
-}
-
-/**
- * A failure to open a data directory in a sentence that names it. PGlite reports a directory it
- * may not write as a bare file-system error with no message (errno 2, EACCES in its numbering),
- * and data it cannot read (written by another PostgreSQL version, or damaged) as "PGlite failed
- * to initialize properly".
- */
-function dataDirError(dir: string, e: unknown): unknown {
-  const err = e as { name?: string; code?: string; errno?: number; message?: string } | undefined;
-  if (
-    (err?.name === 'ErrnoError' && err.errno === 2) ||
-    ['EACCES', 'EPERM', 'EROFS'].includes(err?.code ?? '')
-  )
-    return new Error(
-      `the data directory ${dir} cannot be written (permission denied); make it writable, or give the emulator another directory`,
-    );
-  if (err?.name === 'ErrnoError')
-    return new Error(`the data directory ${dir} could not be used (file system error ${err.errno})`);
-  if (/failed to initialize/i.test(err?.message ?? '')) {
-    let version = '';
-    try {
-      version = readFileSync(`${dir}/PG_VERSION`, 'utf8').trim();
-    } catch {}
-    return new Error(
-      `the data directory ${dir} could not be opened: ${
-        version ? `it holds PostgreSQL ${version} data that` : 'it holds data'
-      } this emulator's PGlite cannot read (written by another version, or damaged); move it away and start on a new directory`,
-    );
-  }
-  return e;
 }
