@@ -21,7 +21,7 @@ variant's choices, a catalog reference's options.
 scalar JSON
 
 type Query {
-  "A product the caller may see (REST GET /stores-reader/v1/products/{id}); PRODUCT_NOT_FOUND otherwise."
+  "A product the caller may see (REST GET /stores-reader/v1/products/{id}); PRODUCT_NOT_FOUND otherwise, INVALID_ARGUMENT for an empty id."
   product(
     id: ID!
     "Cost and profit: refused (PERMISSION_DENIED) unless the caller is elevated (API key, app)."
@@ -36,7 +36,7 @@ type Query {
     includeHiddenProducts: Boolean = false
     includeMerchantSpecificData: Boolean = false
   ): ProductsPage
-  "A collection by id or by slug (exactly one); COLLECTION_NOT_FOUND when absent, or hidden from a caller who is not a merchant or app."
+  "A collection by id or by slug (exactly one, not empty); COLLECTION_NOT_FOUND when absent, or hidden from a caller who is not a merchant or app."
   collection(id: ID, slug: String): Collection
   "Collections matching a platform query on id, name, slug, visible (REST POST /v2/collections/query)."
   collections(filter: JSON, sort: [Sorting!], paging: Paging): CollectionsPage
@@ -532,9 +532,18 @@ function platformQuery({ filter, sort, paging }: QueryArgs) {
 const given = (a: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(a).filter(([, v]) => v != null));
 
+/** An empty id or slug is refused as REST refuses it (its schemas' `z.string().min(1)`). */
+function nonEmpty(args: Record<string, unknown>, field: string) {
+  if (args[field] === '')
+    throw invalid([
+      { field, description: 'must have at least 1 character', violatedRule: 'MIN_LENGTH', data: { min: 1 } },
+    ]);
+}
+
 const RESOLVERS: Record<string, Record<string, Resolver>> = {
   Query: {
     product: async (_, a: { id: string; includeMerchantSpecificData: boolean }, { emu, identity }) => {
+      nonEmpty(a, 'id');
       // By id, as REST GET: a merchant finds a hidden product without asking for hidden ones.
       const { products } = await queryProducts(emu, emu.db, identity, {
         query: { filter: { id: { $eq: a.id } } },
@@ -564,6 +573,7 @@ const RESOLVERS: Record<string, Record<string, Resolver>> = {
         throw invalid([
           { field: 'id', description: 'or slug is required, not both', violatedRule: 'ONE_OF_ALIGNMENT' },
         ]);
+      nonEmpty(a, a.id != null ? 'id' : 'slug');
       return a.id != null
         ? findCollection(emu, emu.db, identity, 'id', a.id)
         : findCollection(emu, emu.db, identity, 'slug', a.slug!);
