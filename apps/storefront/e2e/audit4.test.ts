@@ -135,6 +135,10 @@ it("forgets a member's address when the member logs out, and when their session 
   await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
   await estimateNewYork(page);
   expect((await kept(page)).session).toContain('10001');
+  // A reload shows the member's address again once the page knows which member the session is.
+  await page.reload();
+  await page.getByRole('list', { name: 'Cart items' }).waitFor();
+  await expect.poll(() => fields(page)).toEqual(['US', 'NY', 'New York', '10001']);
 
   await page.goto(`${shop.url}/account`);
   await page.getByRole('button', { name: 'Log out' }).click();

@@ -70,7 +70,9 @@ describe('checkoutStore', () => {
     a.session(true);
     a.set(ny);
     const next = checkoutStore(() => tab, KEY);
-    expect(next.get()).toEqual(ny);
+    // A member's, whose member is not known on this page yet: not shown.
+    expect(next.get()).toEqual({});
+    expect(tab.getItem(KEY)).toContain('New York');
     next.session(false);
     expect(next.get()).toEqual({});
   });
@@ -193,10 +195,61 @@ describe('checkoutStore: whose choices they are', () => {
     expect(a.get()).toEqual(ny);
     a.set(la);
     const next = checkoutStore(() => tab, KEY);
+    // The next page shows them once it knows the member is the same one.
     next.session(true);
-    expect(next.get()).toEqual(la);
+    expect(next.get()).toEqual({});
     next.session(true, 'member-a');
     expect(next.get()).toEqual(la);
+  });
+
+  it("shows no member's choices while who the member is is not known, in this page or the next", () => {
+    const tab = area();
+    const a = checkoutStore(() => tab, KEY);
+    a.session(true, 'member-a');
+    a.set(ny);
+    const heard: CheckoutChoices[] = [];
+    a.subscribe(() => heard.push(a.get()));
+    // The session is read again (a login in another tab): it may be another member's now.
+    a.session(true);
+    expect(a.get()).toEqual({});
+    expect(heard).toEqual([{}]);
+    a.session(true, 'member-a');
+    expect(a.get()).toEqual(ny);
+    expect(heard).toEqual([{}, ny]);
+
+    // A new page of the tab, before anything is told and while only the role is known.
+    const next = checkoutStore(() => tab, KEY);
+    expect(next.get()).toEqual({});
+    next.session(true);
+    expect(next.get()).toEqual({});
+    // Another member: never shown, and gone.
+    next.session(true, 'member-b');
+    expect(next.get()).toEqual({});
+    expect(tab.getItem(KEY)).toBeNull();
+  });
+
+  it('gives choices made before the member id is known to the member the session turns out to be', () => {
+    const tab = area();
+    checkoutStore(() => tab, KEY).session(true, 'member-a');
+    const a = checkoutStore(() => tab, KEY);
+    a.session(true, 'member-a');
+    a.set(ny);
+    // The next page: the shopper at the keyboard picks an address before the id comes.
+    const next = checkoutStore(() => tab, KEY);
+    next.session(true);
+    next.set(la);
+    expect(next.get()).toEqual(la);
+    next.session(true, 'member-b');
+    expect(next.get()).toEqual(la);
+    expect(JSON.parse(tab.getItem(KEY) ?? '{}').owner).toBe('member-b');
+
+    // The same before even the role is told: not the last member's, the member's who typed them.
+    const third = checkoutStore(() => tab, KEY);
+    third.set(ny);
+    expect(JSON.parse(tab.getItem(KEY) ?? '{}').owner).toBeUndefined();
+    third.session(true, 'member-c');
+    expect(third.get()).toEqual(ny);
+    expect(JSON.parse(tab.getItem(KEY) ?? '{}').owner).toBe('member-c');
   });
 
   it("keeps choices made while the member's id was on its way, as that member's", () => {

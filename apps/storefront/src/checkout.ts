@@ -121,6 +121,12 @@ export function checkoutStore(area: () => Storage | undefined, key: string) {
       kept = undefined;
     }
   };
+  /** Changes told to the listeners so far. */
+  let told = 0;
+  const tell = () => {
+    told++;
+    for (const l of listeners) l();
+  };
   const write = (next: Kept | undefined) => {
     kept = next;
     if (!next) adoptable = false;
@@ -130,21 +136,48 @@ export function checkoutStore(area: () => Storage | undefined, key: string) {
     } catch {
       // A full or refused storage: kept in memory for the page's life.
     }
-    for (const l of listeners) l();
+    tell();
+  };
+  const get = (): CheckoutChoices => {
+    load();
+    // A member's choices are shown to that member only: not while the session's member id is not
+    // known (a new page, a session read again after a login elsewhere), when it may be another
+    // member's; unless this page made them for the session it has.
+    if (kept?.member && !adoptable && (memberId === undefined || kept.owner !== memberId)) return EMPTY;
+    return kept?.choices ?? EMPTY;
+  };
+  /** Keeps, gives or drops the kept choices for the session as now told. */
+  const settle = () => {
+    if (!kept) return;
+    if (!member) {
+      if (kept.member) write(undefined);
+      return;
+    }
+    if (!kept.member) {
+      // The visitor logged in: their choices are now the member's.
+      adoptable = !memberId;
+      write({ member: true, ...(memberId ? { owner: memberId } : {}), choices: kept.choices });
+      return;
+    }
+    if (!memberId) return;
+    if (kept.owner === memberId) return;
+    if (!kept.owner && adoptable) {
+      adoptable = false;
+      write({ ...kept, owner: memberId });
+      return;
+    }
+    // Another member's, or no one's that can be told (an older version's value).
+    write(undefined);
   };
   return {
-    get(): CheckoutChoices {
-      load();
-      return kept?.choices ?? EMPTY;
-    },
+    get,
     set(choices: CheckoutChoices) {
       load();
       const isMember = member ?? kept?.member ?? false;
-      // Without the session's id (not known yet, or nothing told on this page): the kept owner,
-      // as long as nothing says the session is someone else's.
-      const owner = isMember ? (memberId ?? (member === undefined ? kept?.owner : undefined)) : undefined;
-      if (isMember && !owner) adoptable = true;
-      write({ member: isMember, ...(owner ? { owner } : {}), choices });
+      // Without the session's id (not known yet): the choices of whoever is at the keyboard, who
+      // is the member the session turns out to be, never the last member's.
+      if (isMember && !memberId) adoptable = true;
+      write({ member: isMember, ...(isMember && memberId ? { owner: memberId } : {}), choices });
     },
     /** The order is placed: its address is not the next one's. */
     clear() {
@@ -153,32 +186,16 @@ export function checkoutStore(area: () => Storage | undefined, key: string) {
     },
     /**
      * Who the session is: a member or not, and, once known, which member (their id). A member
-     * whose id is not given is not known yet: their choices are kept until it is.
+     * whose id is not given is not known yet: their choices are kept, not shown, until it is.
      */
     session(isMember: boolean, id?: string) {
-      load();
+      const shown = get();
+      const before = told;
       member = isMember;
       memberId = isMember && id ? id : undefined;
-      if (!kept) return;
-      if (!isMember) {
-        if (kept.member) write(undefined);
-        return;
-      }
-      if (!kept.member) {
-        // The visitor logged in: their choices are now the member's.
-        adoptable = !memberId;
-        write({ member: true, ...(memberId ? { owner: memberId } : {}), choices: kept.choices });
-        return;
-      }
-      if (!memberId) return;
-      if (kept.owner === memberId) return;
-      if (!kept.owner && adoptable) {
-        adoptable = false;
-        write({ ...kept, owner: memberId });
-        return;
-      }
-      // Another member's, or no one's that can be told (an older version's value).
-      write(undefined);
+      settle();
+      // What is shown depends on who the session is: told when that alone changed it.
+      if (told === before && get() !== shown) tell();
     },
     subscribe(l: () => void) {
       listeners.add(l);
