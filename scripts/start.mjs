@@ -7,6 +7,7 @@ import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 
 // Programs come from the repository; data (.shopkit/) goes to the working directory.
@@ -85,9 +86,13 @@ const dbLabel = /^postgres(ql)?:\/\//.test(db)
   : db === 'memory'
     ? 'in memory (embedded PGlite; gone when this stops)'
     : `${db} (embedded PGlite)`;
+// Each child gets an IPC channel and scripts/with-parent.mjs, so that it stops when this script
+// is gone without stopping it (SIGKILL runs no handler here).
+const withParent = ['--import', pathToFileURL(join(root, 'scripts/with-parent.mjs')).href];
 const emulator = spawn(
   process.execPath,
   [
+    ...withParent,
     join(root, 'packages/emulator/bin/shopkit-emulator.mjs'),
     '--json',
     '--port',
@@ -97,7 +102,7 @@ const emulator = spawn(
     '--allowed-origin',
     storeUrl,
   ],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
+  { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
 );
 children.push(emulator);
 emulator.on('exit', (code, signal) => {
@@ -128,10 +133,10 @@ const apiKey = process.stdout.isTTY
 
 const vite = spawn(
   process.execPath,
-  [viteBin, '--port', String(STORE_PORT), '--strictPort', '--host', '127.0.0.1'],
+  [...withParent, viteBin, '--port', String(STORE_PORT), '--strictPort', '--host', '127.0.0.1'],
   {
     cwd: join(root, 'apps/storefront'),
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     env: { ...process.env, VITE_SHOPKIT_URL: info.url, VITE_SHOPKIT_CLIENT_ID: info.clientId },
   },
 );
