@@ -108,12 +108,18 @@ const la: CheckoutChoices = {
   destination: { country: 'US', subdivision: 'CA', city: 'Los Angeles', postalCode: '90001' },
 };
 
+/** A tab where member `id` chose `choices` on a page: the tab's storage and that page's store. */
+function chosenBy(id: string, choices = ny) {
+  const tab = area();
+  const page = checkoutStore(() => tab, KEY);
+  page.session(true, id);
+  page.set(choices);
+  return { tab, page };
+}
+
 describe('checkoutStore: whose choices they are', () => {
   it("drops member A's choices when member B is the session, in this page or the next", () => {
-    const tab = area();
-    const a = checkoutStore(() => tab, KEY);
-    a.session(true, 'member-a');
-    a.set(ny);
+    const { tab, page: a } = chosenBy('member-a');
     const heard: CheckoutChoices[] = [];
     a.subscribe(() => heard.push(a.get()));
     // A logged out and B logged in, in another tab, while this one was hidden: still a member.
@@ -132,11 +138,7 @@ describe('checkoutStore: whose choices they are', () => {
   });
 
   it('drops them once the new member is known, when the role was told first', () => {
-    const tab = area();
-    checkoutStore(() => tab, KEY).session(true, 'member-a');
-    const a = checkoutStore(() => tab, KEY);
-    a.session(true, 'member-a');
-    a.set(ny);
+    const { tab } = chosenBy('member-a');
     // The next page learns the role before the member id: it cannot tell yet.
     const next = checkoutStore(() => tab, KEY);
     next.session(true);
@@ -203,10 +205,7 @@ describe('checkoutStore: whose choices they are', () => {
   });
 
   it("shows no member's choices while who the member is is not known, in this page or the next", () => {
-    const tab = area();
-    const a = checkoutStore(() => tab, KEY);
-    a.session(true, 'member-a');
-    a.set(ny);
+    const { tab, page: a } = chosenBy('member-a');
     const heard: CheckoutChoices[] = [];
     a.subscribe(() => heard.push(a.get()));
     // The session is read again (a login in another tab): it may be another member's now.
@@ -229,11 +228,7 @@ describe('checkoutStore: whose choices they are', () => {
   });
 
   it('gives choices made before the member id is known to the member the session turns out to be', () => {
-    const tab = area();
-    checkoutStore(() => tab, KEY).session(true, 'member-a');
-    const a = checkoutStore(() => tab, KEY);
-    a.session(true, 'member-a');
-    a.set(ny);
+    const { tab } = chosenBy('member-a');
     // The next page: the shopper at the keyboard picks an address before the id comes.
     const next = checkoutStore(() => tab, KEY);
     next.session(true);

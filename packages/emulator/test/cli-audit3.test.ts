@@ -260,8 +260,9 @@ describe('npm start (scripts/start.mjs)', () => {
     }
   });
 
-  it('stops the emulator and the dev server when it is sent SIGHUP (its terminal closed)', async () => {
-    const cwd = mkdtempSync(join(dir, 'hup-'));
+  /** npm start, once it has printed its banner, with the pids of its two children. */
+  async function running(name: string) {
+    const cwd = mkdtempSync(join(dir, `${name}-`));
     const s = start({ EMULATOR_PORT: '0', STOREFRONT_PORT: String(await freePort()) }, cwd);
     const ended = exited(s.child);
     while (!s.out().includes('Press Ctrl-C')) {
@@ -273,10 +274,15 @@ describe('npm start (scripts/start.mjs)', () => {
       .filter(Boolean)
       .map(Number);
     expect(kids).toHaveLength(2); // the emulator and vite
+    return { ...s, ended, kids };
+  }
+
+  it('stops the emulator and the dev server when it is sent SIGHUP (its terminal closed)', async () => {
+    const { child, ended, kids } = await running('hup');
     // To the script alone, not its group: what a closed terminal or `kill -HUP` does to it.
-    s.child.kill('SIGHUP');
+    child.kill('SIGHUP');
     await ended;
-    expect(s.child.exitCode).toBe(0);
+    expect(child.exitCode).toBe(0);
     // Its children were stopped, not left behind: poll until they are gone (the test's timeout
     // bounds it).
     while (kids.some(alive)) await new Promise((r) => setTimeout(r, 100));
@@ -284,21 +290,10 @@ describe('npm start (scripts/start.mjs)', () => {
   }, 120_000);
 
   it('leaves neither the emulator nor the dev server running when it is killed outright (SIGKILL)', async () => {
-    const cwd = mkdtempSync(join(dir, 'kill-'));
-    const s = start({ EMULATOR_PORT: '0', STOREFRONT_PORT: String(await freePort()) }, cwd);
-    const ended = exited(s.child);
-    while (!s.out().includes('Press Ctrl-C')) {
-      if (s.child.exitCode !== null) throw new Error(`npm start exited early:\n${s.out()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const kids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(s.child.pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number);
-    expect(kids).toHaveLength(2);
+    const { child, ended, kids } = await running('kill');
     // The script alone, which can run no handler: an out-of-memory kill, `kill -9`, a crashed
     // supervisor. Its children notice that it is gone and stop as on Ctrl-C.
-    s.child.kill('SIGKILL');
+    child.kill('SIGKILL');
     await ended;
     while (kids.some(alive)) await new Promise((r) => setTimeout(r, 100));
     expect(kids.filter(alive)).toEqual([]);
