@@ -7,8 +7,8 @@ import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 
 // Programs come from the repository; data (.shopkit/) goes to the working directory.
 const root = join(import.meta.dirname, '..');
