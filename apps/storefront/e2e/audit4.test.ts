@@ -111,10 +111,20 @@ it('thanks the shopper on the thank-you page without an opaque checkout id, and 
   await page.getByRole('list', { name: 'Cart items' }).waitFor();
   await toHostedCheckout(page);
   const checkoutId = new URL(page.url()).searchParams.get('checkoutId') ?? '';
-  await placeNewYorkOrder(page, shop.url, 'audit4@example.com');
+  await placeNewYorkOrder(page, shop.url, 'audit4-thanks@example.com');
   const main = page.getByRole('main');
   await main.getByRole('heading', { level: 1, name: 'Thank you for your order' }).waitFor();
   await main.getByText('Your order is placed.').waitFor();
+  // What the page says comes next did come: the confirmation, at the address given at checkout.
+  await main.getByText(/confirm it at the e-mail address you gave/).waitFor();
+  const mail = await (
+    await fetch(
+      `${shop.emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent('audit4-thanks@example.com')}`,
+    )
+  ).json();
+  expect(mail.messages.map((m: { subject: string }) => m.subject)).toEqual([
+    expect.stringMatching(/^Your order #\d+ is placed$/),
+  ]);
   const text = (await main.textContent()) ?? '';
   const id = new URL(page.url()).searchParams.get('checkoutId');
   expect(id).toBeTruthy();

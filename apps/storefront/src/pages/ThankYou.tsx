@@ -24,7 +24,8 @@ export function ThankYou() {
     <section className="notice thank-you">
       <h1>Thank you for your order</h1>
       <p>Your order is placed.</p>
-      {/* The platform e-mails the buyer about the order (UNCONFIRMED for every store's settings). */}
+      {/* The platform e-mails the buyer about the order (UNCONFIRMED for every store's settings);
+          the emulator's checkout does (packages/emulator/test/order-mail.test.ts). */}
       <p>
         The store will confirm it at the e-mail address you gave at checkout; keep that e-mail for any
         question about the order.

@@ -15,6 +15,7 @@ import { FAMILY, type Router } from '../../http/router.ts';
 import { lookupCatalogItem, STORES_APP_ID } from '../catalog/lookup.ts';
 import { lockProducts } from '../catalog/store.ts';
 import { adjustInventory, type InventoryChange, type InventoryShortage } from '../catalog/writes.ts';
+import { sendMail } from '../identity/store.ts';
 import { loadRedirectSession } from '../redirects/index.ts';
 import {
   callbackUrl,
@@ -226,6 +227,36 @@ function summaryHtml(est: Estimate) {
 }
 
 /**
+ * The order confirmation the buyer is sent (the platform's stores send one by default): the order
+ * number, the items and the total charged, as plain text; nothing a later request could use.
+ */
+function orderMail(to: string, number: number, est: Estimate) {
+  const w = est.wire;
+  const s = w.priceSummary;
+  const ship = w.shippingInfo.selectedCarrierServiceOption;
+  const lines = w.cart.lineItems.map((l: any) => {
+    const desc = (l.descriptionLines ?? [])
+      .map((d: any) => `${d.name?.original}: ${d.plainText?.original ?? d.colorInfo?.original}`)
+      .join(', ');
+    return `${l.quantity} × ${l.productName?.original}${desc ? ` (${desc})` : ''}: ${l.lineItemPrice?.formattedAmount}`;
+  });
+  const body = [
+    'Thank you for your order.',
+    '',
+    `Order number: ${number}`,
+    '',
+    ...lines,
+    '',
+    `Subtotal: ${s.subtotal.formattedAmount}`,
+    ...(s.discount.amount !== '0.00' ? [`Discount: −${s.discount.formattedAmount}`] : []),
+    ...(ship ? [`Shipping (${ship.title}): ${s.shipping.formattedAmount}`] : []),
+    `Tax: ${s.tax.formattedAmount}`,
+    `Total: ${s.total.formattedAmount}`,
+  ].join('\n');
+  return { to, subject: `Your order #${number} is placed`, body };
+}
+
+/**
  * The checkout form. `total` is the total the page shows: the form sends it back, and when the
  * checkout no longer prices at it (a price changed since) the page is shown again, not placed.
  */
@@ -430,6 +461,9 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
         // check could not see undoes the whole order.
         const short = await adjustInventory(emu, sql, taken);
         if (short.length) throw new StockShort(short.map(shortageText));
+        // The buyer is told by e-mail, in the same transaction: a mail for every order placed, none
+        // for one undone.
+        await sendMail(emu, sql, orderMail(form.email, number, est));
         // The order empties the cart it came from (also if it has since moved to the member's cart).
         const gone = await sql.query<{ id: string }>(
           "DELETE FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 RETURNING id",
