@@ -46,10 +46,9 @@ export interface Storefront {
 /** Starts an emulator and the storefront's dev server pointed at it. */
 export async function startStorefront(): Promise<Storefront> {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  let vite: ViteDevServer | undefined;
   const cacheDir = mkdtempSync(join(tmpdir(), 'shopkit-vite-'));
   // The storefront's origin must be allowed by the emulator; pick the port first.
-  vite = await createServer({
+  const vite: ViteDevServer = await createServer({
     root,
     configFile: `${root}/vite.config.ts`,
     logLevel: 'silent',
@@ -61,22 +60,32 @@ export async function startStorefront(): Promise<Storefront> {
     // changing the files under pages being served.
     cacheDir,
   });
-  await vite.listen();
-  const url = vite.resolvedUrls!.local[0]!.replace(/\/$/, '');
-  const emu = await startTestEmulator('pglite', { allowedOrigins: [url] });
-  process.env.VITE_SHOPKIT_URL = emu.url;
-  process.env.VITE_SHOPKIT_CLIENT_ID = emu.demo.clientId;
-  // Env is read when modules are transformed; restart so the values apply.
-  await vite.restart();
-  return {
-    url: vite.resolvedUrls!.local[0]!.replace(/\/$/, ''),
-    emu,
-    async stop() {
-      await vite?.close();
-      await emu.stop();
-      rmSync(cacheDir, { recursive: true, force: true });
-    },
-  };
+  let emu: TestEmulator | undefined;
+  try {
+    await vite.listen();
+    const url = vite.resolvedUrls!.local[0]!.replace(/\/$/, '');
+    const started = await startTestEmulator('pglite', { allowedOrigins: [url] });
+    emu = started;
+    process.env.VITE_SHOPKIT_URL = started.url;
+    process.env.VITE_SHOPKIT_CLIENT_ID = started.demo.clientId;
+    // Env is read when modules are transformed; restart so the values apply.
+    await vite.restart();
+    return {
+      url: vite.resolvedUrls!.local[0]!.replace(/\/$/, ''),
+      emu: started,
+      async stop() {
+        await vite.close();
+        await started.stop();
+        rmSync(cacheDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    // A start that failed leaves nothing running or on disk.
+    await vite.close();
+    await emu?.stop();
+    rmSync(cacheDir, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 /** What a storefront test file works with: Chromium, and the storefront with its emulator. */
