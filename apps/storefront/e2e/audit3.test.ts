@@ -8,7 +8,7 @@ import { type AnyClient, ApiKeyStrategy, createClient, products } from '@shopkit
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { focusedLabel, newPage, setupStorefront } from './browser.ts';
-import { describedBy, edit, openConsole } from './console.ts';
+import { describedBy, edit, newProduct, openConsole } from './console.ts';
 
 const shop = setupStorefront();
 let admin: AnyClient;
@@ -59,7 +59,7 @@ it('says a save whose read-back failed is saved, offers to load it again, and do
 it('says a product created whose editor could not load it is created, and never offers to create it again', async () => {
   const { page, errors } = await newPage(shop.browser);
   await openConsole(page, shop);
-  await page.getByRole('link', { name: 'New product' }).click();
+  await newProduct(page);
   await page.getByLabel('Name').fill('Audit Three Vase');
   await page.getByLabel('Price (USD)').fill('30');
   const undo = await failProductReads(page);

@@ -14,6 +14,16 @@ export async function openConsole(page: Page, shop: StorefrontUnderTest) {
 }
 
 /**
+ * Opens the new product's editor, and waits until it shows. Route changes render as transitions:
+ * until then the page before stays, and a field of it with the same label (the list's "Filter by
+ * name", another product's "Name") would take what the test types next.
+ */
+export async function newProduct(page: Page) {
+  await page.getByRole('link', { name: 'New product' }).click();
+  await page.getByRole('heading', { name: 'New product' }).waitFor();
+}
+
+/**
  * From the product list, opens a product's editor; returns the product's id. The list is filtered
  * by the name first: the product may be on another page of the list.
  */

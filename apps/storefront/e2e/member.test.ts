@@ -62,6 +62,7 @@ it('signs up with e-mail verification, keeps the visitor cart, logs out and back
   await page.getByRole('button', { name: 'Cart, 0 items' }).waitFor();
 
   await page.getByRole('link', { name: 'Log in' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill('wrong password 1');
   await page.getByRole('button', { name: 'Log in' }).click();
@@ -79,6 +80,8 @@ it('resets a forgotten password through the link in the mailbox and logs in with
   const email = 'grace@example.com';
   await page.goto(`${shop.url}/login`);
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  // The login page's E-mail stays until the new page renders: wait for it.
+  await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
   await page.getByLabel('E-mail').fill(email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await page.getByRole('status').filter({ hasText: 'a link to reset the password is on its way' }).waitFor();
@@ -239,6 +242,7 @@ describe('without e-mail verification', () => {
 
     await page.unroute('**/oauth2/authorize**');
     await page.getByRole('link', { name: 'Log in', exact: true }).last().click();
+    await page.getByRole('heading', { name: 'Log in' }).waitFor();
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();

@@ -9,7 +9,7 @@ import { type AnyClient, ApiKeyStrategy, createClient, products } from '@shopkit
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
 import { focusedLabel, newPage, setupStorefront } from './browser.ts';
-import { answerConfirm, edit, openConsole } from './console.ts';
+import { answerConfirm, edit, newProduct, openConsole } from './console.ts';
 
 const shop = setupStorefront();
 let admin: AnyClient;
@@ -56,7 +56,7 @@ it("shows the platform's refusal of a field next to that field, keeps what was t
 
   // A new product: a price above the platform's largest is refused next to the price, and none is made.
   const before = await total();
-  await page.getByRole('link', { name: 'New product' }).click();
+  await newProduct(page);
   await page.getByLabel('Name', { exact: true }).fill('Too Dear');
   await page.getByLabel('Price (USD)').fill('1000000000');
   await page.getByRole('button', { name: 'Create product' }).click();
@@ -108,7 +108,7 @@ it('asks before edits not saved are left for another page of the console, or the
   await page.getByLabel('Ribbon').fill('Audit');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await page.getByText('Saved.').waitFor();
-  await page.getByRole('link', { name: 'New product' }).click();
+  await newProduct(page);
   await page.getByLabel('Name', { exact: true }).fill('Leaving Tee');
   await page.getByLabel('Price (USD)').fill('12');
   await page.getByRole('button', { name: 'Create product' }).click();
@@ -122,7 +122,7 @@ it('asks before edits not saved are left for another page of the console, or the
 it('says a product was created and puts the focus on its editor, not on the page', async () => {
   const { page, errors } = await newPage(shop.browser);
   await openConsole(page, shop);
-  await page.getByRole('link', { name: 'New product' }).click();
+  await newProduct(page);
   await page.getByLabel('Name', { exact: true }).fill('Keyboard Tee');
   await page.getByLabel('Price (USD)').fill('15');
   await page.getByRole('button', { name: 'Create product' }).focus();

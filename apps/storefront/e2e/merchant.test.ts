@@ -11,7 +11,7 @@
 import { type AnyClient, ApiKeyStrategy, createClient, type Product, products } from '@shopkit/sdk';
 import { beforeAll, expect, it } from 'vitest';
 import { axeViolations, newPage, setupStorefront } from './browser.ts';
-import { answerConfirm, edit, openConsole } from './console.ts';
+import { answerConfirm, edit, newProduct, openConsole } from './console.ts';
 
 const shop = setupStorefront();
 /** The merchant's client in Node, with the API key: reads what is stored and adds products. */
@@ -37,7 +37,7 @@ it('refuses a wrong key, then creates a product that appears in the shop', async
     [],
   );
 
-  await page.getByRole('link', { name: 'New product' }).click();
+  await newProduct(page);
   await page.getByLabel('Name').fill('Harbour Scarf');
   await page.getByLabel('Description').fill('A light merino scarf.');
   await page.getByLabel('Price (USD)').fill('39');
@@ -194,7 +194,7 @@ it('keeps the editor in step with what is stored, clears cleared fields and conf
 it('creates one product on a double click, with the colour codes typed', async () => {
   const { page, errors } = await newPage(shop.browser);
   await openConsole(page, shop);
-  await page.getByRole('link', { name: 'New product' }).click();
+  await newProduct(page);
   await page.getByLabel('Name').fill('Twice Clicked');
   await page.getByLabel('Price (USD)').fill('5');
   // A colour code on only some choices is refused with a reason, not dropped.
