@@ -14,7 +14,7 @@ import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing'
 import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build, createServer, type ViteDevServer } from 'vite';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -104,6 +104,7 @@ export interface StorefrontUnderTest {
 export function setupStorefront(): StorefrontUnderTest {
   const shop = {} as StorefrontUnderTest;
   let started: Storefront | undefined;
+  closePagesAfterEach();
   beforeAll(async () => {
     [shop.browser, started] = await Promise.all([launchChromium(), startStorefront()]);
     shop.url = started.url;
@@ -134,6 +135,7 @@ export function setupShopOrigin(
 ): ShopOriginUnderTest {
   const shop = {} as ShopOriginUnderTest;
   let server: Server | undefined;
+  closePagesAfterEach();
   beforeAll(async () => {
     server = createHttpServer(await makeHandler());
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
@@ -241,9 +243,28 @@ export async function sdkShop(): Promise<RequestListener> {
   };
 }
 
-/** A new page and the uncaught errors its scripts throw (a journey ends expecting none). */
+/** The pages `newPage` made during the running test: closed after it, with their contexts. */
+const opened = new Set<Page>();
+
+/**
+ * Closes after each test the pages it made with `newPage`: a file's earlier tests' pages (each a
+ * browser context of its own, with its renderer) would otherwise run on until the file ends.
+ */
+function closePagesAfterEach() {
+  afterEach(async () => {
+    const pages = [...opened];
+    opened.clear();
+    await Promise.all(pages.map((p) => p.close().catch(() => {})));
+  });
+}
+
+/**
+ * A new page (in a context of its own) and the uncaught errors its scripts throw (a journey ends
+ * expecting none). In a file with `setupStorefront` or `setupShopOrigin`, closed after the test.
+ */
 export async function newPage(browser: Browser) {
   const page = await browser.newPage();
+  opened.add(page);
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { page, errors };
