@@ -78,10 +78,7 @@ describe('checkoutStore', () => {
   });
 
   it("keeps a visitor's choices when the visitor logs in, then forgets them at the logout", () => {
-    const tab = area();
-    const a = checkoutStore(() => tab, KEY);
-    a.session(false);
-    a.set(ny);
+    const { page: a } = chosenBy(null);
     a.session(false);
     expect(a.get()).toEqual(ny);
     a.session(true);
@@ -108,14 +105,20 @@ const la: CheckoutChoices = {
   destination: { country: 'US', subdivision: 'CA', city: 'Los Angeles', postalCode: '90001' },
 };
 
-/** A tab where member `id` chose `choices` on a page: the tab's storage and that page's store. */
-function chosenBy(id: string, choices = ny) {
+/**
+ * A tab where `who` (a member's id, or `null` for a visitor) chose `choices` on a page: the tab's
+ * storage and that page's store.
+ */
+function chosenBy(who: string | null, choices = ny) {
   const tab = area();
   const page = checkoutStore(() => tab, KEY);
-  page.session(true, id);
+  page.session(who !== null, who ?? undefined);
   page.set(choices);
   return { tab, page };
 }
+
+/** The member the tab's stored choices belong to. */
+const ownerIn = (tab: Storage) => JSON.parse(tab.getItem(KEY) ?? '{}').owner;
 
 describe('checkoutStore: whose choices they are', () => {
   it("drops member A's choices when member B is the session, in this page or the next", () => {
@@ -147,37 +150,28 @@ describe('checkoutStore: whose choices they are', () => {
   });
 
   it("keeps a visitor's choices when the visitor logs in, and they are then that member's", () => {
-    const tab = area();
-    const a = checkoutStore(() => tab, KEY);
-    a.session(false);
-    a.set(ny);
+    const { tab, page: a } = chosenBy(null);
     a.session(true, 'member-a');
     expect(a.get()).toEqual(ny);
-    expect(JSON.parse(tab.getItem(KEY) ?? '{}').owner).toBe('member-a');
+    expect(ownerIn(tab)).toBe('member-a');
     // Now the member's: another member is not given them.
     a.session(true, 'member-b');
     expect(a.get()).toEqual({});
   });
 
   it("keeps a visitor's choices when the member id comes after the role", () => {
-    const tab = area();
-    const a = checkoutStore(() => tab, KEY);
-    a.session(false);
-    a.set(ny);
+    const { tab, page: a } = chosenBy(null);
     a.session(true);
     expect(a.get()).toEqual(ny);
     a.session(true, 'member-a');
     expect(a.get()).toEqual(ny);
-    expect(JSON.parse(tab.getItem(KEY) ?? '{}').owner).toBe('member-a');
+    expect(ownerIn(tab)).toBe('member-a');
     a.session(true, 'member-b');
     expect(a.get()).toEqual({});
   });
 
   it("keeps a visitor's choices stored by an earlier page when the next page logs in", () => {
-    const tab = area();
-    const a = checkoutStore(() => tab, KEY);
-    a.session(false);
-    a.set(ny);
+    const { tab } = chosenBy(null);
     const next = checkoutStore(() => tab, KEY);
     next.session(true);
     next.session(true, 'member-a');
@@ -185,10 +179,7 @@ describe('checkoutStore: whose choices they are', () => {
   });
 
   it('keeps the choices of the same member, in this page and the next, and their changes', () => {
-    const tab = area();
-    const a = checkoutStore(() => tab, KEY);
-    a.session(true, 'member-a');
-    a.set(ny);
+    const { tab, page: a } = chosenBy('member-a');
     a.session(true, 'member-a');
     expect(a.get()).toEqual(ny);
     // A renewal or a re-read: the role first, then the same id.
@@ -236,15 +227,15 @@ describe('checkoutStore: whose choices they are', () => {
     expect(next.get()).toEqual(la);
     next.session(true, 'member-b');
     expect(next.get()).toEqual(la);
-    expect(JSON.parse(tab.getItem(KEY) ?? '{}').owner).toBe('member-b');
+    expect(ownerIn(tab)).toBe('member-b');
 
     // The same before even the role is told: not the last member's, the member's who typed them.
     const third = checkoutStore(() => tab, KEY);
     third.set(ny);
-    expect(JSON.parse(tab.getItem(KEY) ?? '{}').owner).toBeUndefined();
+    expect(ownerIn(tab)).toBeUndefined();
     third.session(true, 'member-c');
     expect(third.get()).toEqual(ny);
-    expect(JSON.parse(tab.getItem(KEY) ?? '{}').owner).toBe('member-c');
+    expect(ownerIn(tab)).toBe('member-c');
   });
 
   it("keeps choices made while the member's id was on its way, as that member's", () => {
@@ -254,7 +245,7 @@ describe('checkoutStore: whose choices they are', () => {
     a.set(ny);
     a.session(true, 'member-a');
     expect(a.get()).toEqual(ny);
-    expect(JSON.parse(tab.getItem(KEY) ?? '{}').owner).toBe('member-a');
+    expect(ownerIn(tab)).toBe('member-a');
   });
 
   it("treats a member's stored value without an owner (an older version) as no one's", () => {
