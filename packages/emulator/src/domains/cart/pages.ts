@@ -202,27 +202,49 @@ async function priceCheckout(emu: Emulator, sql: Sql, co: CheckoutRow, shippingA
 
 type Estimate = Awaited<ReturnType<typeof priceCheckout>>;
 
-function summaryHtml(est: Estimate) {
+/**
+ * A priced checkout as the buyer is shown it, on the page and in the confirmation: each item (its
+ * name, its choices, quantity and price) and the totals, each a label and a formatted amount.
+ */
+function summary(est: Estimate) {
   const w = est.wire;
-  const rows = w.cart.lineItems
-    .map((l: any) => {
-      const desc = (l.descriptionLines ?? [])
-        .map((d: any) => `${h(d.name?.original)}: ${h(d.plainText?.original ?? d.colorInfo?.original)}`)
-        .join(', ');
-      return `<tr><td>${h(l.productName?.original)}${desc ? `<br><small>${desc}</small>` : ''}</td><td>${h(l.quantity)}</td><td>${h(l.lineItemPrice?.formattedAmount)}</td></tr>`;
-    })
-    .join('');
   const s = w.priceSummary;
   const ship = w.shippingInfo.selectedCarrierServiceOption;
+  const items: { name: string; choices: string; quantity: string; price: string }[] = w.cart.lineItems.map(
+    (l: any) => ({
+      name: String(l.productName?.original ?? ''),
+      choices: (l.descriptionLines ?? [])
+        .map((d: any) => `${d.name?.original ?? ''}: ${d.plainText?.original ?? d.colorInfo?.original ?? ''}`)
+        .join(', '),
+      quantity: String(l.quantity ?? ''),
+      price: String(l.lineItemPrice?.formattedAmount ?? ''),
+    }),
+  );
+  const totals: [label: string, amount: string][] = [
+    ['Subtotal', s.subtotal.formattedAmount],
+    ...(s.discount.amount !== '0.00'
+      ? [['Discount', `−${s.discount.formattedAmount}`] as [string, string]]
+      : []),
+    ...(ship ? [[`Shipping (${ship.title})`, s.shipping.formattedAmount] as [string, string]] : []),
+    ['Tax', s.tax.formattedAmount],
+  ];
+  return { items, totals, total: s.total.formattedAmount as string };
+}
+
+function summaryHtml(est: Estimate) {
+  const { items, totals, total } = summary(est);
+  const rows = items
+    .map(
+      (i) =>
+        `<tr><td>${h(i.name)}${i.choices ? `<br><small>${h(i.choices)}</small>` : ''}</td><td>${h(i.quantity)}</td><td>${h(i.price)}</td></tr>`,
+    )
+    .join('');
   return (
     '<table aria-label="Items"><thead><tr><th scope="col">Item</th><th scope="col">Qty</th><th scope="col">Price</th></tr></thead>' +
     `<tbody>${rows}</tbody></table>` +
     '<dl aria-label="Totals">' +
-    `<dt>Subtotal</dt><dd>${h(s.subtotal.formattedAmount)}</dd>` +
-    (s.discount.amount !== '0.00' ? `<dt>Discount</dt><dd>−${h(s.discount.formattedAmount)}</dd>` : '') +
-    (ship ? `<dt>Shipping (${h(ship.title)})</dt><dd>${h(s.shipping.formattedAmount)}</dd>` : '') +
-    `<dt>Tax</dt><dd>${h(s.tax.formattedAmount)}</dd>` +
-    `<dt>Total</dt><dd data-testid="total"><strong>${h(s.total.formattedAmount)}</strong></dd></dl>`
+    totals.map(([label, amount]) => `<dt>${h(label)}</dt><dd>${h(amount)}</dd>`).join('') +
+    `<dt>Total</dt><dd data-testid="total"><strong>${h(total)}</strong></dd></dl>`
   );
 }
 
@@ -231,27 +253,16 @@ function summaryHtml(est: Estimate) {
  * number, the items and the total charged, as plain text; nothing a later request could use.
  */
 function orderMail(to: string, number: number, est: Estimate) {
-  const w = est.wire;
-  const s = w.priceSummary;
-  const ship = w.shippingInfo.selectedCarrierServiceOption;
-  const lines = w.cart.lineItems.map((l: any) => {
-    const desc = (l.descriptionLines ?? [])
-      .map((d: any) => `${d.name?.original}: ${d.plainText?.original ?? d.colorInfo?.original}`)
-      .join(', ');
-    return `${l.quantity} × ${l.productName?.original}${desc ? ` (${desc})` : ''}: ${l.lineItemPrice?.formattedAmount}`;
-  });
+  const { items, totals, total } = summary(est);
   const body = [
     'Thank you for your order.',
     '',
     `Order number: ${number}`,
     '',
-    ...lines,
+    ...items.map((i) => `${i.quantity} × ${i.name}${i.choices ? ` (${i.choices})` : ''}: ${i.price}`),
     '',
-    `Subtotal: ${s.subtotal.formattedAmount}`,
-    ...(s.discount.amount !== '0.00' ? [`Discount: −${s.discount.formattedAmount}`] : []),
-    ...(ship ? [`Shipping (${ship.title}): ${s.shipping.formattedAmount}`] : []),
-    `Tax: ${s.tax.formattedAmount}`,
-    `Total: ${s.total.formattedAmount}`,
+    ...totals.map(([label, amount]) => `${label}: ${amount}`),
+    `Total: ${total}`,
   ].join('\n');
   return { to, subject: `Your order #${number} is placed`, body };
 }
