@@ -2,7 +2,9 @@
  * Serves the emulator over HTTP with @hono/node-server and shuts it down cleanly.
  * @module
  */
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { createEmulator, type EmulatorInstance, type EmulatorOptions } from './app.ts';
 import { startWebhooks } from './domains/webhooks/index.ts';
@@ -43,6 +45,7 @@ export async function startEmulator(
     await instance.close().catch(() => {});
     throw e;
   });
+  server.on('clientError', answerClientError);
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   instance.setPublicUrl(url);
@@ -68,4 +71,29 @@ export async function startEmulator(
       return stopping;
     },
   };
+}
+
+/**
+ * Answers what Node's HTTP parser refuses before the app sees a request (a request line and
+ * headers over 16 KiB, a malformed request line or header, a body with two lengths) in the
+ * platform's envelope, as every other refusal: Node's own answer is a status line with no body. The
+ * connection closes after it, as Node's does (the rest of the stream cannot be read as requests).
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket) {
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) return socket.destroy();
+  const [status, code, description] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'The request line and headers are larger than 16 KiB']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time']
+        : [400, 'MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1'];
+  const body = JSON.stringify({
+    message: description,
+    details: { applicationError: { code, description, data: {} } },
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Wix-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -2,6 +2,7 @@
  * Bad input of every kind gets the platform's envelope with a 4xx status, a request id, and
  * leaves storage exactly as it was.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
 import { visitorToken } from './http.ts';
@@ -370,6 +371,60 @@ describe.each(testBackends())('bad input (%s)', (backend) => {
     }
     expect(await snapshot(emu)).toEqual(before);
   });
+
+  it.each([
+    [
+      'a request line and headers over 16 KiB',
+      `GET /ecom/v1/carts/current?${'a=x&'.repeat(5000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      431,
+      'REQUEST_HEADER_FIELDS_TOO_LARGE',
+    ],
+    [
+      'a header over 16 KiB',
+      `GET /ecom/v1/carts/current HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'REQUEST_HEADER_FIELDS_TOO_LARGE',
+    ],
+    ['a malformed request line', 'GET /v2/collections/query HTTP/9\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+    [
+      'a header without a colon',
+      'GET /v2/collections/query HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n',
+      400,
+      'MALFORMED_REQUEST',
+    ],
+    [
+      'a body of two lengths',
+      'POST /v2/collections/query HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      400,
+      'MALFORMED_REQUEST',
+    ],
+  ])(
+    'answers %s, which Node refuses before the app sees it, in the envelope too',
+    async (_, request, status, code) => {
+      // Node's HTTP parser answered these itself: a status line and no body at all.
+      const before = await snapshot(emu);
+      const { port } = new URL(emu.url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+        let got = '';
+        socket.on('data', (d) => {
+          got += d;
+        });
+        socket.on('end', () => resolve(got));
+        socket.on('error', reject);
+      });
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(head).toMatch(/\r\ncontent-type: application\/json/i);
+      expect(head).toMatch(/\r\nx-wix-request-id: [0-9a-f-]{36}\r\n/i);
+      const envelope = JSON.parse(body);
+      expect(envelope).toEqual({
+        message: expect.any(String),
+        details: { applicationError: { code, description: envelope.message, data: {} } },
+      });
+      expect(await snapshot(emu)).toEqual(before);
+    },
+  );
 
   it('answers 405 with an Allow header naming the methods served', async () => {
     const res = await fetch(`${emu.url}/v2/collections/query`, {
