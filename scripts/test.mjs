@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite (unit, contract over HTTP, React, real-browser e2e) with Vitest.
-// `npm run test:long`: the long suites: the fuzzer with ten times the cases, and every
+// `npm run test:long`: the long suites: the two fuzzers with ten times the cases, and every
 // `*.long.test.ts` (soak, PostgreSQL restart), with SHOPKIT_LONG=1, one file at a time
 // (vitest.config.ts): the restart must not overlap anything else using PostgreSQL.
 import { spawnSync } from 'node:child_process';

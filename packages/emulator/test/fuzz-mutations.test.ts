@@ -1,0 +1,451 @@
+/**
+ * Mutation fuzzing: the requests of a whole storefront and merchant session, made by the SDK and
+ * recorded as they went over the wire, replayed with one to three changes each (a value replaced by
+ * a hostile or random one, a key dropped or added, an array emptied or repeated, an id in the path
+ * replaced, another caller's credentials). Unlike random bodies (fuzz.test.ts), most of these get
+ * past the first validation and reach the handlers, their SQL and their side effects. Every answer
+ * is below 500; every API 4xx is a well-formed platform envelope; every 2xx is JSON; a rejected
+ * request leaves the database unchanged. `npm run test:long` (SHOPKIT_LONG=1) runs ten times as
+ * many cases.
+ */
+import {
+  ApiKeyStrategy,
+  cart,
+  collections,
+  createClient,
+  graphql,
+  identity,
+  OAuthStrategy,
+  products,
+  redirects,
+} from '@shopkit/sdk';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
+import { demoProductId } from '../src/domains/catalog/seed.ts';
+import {
+  type Backend,
+  loginOnHostedPage,
+  startTestEmulator,
+  type TestEmulator,
+  testBackends,
+} from '../src/testing.ts';
+import { fingerprintQuery } from './http.ts';
+
+const SHOP = 'http://shop.test:5173';
+const RUNS = process.env.SHOPKIT_LONG ? 10_000 : 1000;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** One request as the SDK sent it, and who sent it. */
+interface Recorded {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body?: Json;
+  who: string;
+}
+
+/** Values that break handlers more often than random ones do. */
+const HOSTILE: Json[] = [
+  null,
+  '',
+  ' ',
+  0,
+  -1,
+  1.5,
+  -0.01,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  99999999999,
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  true,
+  false,
+  [],
+  {},
+  [null],
+  ['a'],
+  [{}],
+  'x'.repeat(10_000),
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '💥',
+  '../..',
+  "x' OR '1'='1",
+  { $ne: null },
+  { $gt: '' },
+  '2026-02-30T25:61:00Z',
+  '00000000-0000-0000-0000-000000000000',
+  'col-all-products',
+  demoProductId('dinner-plate'),
+  '<script>alert(1)</script>',
+];
+
+/** Every place in `v` a mutation can land: a path of keys and indexes, the root being `[]`. */
+function places(v: Json, at: (string | number)[] = [], out: (string | number)[][] = []) {
+  out.push(at);
+  if (Array.isArray(v)) for (const [i, x] of v.entries()) places(x, [...at, i], out);
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) places(x, [...at, k], out);
+  return out;
+}
+
+/** `v` with the value at `path` given by `change` (which answers `undefined` to drop it). */
+function edit(v: Json, path: (string | number)[], change: (old: Json) => Json | undefined): Json | undefined {
+  if (!path.length) return change(v);
+  const [k, ...rest] = path;
+  if (Array.isArray(v)) {
+    const copy = [...v];
+    const next = edit(copy[k as number] ?? null, rest, change);
+    if (next === undefined) copy.splice(k as number, 1);
+    else copy[k as number] = next;
+    return copy;
+  }
+  const copy = { ...(v as Record<string, Json>) };
+  const next = edit(copy[k as string] ?? null, rest, change);
+  if (next === undefined) delete copy[k as string];
+  else copy[k as string] = next;
+  return copy;
+}
+
+/** A change to a JSON value, drawn by fast-check and applied deterministically (so it shrinks). */
+type Mutation = { place: number; kind: number; value: Json; key: string; text: string; number: number };
+
+const mutation = fc.record({
+  place: fc.nat(),
+  kind: fc.nat(9),
+  value: fc.oneof(fc.constantFrom(...HOSTILE), fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>),
+  key: fc.constantFrom('id', 'name', 'quantity', 'filter', 'paging', 'options', 'extra', '$or', '__proto__'),
+  text: fc.oneof(
+    fc.constantFrom(...HOSTILE.filter((v): v is string => typeof v === 'string')),
+    fc.string({ maxLength: 20 }),
+    fc.string({ unit: 'binary', maxLength: 8 }),
+  ),
+  number: fc.oneof(
+    fc.constantFrom(...HOSTILE.filter((v): v is number => typeof v === 'number'), 2, 3, 100, 1000, 10_001),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+  ),
+});
+
+function mutate(v: Json, m: Mutation): Json {
+  // The whole body only gains a key: a body that is not an object at all is refused first thing.
+  const all = places(v).filter((p) => p.length || m.kind === 1);
+  if (!all.length) return v;
+  const path = all[m.place % all.length]!;
+  const changed = edit(v, path, (x) => {
+    switch (m.kind) {
+      case 0:
+        return path.length ? undefined : m.value; // drop the key or element
+      case 1: // add a key to an object, an element to an array
+        if (Array.isArray(x)) return [...x, m.value];
+        if (x && typeof x === 'object') return { ...x, [m.key]: m.value };
+        return m.value;
+      case 2: // an array emptied, or a value put in one
+        return Array.isArray(x) ? [] : [x];
+      case 3: // an array repeated many times over
+        return Array.isArray(x) && x.length
+          ? Array.from({ length: 200 }, (_, i) => x[i % x.length]!)
+          : m.value;
+      case 4: // a string or number of another type
+        return typeof x === 'string' ? Number(x) || x.length : typeof x === 'number' ? String(x) : m.value;
+      case 5:
+      case 6:
+      case 7: // another value of the same type: what gets past a schema to the handler
+        if (typeof x === 'string') return m.text;
+        if (typeof x === 'number') return m.number;
+        if (typeof x === 'boolean') return !x;
+        if (Array.isArray(x) && x.length) return [x[x.length - 1]!, ...x.slice(0, -1), ...x];
+        return m.value;
+      default:
+        return m.value;
+    }
+  });
+  return changed === undefined ? v : changed;
+}
+
+/** A path segment for `s`; one with a lone surrogate goes as the bytes of invalid UTF-8 for one. */
+const pathSegment = (s: string) => {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return '%ED%A0%80';
+  }
+};
+
+/**
+ * Refusals that write by design, and the one table each may change: a wrong password counts
+ * towards locking the address (security checklist 51).
+ */
+const RECORDS_REFUSAL: Record<string, string> = { '/_api/iam/authentication/v2/login': 'login_throttles' };
+const without = (row: Record<string, unknown>, table?: string) =>
+  Object.fromEntries(Object.entries(row).filter(([k]) => k !== table));
+
+const toR = (v: Json) => Buffer.from(JSON.stringify(v)).toString('base64url');
+const fromR = (s: string): Json => JSON.parse(Buffer.from(s, 'base64url').toString());
+
+describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (backend: Backend) => {
+  let emu: TestEmulator;
+  let fingerprint: string;
+  const corpus: Recorded[] = [];
+  const credentials: Record<string, string> = {};
+
+  beforeAll(async () => {
+    emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
+    fingerprint = await fingerprintQuery(emu);
+    /** A fetch that keeps every request it sent that the emulator took (status below 400). */
+    const recording =
+      (who: string): typeof fetch =>
+      async (input, init = {}) => {
+        const res = await fetch(input, init);
+        const url = new URL(String(input));
+        const headers = Object.fromEntries(new Headers(init.headers).entries());
+        if (headers.authorization) credentials[who] = headers.authorization;
+        if (res.status < 400 && url.pathname !== '/oauth2/token')
+          corpus.push({
+            method: init.method ?? 'GET',
+            path: url.pathname,
+            query: url.searchParams,
+            headers,
+            body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+            who,
+          });
+        return res;
+      };
+    const modules = { cart, collections, identity, products, redirects };
+    const visitor = createClient({
+      baseUrl: emu.url,
+      fetch: recording('visitor'),
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules,
+    });
+    const member = createClient({
+      baseUrl: emu.url,
+      fetch: recording('member'),
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules,
+    });
+    const merchant = createClient({
+      baseUrl: emu.url,
+      fetch: recording('merchant'),
+      auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }),
+      modules,
+    });
+
+    // The storefront: browse, fill a cart, estimate, check out, go to the hosted checkout.
+    await visitor.products.queryProducts().hasSome('collectionIds', ['col-all-products']).limit(5).find();
+    await visitor.products.queryProducts({
+      filter: { price: { $gt: 5 }, name: { $startsWith: 'L' } },
+      sort: [{ fieldName: 'price', order: 'DESC' }],
+      paging: { limit: 3, offset: 1 },
+    });
+    const plate = demoProductId('dinner-plate');
+    await visitor.products.getProduct(plate);
+    const shirt = demoProductId('linen-shirt');
+    const { product: shirtProduct } = await visitor.products.getProduct(shirt);
+    await visitor.products.getProductOptionsAvailability(
+      shirt,
+      Object.fromEntries(
+        (shirtProduct.productOptions ?? []).map((o) => [o.name!, o.choices![0]!.description!]),
+      ),
+    );
+    await visitor.products.queryProductVariants(shirt, { paging: { limit: 2 } });
+    await visitor.collections.queryCollections().limit(3).find();
+    await visitor.collections.getCollectionBySlug('kitchen');
+    const catalogReference = { appId: STORES_APP_ID, catalogItemId: plate };
+    const added = await visitor.cart.addToCurrentCart({ lineItems: [{ quantity: 2, catalogReference }] });
+    const line = added.cart!.lineItems![0]!.id!;
+    await visitor.cart.updateCurrentCartLineItemQuantity([{ id: line, quantity: 3 }]);
+    await visitor.cart.updateCurrentCart({ cartInfo: { buyerNote: 'Ring twice' } });
+    await visitor.cart.estimateCurrentCartTotals({
+      shippingAddress: { country: 'US', subdivision: 'US-NY', city: 'New York', postalCode: '10001' },
+    });
+    await visitor.cart.getCurrentCart();
+    const { checkoutId } = await visitor.cart.createCheckoutFromCurrentCart({ channelType: 'WEB' });
+    await visitor.redirects.createRedirectSession({
+      ecomCheckout: { checkoutId: checkoutId! },
+      callbacks: { postFlowUrl: 'https://shop.example/thanks' },
+    });
+    await graphql(
+      visitor,
+      'query ($f: JSON, $p: Paging) { products(filter: $f, paging: $p) { products { id name } } }',
+      { f: { price: { $lt: 100 } }, p: { limit: 2 } },
+    );
+    await graphql(
+      visitor,
+      'mutation ($l: [LineItemInput!]!) { addToCurrentCart(lineItems: $l) { lineItems { id quantity } } }',
+      { l: [{ quantity: 1, catalogReference }] },
+    );
+    const second = (await visitor.cart.getCurrentCart()).lineItems!.map((l) => l.id!);
+    await visitor.cart.removeLineItemsFromCurrentCart(second.slice(-1));
+
+    // A member: registers, logs in through the hosted page, keeps a cart, asks for a reset.
+    const email = `fuzz-${Date.now()}@example.com`;
+    const password = 'long enough pw';
+    await member.identity.register({ email, password });
+    await member.identity.login({ email, password });
+    const data = await member.identity.generateOAuthData(`${SHOP}/callback`, `${SHOP}/account`);
+    const { authUrl } = await member.identity.getAuthUrl(data, { responseMode: 'query' });
+    const { answer } = await loginOnHostedPage(authUrl, { email, password });
+    const back = member.identity.parseFromUrl(answer.headers.get('location')!, 'query');
+    member.auth.setTokens(await member.identity.getMemberTokens(back.code!, back.state!, data));
+    await member.cart.addToCurrentCart({ lineItems: [{ quantity: 1, catalogReference }] });
+    await member.cart.updateCurrentCart({ couponCode: 'SAVE10' }).catch(() => {});
+    await member.cart.removeCouponFromCurrentCart().catch(() => {});
+    await member.identity.sendPasswordResetEmail(email);
+    await member.identity.sendActivationEmail(email);
+    const send = async (who: string, method: string, path: string, body?: object) => {
+      const auth = { merchant: emu.demo.apiKey, visitor: credentials.visitor!, member: credentials.member! }[
+        who
+      ];
+      await recording(who)(`${emu.url}${path}`, {
+        method,
+        headers: { authorization: auth!, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body && JSON.stringify(body),
+      });
+    };
+    await send('member', 'GET', '/oauth2/user-info');
+    await send('member', 'POST', '/oauth2/token-info', { token: credentials.member });
+    await send('visitor', 'POST', '/_api/iam/authentication/v2/validate-email', { email });
+    await send('merchant', 'POST', '/_api/iam/verification/v1/start', { target: { email } });
+    await send('merchant', 'POST', '/_api/emulator/v1/settings', { anonymousTokensPerMinute: 300 });
+    await send('merchant', 'GET', '/_api/emulator/v1/settings');
+    await send('merchant', 'POST', '/_api/emulator/v1/idp-connections', { name: 'Fuzz ID' });
+    await send('merchant', 'POST', '/_api/emulator/v1/apps', { name: 'Fuzz app', redirectUrls: [SHOP] });
+    await send('merchant', 'POST', '/_api/emulator/v1/oauth-clients', {
+      name: 'Fuzz shop',
+      allowedOrigins: [SHOP],
+    });
+    await send('merchant', 'POST', '/_api/emulator/v1/webhooks/subscriptions', {
+      url: 'https://hooks.example/fuzz',
+      events: ['com.wix.ecommerce.catalog.api.v1.ProductCreated'],
+    });
+    await send('merchant', 'GET', '/_api/emulator/v1/webhooks/subscriptions');
+    await send('merchant', 'GET', '/_api/emulator/v1/webhooks/deliveries');
+    await send('merchant', 'GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`);
+    await send('merchant', 'POST', '/_api/iam/authentication/v2/sign-on', {
+      loginId: { email: `sso-${email}` },
+    });
+
+    // The merchant: products, variants, media, collections, bulk edits.
+    const { product } = await merchant.products.createProduct({
+      name: 'Fuzz Jacket',
+      productType: 'physical',
+      priceData: { price: 20 },
+      stock: { trackInventory: true, quantity: 4 },
+      productOptions: [{ name: 'Size', choices: [{ description: 'M' }, { description: 'L' }] }],
+    });
+    await merchant.products.updateProduct(product.id!, { description: 'Waxed.', ribbon: 'New' });
+    await merchant.products.updateProductVariants(product.id!, [{ choices: { Size: 'M' }, price: 15 }]);
+    await merchant.products.addProductMedia(product.id!, [{ url: 'https://static.example/a.jpg' }]);
+    const media = (await merchant.products.getProduct(product.id!)).product.media?.items ?? [];
+    await merchant.products.addProductMediaToChoices(product.id!, [
+      { option: 'Size', choice: 'M', mediaIds: media.map((m) => m.id!) },
+    ]);
+    await merchant.products.removeProductMediaFromChoices(product.id!, [
+      { option: 'Size', choice: 'M', mediaIds: media.map((m) => m.id!) },
+    ]);
+    await merchant.products.updateProduct(product.id!, { brand: 'Fuzzco' });
+    await merchant.products.removeBrand(product.id!);
+    await merchant.products.removeProductMedia(
+      product.id!,
+      media.map((m) => m.id!),
+    );
+    const { collection } = await merchant.products.createCollection({ name: 'Fuzz Picks' });
+    await merchant.products.addProductsToCollection(collection.id!, [product.id!]);
+    await merchant.products.updateCollection(collection.id!, { description: 'Picked.' });
+    await merchant.products.bulkUpdateProductsProperty([product.id!], { price: 25 });
+    await merchant.products.bulkAdjustProductProperty({ price: { amount: 2 } }, [product.id!]);
+    await merchant.products.queryStoreVariants({ paging: { limit: 2 } });
+    await merchant.products.removeRibbon(product.id!);
+    await merchant.products.removeProductsFromCollection(collection.id!, [product.id!]);
+    await merchant.products.deleteProductOptions(product.id!);
+    await merchant.products.resetAllProductVariantData(product.id!);
+    const spare = await merchant.products.createProduct({
+      name: 'Fuzz Spare',
+      productType: 'digital',
+      priceData: { price: 3 },
+    });
+    await merchant.products.deleteProduct(spare.product.id!);
+    const { collection: spareCollection } = await merchant.products.createCollection({ name: 'Fuzz Spare' });
+    await merchant.products.deleteCollection(spareCollection.id!);
+    await visitor.cart.deleteCurrentCart();
+  }, 120_000);
+  afterAll(() => emu?.stop());
+
+  it('recorded a session that touches every kind of route', () => {
+    const kinds = new Set(corpus.map((r) => r.path.split('/')[1]));
+    expect([...kinds].sort()).toEqual(['_api', 'ecom', 'graphql', 'oauth2', 'stores', 'stores-reader', 'v2']);
+    expect(corpus.length).toBeGreaterThan(60);
+    expect(corpus.filter((r) => r.who === 'member').length).toBeGreaterThan(5);
+    expect(Object.keys(credentials).sort()).toEqual(['member', 'merchant', 'visitor']);
+  });
+
+  it('answers changed requests with <500, the envelope on 4xx, JSON on 2xx, and no change when rejected', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(),
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        fc.nat(5),
+        fc.constantFrom('visitor', 'member', 'merchant', 'none'),
+        async (pick, mutations, where, as) => {
+          const r = corpus[pick % corpus.length]!;
+          let path = r.path;
+          const query = new URLSearchParams(r.query);
+          let body = r.body;
+          const headers = { ...r.headers };
+          // Where the changes land: the body (most often), the `.r` query, a path segment, the caller.
+          if (where === 0) {
+            const segs = path.split('/');
+            const i = 1 + (mutations[0]!.place % (segs.length - 1));
+            const v = mutations[0]!.value;
+            segs[i] = pathSegment(typeof v === 'string' ? v : JSON.stringify(v));
+            path = segs.join('/');
+          } else if (where === 1 && query.has('.r')) {
+            query.set('.r', toR(mutations.reduce(mutate, fromR(query.get('.r')!))));
+          } else if (where === 2) {
+            if (as === 'none') delete headers.authorization;
+            else headers.authorization = credentials[as]!;
+            if (body !== undefined) body = mutations.reduce(mutate, body);
+          } else if (body !== undefined) {
+            body = mutations.reduce(mutate, body);
+          } else {
+            const params = Object.fromEntries(query);
+            for (const [k, v] of Object.entries(mutations.reduce(mutate, params as Json) ?? {}))
+              query.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+          }
+          const qs = query.toString();
+          const [before] = await emu.emu.db.query(fingerprint);
+          const res = await fetch(`${emu.url}${path}${qs ? `?${qs}` : ''}`, {
+            method: r.method,
+            headers,
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          const text = await res.text();
+          const said = `${r.method} ${path}?${qs.slice(0, 200)} (${r.who} as ${where === 2 ? as : r.who}) ${JSON.stringify(body)?.slice(0, 300)} → ${res.status}: ${text.slice(0, 300)}`;
+          expect(res.status, said).toBeLessThan(500);
+          let json: any;
+          expect(() => {
+            json = JSON.parse(text);
+          }, `${said}: not JSON`).not.toThrow();
+          if (res.status >= 400) {
+            expect(typeof json.message, said).toBe('string');
+            const kinds = Object.keys(json.details ?? {});
+            expect(
+              kinds.length === 1 && ['applicationError', 'validationError'].includes(kinds[0]!),
+              said,
+            ).toBe(true);
+            const [after] = await emu.emu.db.query(fingerprint);
+            const table = RECORDS_REFUSAL[path];
+            expect(without(after!, table), `${said}: storage changed`).toEqual(without(before!, table));
+          }
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  }, 600_000);
+});
