@@ -105,6 +105,8 @@ export type {
   Product,
   ProductInput,
   ProductOptionsAvailability,
+  SeoData,
+  SeoTag,
   StoreVariant,
   Variant,
 } from './modules/products.ts';

@@ -138,6 +138,32 @@ export interface Variant {
   variant?: VariantData;
   stock?: VariantStock;
 }
+/** A product's SEO data: the tags of its page and the SEO settings (the platform's `SeoSchema`). */
+export interface SeoData {
+  tags?: SeoTag[];
+  settings?: {
+    /** Whether visits to the page's old URL are not redirected to the new one (default `false`). */
+    preventAutoRedirect?: boolean;
+    /** The page's keywords, at most 5. */
+    keywords?: { term?: string; isMain?: boolean; origin?: string | null }[];
+  };
+}
+
+/** One SEO tag of a product page: `title`, `meta`, `script` or `link`. */
+export interface SeoTag {
+  type?: string;
+  /** The tag's attributes, e.g. `{ name: 'description', content: '…' }`. */
+  props?: Record<string, unknown> | null;
+  /** The tag's metadata, e.g. `{ height: 300, width: 240 }`. */
+  meta?: Record<string, unknown> | null;
+  /** The tag's inner content: `<title>inner content</title>`. */
+  children?: string;
+  /** Whether the tag is one of the site's custom tags. */
+  custom?: boolean;
+  /** Whether the tag is left out of the page. */
+  disabled?: boolean;
+}
+
 export interface Product {
   id: string;
   name: string;
@@ -173,7 +199,7 @@ export interface Product {
   variants?: Variant[];
   lastUpdated?: Date;
   createdDate?: Date;
-  seoData?: { tags?: unknown[]; settings?: Record<string, unknown> };
+  seoData?: SeoData;
   ribbon?: string;
   brand?: string;
 }
@@ -211,7 +237,7 @@ export interface ProductInput {
     name: string;
     choices: { value?: string; description: string }[];
   }[];
-  seoData?: { tags?: unknown[]; settings?: Record<string, unknown> };
+  seoData?: SeoData;
 }
 
 /**

@@ -4,7 +4,7 @@
  * half-written, and the lifecycle events each write records.
  */
 import { testBackends } from '@shopkit/emulator/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   ApplicationError,
   collections,
@@ -12,6 +12,7 @@ import {
   ProductDiscountType,
   type ProductInput,
   products,
+  type SeoData,
   ShopkitError,
   ValidationError,
 } from '../../src/index.ts';
@@ -66,6 +67,25 @@ describe.each(testBackends())('catalog writes over HTTP (%s)', (backend) => {
     const again = await newProduct('Field Jacket');
     expect(again.product.slug).toBe('field-jacket-2');
     expect(await events(product.id)).toEqual(['com.wix.ecommerce.catalog.api.v1.ProductCreated']);
+  });
+
+  it('keeps SEO tags and settings as given, typed as the platform types them', async () => {
+    const seoData: SeoData = {
+      tags: [
+        { type: 'title', children: 'Field Jacket | Shop', custom: false, disabled: false },
+        { type: 'meta', props: { name: 'description', content: 'Waxed cotton.' }, meta: null },
+      ],
+      settings: { preventAutoRedirect: true, keywords: [{ term: 'jacket', isMain: true, origin: null }] },
+    };
+    const { product } = await newProduct('SEO Jacket', { seoData });
+    expect(product.seoData).toEqual(seoData);
+    const read = await visitor().products.getProduct(product.id);
+    expect(read.product.seoData).toEqual(seoData);
+    expectTypeOf(read.product.seoData!.tags![0]!.children).toEqualTypeOf<string | undefined>();
+    expectTypeOf(read.product.seoData!.settings!.keywords![0]!.isMain).toEqualTypeOf<boolean | undefined>();
+    // @ts-expect-error a tag's type is a string, not a number.
+    const wrong: ProductInput = { seoData: { tags: [{ type: 1 }] } };
+    expect(wrong).toBeDefined();
   });
 
   it('refuses bad product input with field violations and writes nothing', async () => {
