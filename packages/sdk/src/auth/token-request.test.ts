@@ -23,3 +23,28 @@ describe('a token endpoint answering JSON that is no object', () => {
     expect(onError.mock.calls[0]?.[0]).toBe(err);
   });
 });
+
+describe('a token endpoint answering 200 with an access token that is no string', () => {
+  it.each([
+    ['a number', '{"access_token":-1,"refresh_token":"r","expires_in":60}'],
+    ['an object', '{"access_token":{},"refresh_token":"r","expires_in":60}'],
+    ['true', '{"access_token":true,"refresh_token":"r","expires_in":60}'],
+  ])('(%s) is refused as an answer without a token', async (_, body) => {
+    // The access token went into `Authorization` and a later 401's renewal called `.split` on it: a
+    // TypeError deep inside the client, reported as "an unexpected failure".
+    const sent: string[] = [];
+    const auth = OAuthStrategy({ clientId: 'c' });
+    createClient({
+      baseUrl: 'http://h',
+      auth,
+      retry: { attempts: 1 },
+      fetch: async (_, init) => {
+        sent.push(String(init?.body));
+        return new Response(body, { status: 200 });
+      },
+    });
+    const err = await auth.generateVisitorTokens().catch((e) => e);
+    expect(err).toMatchObject({ message: 'something went wrong', status: 200, code: 'TOKEN_REQUEST_FAILED' });
+    expect(sent).toHaveLength(1);
+  });
+});

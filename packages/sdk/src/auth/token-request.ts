@@ -31,7 +31,7 @@ interface TokenResponse {
  * Posts `body` to `path` and returns the answer. A network failure, a timeout or a 5xx is tried
  * again, with the client's retry settings (3 attempts in all by default, full-jitter backoff): the
  * server either never saw the grant or failed it; a 4xx is never retried (a refused refresh token
- * sent again stays refused). Any other answer without an access token throws `something went
+ * sent again stays refused). Any other answer without an access token (a non-empty string) throws `something went
  * wrong`, with the platform's error code when it gave one; no message or detail repeats the body's
  * secrets.
  */
@@ -59,7 +59,9 @@ export async function postTokenRequest(
     } catch (e) {
       cause = e;
     }
-    if (res?.status === 200 && json.access_token) return json as TokenResponse & { access_token: string };
+    // An access token that is no string would go into `Authorization` and break the renewals later.
+    if (res?.status === 200 && json.access_token && typeof json.access_token === 'string')
+      return json as TokenResponse & { access_token: string };
     if ((!res || res.status > 499) && attempt < attempts) {
       await new Promise((r) =>
         setTimeout(r, Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1))),
