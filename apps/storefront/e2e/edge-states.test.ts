@@ -5,7 +5,8 @@
  * button takes a line's last item away, and a refused login dropping focus (and a double click
  * sending two logins); a coupon's removal shown busy and sent once, a coupon applied once per
  * double click, the chosen shipping option kept for a new estimate address (or replaced, saying
- * so), and shipping made free by a coupon shown as free.
+ * so), shipping made free by a coupon shown as free, and the cart drawer opened while the next
+ * page renders closed by that page's arrival.
  */
 import type { Page, Route } from 'playwright-core';
 import { expect, it } from 'vitest';
@@ -385,6 +386,26 @@ it('applies a coupon once per double click', async () => {
   await page.getByText('Coupon SAVE10 applied').waitFor();
   await page.waitForTimeout(300);
   expect(sent).toHaveLength(1);
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+it('keeps the drawer opened while the page a link leads to renders open when that page arrives', async () => {
+  // A route change renders as a transition: the page before stays until the new one commits, and
+  // arriving closed the drawer opened meanwhile. The CPU slowed down thirty times makes that time
+  // long enough to open the drawer in.
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/products`);
+  await page.getByRole('heading', { name: 'All products' }).waitFor();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 30 });
+  await page.getByRole('link', { name: 'Kitchen & Table' }).click();
+  await page.getByRole('button', { name: /^Cart, / }).click();
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await page.getByRole('heading', { name: 'Kitchen & Table' }).waitFor();
+  // The arrival's effects have run by the second frame after it.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(await page.getByRole('dialog', { name: 'Your cart' }).isVisible()).toBe(true);
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -13,9 +13,14 @@ export function Layout() {
   const [drawer, setDrawer] = useState(false);
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
-  // A new page closes the drawer.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on navigation
-  useEffect(() => setDrawer(false), [location.pathname]);
+  // Arriving on another page closes the drawer, unless it was opened on the way there: a link
+  // changes the address at once, but the page it leads to renders as a transition, so the page
+  // before stays on screen a while (long on a slow device), and a drawer opened meanwhile is the
+  // arriving page's. The address bar at the opening tells which page the drawer was opened on.
+  const openedOn = useRef('');
+  useEffect(() => {
+    if (location.pathname !== openedOn.current) setDrawer(false);
+  }, [location.pathname]);
   return (
     <>
       <a className="skip-link" href="#main">
@@ -46,7 +51,10 @@ export function Layout() {
             <button
               type="button"
               className="cart-button"
-              onClick={() => setDrawer(true)}
+              onClick={() => {
+                openedOn.current = window.location.pathname;
+                setDrawer(true);
+              }}
               aria-haspopup="dialog"
             >
               <span aria-hidden="true">
