@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { createEmulator, type EmulatorInstance, type EmulatorOptions } from './app.ts';
 import { startWebhooks } from './domains/webhooks/index.ts';
@@ -46,6 +47,10 @@ export async function startEmulator(
     throw e;
   });
   server.on('clientError', answerClientError);
+  // A CONNECT (a proxy tunnel) goes to this listener, not the app; without one Node closed it unanswered.
+  server.on('connect', (_: unknown, socket: Duplex) =>
+    refuse(socket, 405, 'METHOD_NOT_ALLOWED', 'CONNECT is not supported: the emulator is no proxy'),
+  );
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   instance.setPublicUrl(url);
@@ -82,12 +87,20 @@ export async function startEmulator(
 function answerClientError(err: NodeJS.ErrnoException, socket: Socket) {
   const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) return socket.destroy();
-  const [status, code, description] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'The request line and headers are larger than 16 KiB']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time']
-        : [400, 'MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1'];
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    refuse(
+      socket,
+      431,
+      'REQUEST_HEADER_FIELDS_TOO_LARGE',
+      'The request line and headers are larger than 16 KiB',
+    );
+  else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    refuse(socket, 408, 'REQUEST_TIMEOUT', 'The request did not arrive in time');
+  else refuse(socket, 400, 'MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1');
+}
+
+/** Writes the platform's error envelope straight to `socket`, and closes it. */
+function refuse(socket: Duplex, status: number, code: string, description: string) {
   const body = JSON.stringify({
     message: description,
     details: { applicationError: { code, description, data: {} } },

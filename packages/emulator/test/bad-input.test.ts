@@ -398,33 +398,37 @@ describe.each(testBackends())('bad input (%s)', (backend) => {
       400,
       'MALFORMED_REQUEST',
     ],
-  ])(
-    'answers %s, which Node refuses before the app sees it, in the envelope too',
-    async (_, request, status, code) => {
-      // Node's HTTP parser answered these itself: a status line and no body at all.
-      const before = await snapshot(emu);
-      const { port } = new URL(emu.url);
-      const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
-        let got = '';
-        socket.on('data', (d) => {
-          got += d;
-        });
-        socket.on('end', () => resolve(got));
-        socket.on('error', reject);
+    // Node hands a CONNECT (a proxy tunnel) to a listener of its own, not to the app.
+    [
+      'a CONNECT',
+      'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n',
+      405,
+      'METHOD_NOT_ALLOWED',
+    ],
+  ])('answers %s, which Node keeps from the app, in the envelope too', async (_, request, status, code) => {
+    // Node answered these itself, a status line and no body, or (a CONNECT) not at all.
+    const before = await snapshot(emu);
+    const { port } = new URL(emu.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
+      let got = '';
+      socket.on('data', (d) => {
+        got += d;
       });
-      const [head = '', body = ''] = answer.split('\r\n\r\n');
-      expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-      expect(head).toMatch(/\r\ncontent-type: application\/json/i);
-      expect(head).toMatch(/\r\nx-wix-request-id: [0-9a-f-]{36}\r\n/i);
-      const envelope = JSON.parse(body);
-      expect(envelope).toEqual({
-        message: expect.any(String),
-        details: { applicationError: { code, description: envelope.message, data: {} } },
-      });
-      expect(await snapshot(emu)).toEqual(before);
-    },
-  );
+      socket.on('end', () => resolve(got));
+      socket.on('error', reject);
+    });
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(head).toMatch(/\r\ncontent-type: application\/json/i);
+    expect(head).toMatch(/\r\nx-wix-request-id: [0-9a-f-]{36}\r\n/i);
+    const envelope = JSON.parse(body);
+    expect(envelope).toEqual({
+      message: expect.any(String),
+      details: { applicationError: { code, description: envelope.message, data: {} } },
+    });
+    expect(await snapshot(emu)).toEqual(before);
+  });
 
   it('answers 405 with an Allow header naming the methods served', async () => {
     const res = await fetch(`${emu.url}/v2/collections/query`, {
