@@ -6,7 +6,7 @@
  * past the first validation and reach the handlers, their SQL and their side effects. Every answer
  * is below 500; every API 4xx is a well-formed platform envelope; every 2xx is JSON; a rejected
  * request leaves the database unchanged. `npm run test:long` (SHOPKIT_LONG=1) runs ten times as
- * many cases.
+ * many cases. The hosted checkout's form gets the same changes, each run on a new checkout.
  */
 import {
   ApiKeyStrategy,
@@ -30,7 +30,7 @@ import {
   type TestEmulator,
   testBackends,
 } from '../src/testing.ts';
-import { fingerprintQuery } from './http.ts';
+import { checkoutSession, fingerprintQuery } from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
 const RUNS = process.env.SHOPKIT_LONG ? 10_000 : 1000;
@@ -184,6 +184,29 @@ const pathSegment = (s: string) => {
 const RECORDS_REFUSAL: Record<string, string> = { '/_api/iam/authentication/v2/login': 'login_throttles' };
 const without = (row: Record<string, unknown>, table?: string) =>
   Object.fromEntries(Object.entries(row).filter(([k]) => k !== table));
+
+/** A form from a JSON object: arrays as repeated fields, other values but strings as JSON. */
+function formOf(v: Json) {
+  const form = new URLSearchParams();
+  const entries =
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v) : [['value', v] as const];
+  for (const [k, x] of entries)
+    for (const one of Array.isArray(x) ? x : [x])
+      form.append(k, typeof one === 'string' ? one : JSON.stringify(one));
+  return form.toString();
+}
+
+/** Good answers for the hosted checkout page's form (without the total the page shows). */
+const CHECKOUT_FORM = {
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  addressLine: '1 Main St',
+  city: 'Albany',
+  postalCode: '12207',
+  country: 'US',
+  subdivision: 'US-NY',
+};
 
 const toR = (v: Json) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const fromR = (s: string): Json => JSON.parse(Buffer.from(s, 'base64url').toString());
@@ -446,6 +469,56 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
         },
       ),
       { numRuns: RUNS },
+    );
+  }, 600_000);
+
+  it('places an order from a changed checkout form once, or refuses it with <500 and nothing written', async () => {
+    // The hosted checkout's "Place order" (an HTML form, so no envelope): a new checkout each run,
+    // its form posted with one to three changes, from the page itself or from another site (of a
+    // product whose stock is not counted, so that the orders placed leave the next run some).
+    const orders = async (id: string) =>
+      (
+        await emu.emu.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM orders WHERE checkout_id = $1',
+          [id],
+        )
+      )[0]!.n;
+    // A visitor token per run: more than the 300 a minute the emulator gives by default (and the
+    // changed requests above may have set any number).
+    const settings = await fetch(`${emu.url}/_api/emulator/v1/settings`, {
+      method: 'POST',
+      headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ anonymousTokensPerMinute: 1_000_000 }),
+    });
+    expect(settings.status).toBe(200);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('same-origin', 'same-origin', 'same-origin', 'none', 'cross-site'),
+        async (mutations, from) => {
+          const { checkoutId, session } = await checkoutSession(emu, { slug: 'linen-tea-towels' });
+          const page = await (await fetch(session.fullUrl)).text();
+          const total = /name="total" value="([^"]*)"/.exec(page)?.[1] ?? '';
+          const body = formOf(mutations.reduce(mutate, { ...CHECKOUT_FORM, total } as Json));
+          const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+          if (from === 'same-origin') headers.origin = emu.url;
+          if (from === 'cross-site')
+            Object.assign(headers, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+          const [before] = await emu.emu.db.query(fingerprint);
+          const res = await fetch(session.fullUrl, { method: 'POST', redirect: 'manual', headers, body });
+          const said = `${from} ${body.slice(0, 300)} → ${res.status}: ${(await res.text()).slice(0, 300)}`;
+          expect(res.status, said).toBeLessThan(500);
+          // Placed: the thank-you page (this session has no post-flow URL to send the buyer to).
+          const placed = await orders(checkoutId);
+          expect(placed, said).toBe(res.status === 200 ? 1 : 0);
+          if (!placed) {
+            expect(res.status, said).toBeGreaterThanOrEqual(400);
+            const [after] = await emu.emu.db.query(fingerprint);
+            expect(after, `${said}: storage changed`).toEqual(before);
+          }
+        },
+      ),
+      { numRuns: RUNS / 5 },
     );
   }, 600_000);
 });

@@ -84,7 +84,9 @@ export async function visitorToken(emu: TestEmulator): Promise<string> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
   });
-  return (await res.json()).access_token;
+  const body = await res.json();
+  if (!body.access_token) throw new Error(`no visitor token: ${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
 }
 
 /**
