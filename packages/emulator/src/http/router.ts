@@ -5,7 +5,7 @@
  * page's HTML form posts to a route whose `body` is `form`: the same table, access and errors.
  * @module
  */
-import type { Context, Hono } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { actor } from '../actor.ts';
 import type { Emulator, Identity } from '../context.ts';
@@ -164,6 +164,24 @@ export function badTextAt(value: unknown, field = ''): { field: string; descript
     }
   return undefined;
 }
+
+/**
+ * The check every API route makes (`badTextAt`), for the routes that read their own input (the
+ * hosted pages' links and forms): a path or query parameter, or a form field, holding U+0000 or an
+ * unpaired surrogate is refused with the same 400 before the handler reads it (they reached its
+ * queries: a 500). Give it after `limitBody`, as it reads a form's body (Hono keeps it parsed for
+ * the handler).
+ * @example app.post('/reset-password', limitBody(MAX_FORM_BYTES), storableInput, handler);
+ */
+export const storableInput: MiddlewareHandler = async (c, next) => {
+  const fields: [string, unknown][] = [...Object.entries(c.req.param()), ...new URL(c.req.url).searchParams];
+  if (isForm(c.req.header('content-type'))) fields.push(...Object.entries(await c.req.parseBody()));
+  for (const [key, value] of fields) {
+    const bad = badTextAt({ [key]: value });
+    if (bad) throw invalid([bad]);
+  }
+  await next();
+};
 
 /** Marks a response that carries tokens as not cacheable (checklist 42, RFC 6749 §5.1). */
 export function noStore(c: Context) {

@@ -13,7 +13,7 @@ import { hashToken, safeEqual } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
-import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.ts';
+import { FAMILY, MAX_FORM_BYTES, noStore, type Router, storableInput } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { grants, invalidGrant } from '../platform/index.ts';
 import {
@@ -144,7 +144,7 @@ export function appRoutes(router: Router, emu: Emulator) {
   const app = (router as unknown as { app: Hono }).app;
   appGrants();
 
-  app.get(INSTALLER_PATH, async (c) => {
+  app.get(INSTALLER_PATH, storableInput, async (c) => {
     const t = await installTarget(emu, c.req.query());
     if ('refused' in t) return refusalPage(c, 'Cannot add this app', t.refused);
     return installerPage(c, t.app, t.install);
@@ -152,7 +152,7 @@ export function appRoutes(router: Router, emu: Emulator) {
 
   // The owner's consent: the app is added and the browser goes back with a one-shot code.
   // A post from another site is refused: a page elsewhere must not install an app unseen.
-  app.post(INSTALLER_PATH, limitBody(MAX_FORM_BYTES), async (c) => {
+  app.post(INSTALLER_PATH, limitBody(MAX_FORM_BYTES), storableInput, async (c) => {
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, unknown>;
     const t = await installTarget(emu, form);

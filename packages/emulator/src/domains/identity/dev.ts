@@ -9,7 +9,7 @@ import type { Emulator } from '../../context.ts';
 import { hashToken, newId, newToken } from '../../crypto.ts';
 import { limitBody } from '../../http/decode.ts';
 import { notFound } from '../../http/errors.ts';
-import { FAMILY, MAX_FORM_BYTES, type Router } from '../../http/router.ts';
+import { FAMILY, MAX_FORM_BYTES, type Router, storableInput } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { forgetClientOrigins, revokeMemberTokens } from '../platform/index.ts';
 import {
@@ -159,7 +159,7 @@ export function devRoutes(router: Router, emu: Emulator) {
     },
   });
 
-  app.get('/mailbox', async (c) => {
+  app.get('/mailbox', storableInput, async (c) => {
     const to = c.req.query('to');
     const list = await mails(emu, to);
     const rows = list
@@ -185,8 +185,8 @@ export function devRoutes(router: Router, emu: Emulator) {
         `<label>New password<input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" maxlength="${MAX_PASSWORD}" required></label>` +
         '<button>Save</button></form>',
     );
-  app.get('/reset-password', (c) => resetForm(c, c.req.query('token') ?? ''));
-  app.post('/reset-password', limitBody(MAX_FORM_BYTES), async (c) => {
+  app.get('/reset-password', storableInput, (c) => resetForm(c, c.req.query('token') ?? ''));
+  app.post('/reset-password', limitBody(MAX_FORM_BYTES), storableInput, async (c) => {
     // Posted from the reset page itself; another site's post is refused, as on the other forms.
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, string>;

@@ -15,7 +15,7 @@ import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
 import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
 import { rawRequest } from '../../http/raw.ts';
-import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.ts';
+import { FAMILY, MAX_FORM_BYTES, noStore, type Router, storableInput } from '../../http/router.ts';
 import { parseMessage, z } from '../../http/validate.ts';
 import { signingKey, signJwt } from '../../signing.ts';
 import { grants, invalidGrant, issueTokens, revokeFamily, revokeToken } from '../platform/index.ts';
@@ -413,7 +413,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
   });
 
   // The hosted page's form posts (urlencoded, so not a JSON route); small, capped as they stream.
-  app.post('/oauth2/authorize/submit', limitBody(MAX_FORM_BYTES), async (c) => {
+  app.post('/oauth2/authorize/submit', limitBody(MAX_FORM_BYTES), storableInput, async (c) => {
     // The form posts from the login page itself; another site's post (login CSRF, sign-ups and
     // reset e-mails in a visitor's name) is refused before anything is read.
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);

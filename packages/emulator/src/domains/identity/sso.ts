@@ -18,7 +18,7 @@ import type { Sql } from '../../db/index.ts';
 import { limitBody } from '../../http/decode.ts';
 import { type ApiError, appError, invalid, notFound } from '../../http/errors.ts';
 import type { RawAnswer } from '../../http/raw.ts';
-import { FAMILY, MAX_FORM_BYTES, noStore, type Router } from '../../http/router.ts';
+import { FAMILY, MAX_FORM_BYTES, noStore, type Router, storableInput } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { crossSiteRefusal, escapeHtml, htmlPage, isCrossSitePost } from '../redirects/intents.ts';
 import { stateResponse } from './auth.ts';
@@ -488,7 +488,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
       400,
     );
 
-  app.get('/idp/:id/authorize', async (c) => {
+  app.get('/idp/:id/authorize', storableInput, async (c) => {
     const conn = await idpConnection(emu.db, c.req.param('id'));
     const state = c.req.query('state') ?? '';
     const tx = conn && state.length <= 512 ? await openTransaction(emu, emu.db, state) : undefined;
@@ -496,7 +496,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     return idpPage(c, conn, tx, state);
   });
 
-  app.post('/idp/:id/authorize', limitBody(MAX_FORM_BYTES), async (c) => {
+  app.post('/idp/:id/authorize', limitBody(MAX_FORM_BYTES), storableInput, async (c) => {
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, string>;
     const state = String(form.state ?? '');
