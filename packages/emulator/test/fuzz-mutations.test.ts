@@ -6,7 +6,8 @@
  * past the first validation and reach the handlers, their SQL and their side effects. Every answer
  * is below 500; every API 4xx is a well-formed platform envelope; every 2xx is JSON; a rejected
  * request leaves the database unchanged. `npm run test:long` (SHOPKIT_LONG=1) runs ten times as
- * many cases. The hosted checkout's form gets the same changes, each run on a new checkout.
+ * many cases. The hosted checkout's and login page's forms get the same changes, each run on a new
+ * checkout or authorization request.
  */
 import {
   ApiKeyStrategy,
@@ -30,7 +31,7 @@ import {
   type TestEmulator,
   testBackends,
 } from '../src/testing.ts';
-import { checkoutSession, fingerprintQuery } from './http.ts';
+import { authorizeUrl, checkoutSession, fingerprintQuery } from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
 const RUNS = process.env.SHOPKIT_LONG ? 10_000 : 1000;
@@ -216,6 +217,7 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
   let fingerprint: string;
   const corpus: Recorded[] = [];
   const credentials: Record<string, string> = {};
+  let memberEmail = '';
 
   beforeAll(async () => {
     emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
@@ -308,6 +310,7 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
 
     // A member: registers, logs in through the hosted page, keeps a cart, asks for a reset.
     const email = `fuzz-${Date.now()}@example.com`;
+    memberEmail = email;
     const password = 'long enough pw';
     await member.identity.register({ email, password });
     await member.identity.login({ email, password });
@@ -518,6 +521,41 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
           }
         },
       ),
+      { numRuns: RUNS / 5 },
+    );
+  }, 600_000);
+
+  it('answers a changed hosted login form below 500, with nothing written when it refuses', async () => {
+    // The hosted login page's form (HTML, so no envelope): a new authorization request each run, its
+    // form posted with one to three changes. A refused password is counted (RECORDS_REFUSAL).
+    await fc.assert(
+      fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 3 }), async (mutations) => {
+        const page = await (await fetch(authorizeUrl(emu, `${SHOP}/callback`))).text();
+        const session = /name="redirect_session_id" value="([^"]+)"/.exec(page)?.[1];
+        expect(session, page.slice(0, 300)).toBeTruthy();
+        const fields = {
+          redirect_session_id: session!,
+          action: 'login',
+          email: memberEmail,
+          password: 'long enough pw',
+        };
+        const body = formOf(mutations.reduce(mutate, fields as Json));
+        const [before] = await emu.emu.db.query(fingerprint);
+        const res = await fetch(`${emu.url}/oauth2/authorize/submit`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: emu.url },
+          body,
+        });
+        const said = `${body.slice(0, 300)} → ${res.status}: ${(await res.text()).slice(0, 300)}`;
+        expect(res.status, said).toBeLessThan(500);
+        if (res.status >= 400) {
+          const [after] = await emu.emu.db.query(fingerprint);
+          expect(without(after!, 'login_throttles'), `${said}: storage changed`).toEqual(
+            without(before!, 'login_throttles'),
+          );
+        }
+      }),
       { numRuns: RUNS / 5 },
     );
   }, 600_000);
