@@ -5,11 +5,11 @@
  * page's HTML form posts to a route whose `body` is `form`: the same table, access and errors.
  * @module
  */
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, Handler, Hono, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { actor } from '../actor.ts';
 import type { Emulator, Identity } from '../context.ts';
-import { decodeBody, decodeQuery } from './decode.ts';
+import { decodeBody, decodeQuery, limitBody } from './decode.ts';
 import { appError, forbidden, invalid, unauthenticated } from './errors.ts';
 import { parseMessage } from './validate.ts';
 
@@ -95,7 +95,7 @@ export class Router {
         method: def.method,
         path: full,
         access: def.access,
-        regex: new RegExp(`^${full.replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
+        regex: pathRegex(full),
       });
       this.app.on(def.method, full, async (c) => {
         const identity = await this.emu.identify(c.req.header('authorization'), c.req.header('wix-site-id'));
@@ -117,6 +117,19 @@ export class Router {
     }
   }
 
+  /**
+   * A hosted page's link or form, whose handler reads its own input and answers HTML: served on
+   * `path` as given, listed with the API routes (`list()`, so the fuzzer reaches it), a form capped
+   * at `MAX_FORM_BYTES`, and text no storage can hold refused before the handler runs
+   * (`storableInput`).
+   * @example router.page('POST', '/reset-password', async (c) => …);
+   */
+  page(method: 'GET' | 'POST', path: string, handler: Handler) {
+    this.table.push({ method, path, access: 'public', regex: pathRegex(path) });
+    if (method === 'POST') this.app.post(path, limitBody(MAX_FORM_BYTES), storableInput, handler);
+    else this.app.get(path, storableInput, handler);
+  }
+
   /** Every route served, for tools and the fuzzer. */
   list(): readonly Registered[] {
     return this.table;
@@ -127,6 +140,9 @@ export class Router {
     return [...new Set(this.table.filter((r) => r.regex.test(path)).map((r) => r.method))];
   }
 }
+
+/** A Hono path's parameters (`:id`) as one segment each. */
+const pathRegex = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
 
 /** A UTF-16 surrogate standing alone (with the `u` flag, a paired one reads as one code point). */
 const UNPAIRED = /\p{Cs}/u;

@@ -7,13 +7,12 @@
  * instance id is the site id.
  * @module
  */
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { Emulator } from '../../context.ts';
 import { hashToken, safeEqual } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
-import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
-import { FAMILY, MAX_FORM_BYTES, noStore, type Router, storableInput } from '../../http/router.ts';
+import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { grants, invalidGrant } from '../platform/index.ts';
 import {
@@ -141,10 +140,9 @@ function installerPage(c: Context, app: AppRow, install: Install) {
 }
 
 export function appRoutes(router: Router, emu: Emulator) {
-  const app = (router as unknown as { app: Hono }).app;
   appGrants();
 
-  app.get(INSTALLER_PATH, storableInput, async (c) => {
+  router.page('GET', INSTALLER_PATH, async (c) => {
     const t = await installTarget(emu, c.req.query());
     if ('refused' in t) return refusalPage(c, 'Cannot add this app', t.refused);
     return installerPage(c, t.app, t.install);
@@ -152,7 +150,7 @@ export function appRoutes(router: Router, emu: Emulator) {
 
   // The owner's consent: the app is added and the browser goes back with a one-shot code.
   // A post from another site is refused: a page elsewhere must not install an app unseen.
-  app.post(INSTALLER_PATH, limitBody(MAX_FORM_BYTES), storableInput, async (c) => {
+  router.page('POST', INSTALLER_PATH, async (c) => {
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, unknown>;
     const t = await installTarget(emu, form);

@@ -4,12 +4,11 @@
  * the hosted reset-password page the recovery e-mails link to.
  * @module
  */
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { Emulator } from '../../context.ts';
 import { hashToken, newId, newToken } from '../../crypto.ts';
-import { limitBody } from '../../http/decode.ts';
 import { notFound } from '../../http/errors.ts';
-import { FAMILY, MAX_FORM_BYTES, type Router, storableInput } from '../../http/router.ts';
+import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { forgetClientOrigins, revokeMemberTokens } from '../platform/index.ts';
 import {
@@ -27,8 +26,6 @@ import { getSettings, identityOf, MAX_PASSWORD, type MemberRow, MIN_PASSWORD, se
 const E = FAMILY.none;
 
 export function devRoutes(router: Router, emu: Emulator) {
-  const app = (router as unknown as { app: Hono }).app;
-
   router.route({
     method: 'GET',
     family: E,
@@ -159,7 +156,7 @@ export function devRoutes(router: Router, emu: Emulator) {
     },
   });
 
-  app.get('/mailbox', storableInput, async (c) => {
+  router.page('GET', '/mailbox', async (c) => {
     const to = c.req.query('to');
     const list = await mails(emu, to);
     const rows = list
@@ -185,8 +182,8 @@ export function devRoutes(router: Router, emu: Emulator) {
         `<label>New password<input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" maxlength="${MAX_PASSWORD}" required></label>` +
         '<button>Save</button></form>',
     );
-  app.get('/reset-password', storableInput, (c) => resetForm(c, c.req.query('token') ?? ''));
-  app.post('/reset-password', limitBody(MAX_FORM_BYTES), storableInput, async (c) => {
+  router.page('GET', '/reset-password', (c) => resetForm(c, c.req.query('token') ?? ''));
+  router.page('POST', '/reset-password', async (c) => {
     // Posted from the reset page itself; another site's post is refused, as on the other forms.
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, string>;

@@ -12,10 +12,9 @@ import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
-import { limitBody } from '../../http/decode.ts';
 import { appError } from '../../http/errors.ts';
 import { rawRequest } from '../../http/raw.ts';
-import { FAMILY, MAX_FORM_BYTES, noStore, type Router, storableInput } from '../../http/router.ts';
+import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { parseMessage, z } from '../../http/validate.ts';
 import { signingKey, signJwt } from '../../signing.ts';
 import { grants, invalidGrant, issueTokens, revokeFamily, revokeToken } from '../platform/index.ts';
@@ -412,10 +411,11 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     },
   });
 
-  // The hosted page's form posts (urlencoded, so not a JSON route); small, capped as they stream.
-  app.post('/oauth2/authorize/submit', limitBody(MAX_FORM_BYTES), storableInput, async (c) => {
+  // The hosted page's form posts (urlencoded, so not a JSON route); small, capped as they stream
+  // (`router.page`).
+  router.page('POST', '/oauth2/authorize/submit', async (c) => {
     // The form posts from the login page itself; another site's post (login CSRF, sign-ups and
-    // reset e-mails in a visitor's name) is refused before anything is read.
+    // reset e-mails in a visitor's name) is refused before anything is looked up or done.
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, string>;
     const session = await authSession(emu, form.redirect_session_id);

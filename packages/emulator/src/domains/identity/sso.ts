@@ -11,14 +11,13 @@
  * @module
  */
 import { createHmac } from 'node:crypto';
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import { derive, hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
-import { limitBody } from '../../http/decode.ts';
 import { type ApiError, appError, invalid, notFound } from '../../http/errors.ts';
 import type { RawAnswer } from '../../http/raw.ts';
-import { FAMILY, MAX_FORM_BYTES, noStore, type Router, storableInput } from '../../http/router.ts';
+import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { crossSiteRefusal, escapeHtml, htmlPage, isCrossSitePost } from '../redirects/intents.ts';
 import { stateResponse } from './auth.ts';
@@ -242,7 +241,6 @@ const view = (emu: Emulator, x: IdpConnectionRow) => ({
 });
 
 export function ssoRoutes(router: Router, emu: Emulator) {
-  const app = (router as unknown as { app: Hono }).app;
   const A = FAMILY.authentication;
 
   router.route({
@@ -488,19 +486,19 @@ export function ssoRoutes(router: Router, emu: Emulator) {
       400,
     );
 
-  app.get('/idp/:id/authorize', storableInput, async (c) => {
-    const conn = await idpConnection(emu.db, c.req.param('id'));
+  router.page('GET', '/idp/:id/authorize', async (c) => {
+    const conn = await idpConnection(emu.db, c.req.param('id') ?? '');
     const state = c.req.query('state') ?? '';
     const tx = conn && state.length <= 512 ? await openTransaction(emu, emu.db, state) : undefined;
     if (!conn || tx?.connection_id !== conn.id) return expired(c);
     return idpPage(c, conn, tx, state);
   });
 
-  app.post('/idp/:id/authorize', limitBody(MAX_FORM_BYTES), storableInput, async (c) => {
+  router.page('POST', '/idp/:id/authorize', async (c) => {
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
     const form = (await c.req.parseBody()) as Record<string, string>;
     const state = String(form.state ?? '');
-    const conn = await idpConnection(emu.db, c.req.param('id'));
+    const conn = await idpConnection(emu.db, c.req.param('id') ?? '');
     const tx = conn && state.length <= 512 ? await openTransaction(emu, emu.db, state) : undefined;
     if (!conn || tx?.connection_id !== conn.id) return expired(c);
     const email = String(form.email ?? '').trim();
