@@ -182,14 +182,13 @@ export function badTextAt(value: unknown, field = ''): { field: string; descript
 }
 
 /**
- * The check every API route makes (`badTextAt`), for the routes that read their own input (the
- * hosted pages' links and forms): a path or query parameter, or a form field, holding U+0000 or an
- * unpaired surrogate is refused with the same 400 before the handler reads it (they reached its
- * queries: a 500). Give it after `limitBody`, as it reads a form's body (Hono keeps it parsed for
- * the handler).
- * @example app.post('/reset-password', limitBody(MAX_FORM_BYTES), storableInput, handler);
+ * The check every API route makes (`badTextAt`), for the hosted pages, whose handlers read their
+ * own input (`Router.page`): a path or query parameter, or a form field, holding U+0000 or an
+ * unpaired surrogate is refused with the same 400 before the handler runs (it reached their
+ * queries: a 500). After `limitBody`, as it reads a form's body (Hono keeps it parsed for the
+ * handler).
  */
-export const storableInput: MiddlewareHandler = async (c, next) => {
+const storableInput: MiddlewareHandler = async (c, next) => {
   const fields: [string, unknown][] = [...Object.entries(c.req.param()), ...new URL(c.req.url).searchParams];
   if (isForm(c.req.header('content-type'))) fields.push(...Object.entries(await c.req.parseBody()));
   for (const [key, value] of fields) {

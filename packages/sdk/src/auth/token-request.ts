@@ -31,9 +31,9 @@ interface TokenResponse {
  * Posts `body` to `path` and returns the answer. A network failure, a timeout or a 5xx is tried
  * again, with the client's retry settings (3 attempts in all by default, full-jitter backoff): the
  * server either never saw the grant or failed it; a 4xx is never retried (a refused refresh token
- * sent again stays refused). Any other answer without an access token (a non-empty string) throws `something went
- * wrong`, with the platform's error code when it gave one; no message or detail repeats the body's
- * secrets.
+ * sent again stays refused). Any other answer without an access token (a non-empty string)
+ * throws `something went wrong`, with the platform's error code when it gave one; no message or
+ * detail repeats the body's secrets.
  */
 export async function postTokenRequest(
   t: Transport,
