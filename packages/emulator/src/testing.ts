@@ -93,3 +93,15 @@ export async function loginOnHostedPage(
   });
   return { page, answer };
 }
+
+/** Good answers for the hosted checkout page's form (the total the page shows aside). */
+export const CHECKOUT_FORM = {
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  addressLine: '1 Main St',
+  city: 'Albany',
+  postalCode: '12207',
+  country: 'US',
+  subdivision: 'US-NY',
+};

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Registered } from '../src/http/router.ts';
 import { startTestEmulator, type TestEmulator } from '../src/testing.ts';
-import { fingerprintQuery, visitorToken } from './http.ts';
+import { expectEnvelope, fingerprintQuery, visitorToken } from './http.ts';
 
 const RUNS = process.env.SHOPKIT_LONG ? 3000 : 300;
 
@@ -127,24 +127,7 @@ describe('fuzzing every route', () => {
           const text = await res.text();
           const where = `${route.method} ${path}?${qs} (${who}) → ${res.status}: ${text.slice(0, 300)}`;
           expect(res.status, where).toBeLessThan(500);
-          if (res.status >= 400 && !isPage(route)) {
-            const env = JSON.parse(text);
-            expect(typeof env.message, where).toBe('string');
-            const kinds = Object.keys(env.details ?? {});
-            expect(
-              kinds.length === 1 && ['applicationError', 'validationError'].includes(kinds[0]!),
-              where,
-            ).toBe(true);
-            for (const v of env.details.validationError?.fieldViolations ?? []) {
-              expect(
-                typeof v.field === 'string' &&
-                  typeof v.description === 'string' &&
-                  typeof v.violatedRule === 'string' &&
-                  typeof v.data === 'object',
-                where,
-              ).toBe(true);
-            }
-          }
+          if (res.status >= 400 && !isPage(route)) expectEnvelope(text, where);
           if (res.status >= 400) {
             const [after] = await emu.emu.db.query(fingerprint);
             expect(after, `${where}: storage changed`).toEqual(before);

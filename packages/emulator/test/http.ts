@@ -5,6 +5,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import type { TestEmulator } from '../src/testing.ts';
@@ -214,3 +215,26 @@ export function formFields(html: string): Record<string, string> {
 
 /** The total a hosted checkout page shows. */
 export const shownTotal = (html: string) => /data-testid="total"><strong>([^<]+)</.exec(html)?.[1];
+
+/**
+ * Expects `text` to be the platform's error envelope: a string `message`, and `details` holding
+ * exactly one of `applicationError` or `validationError`, every field violation whole. `where`
+ * names the request in a failure.
+ */
+export function expectEnvelope(text: string, where: string) {
+  let env: any;
+  expect(() => {
+    env = JSON.parse(text);
+  }, `${where}: not JSON`).not.toThrow();
+  expect(typeof env.message, where).toBe('string');
+  const kinds = Object.keys(env.details ?? {});
+  expect(kinds.length === 1 && ['applicationError', 'validationError'].includes(kinds[0]!), where).toBe(true);
+  for (const v of env.details.validationError?.fieldViolations ?? [])
+    expect(
+      typeof v.field === 'string' &&
+        typeof v.description === 'string' &&
+        typeof v.violatedRule === 'string' &&
+        typeof v.data === 'object',
+      where,
+    ).toBe(true);
+}

@@ -135,17 +135,7 @@ export const mailbox = async (emu: TestEmulator, to: string) =>
   (await (await fetch(`${emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).json())
     .messages as { subject: string; code?: string; link?: string; text: string }[];
 
-/** Good answers for the hosted checkout page's form. */
-export const CHECKOUT_FORM = {
-  email: 'ada@example.com',
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  addressLine: '1 Main St',
-  city: 'Albany',
-  postalCode: '12207',
-  country: 'US',
-  subdivision: 'US-NY',
-};
+export { CHECKOUT_FORM } from '@shopkit/emulator/testing';
 
 /** Posts a form to a hosted page as a browser would, without following the redirect. */
 export const postForm = (url: string, body: string, headers: Record<string, string> = {}) =>
