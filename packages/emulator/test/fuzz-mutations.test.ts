@@ -237,7 +237,7 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
       auth: OAuthStrategy({ clientId: emu.demo.clientId }),
       modules,
     });
-    const member = createClient({
+    const shopper = createClient({
       baseUrl: emu.url,
       fetch: recording('member'),
       auth: OAuthStrategy({ clientId: emu.demo.clientId }),
@@ -298,25 +298,28 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     await visitor.cart.removeLineItemsFromCurrentCart(second.slice(-1));
 
     // A member: registers, logs in through the hosted page, keeps a cart, asks for a reset.
+    const password = 'long enough pw';
+    /** Registers `email` with `client` and logs it in through the hosted page's code flow. */
+    const member = async (client: typeof visitor, email: string) => {
+      await client.identity.register({ email, password });
+      await client.identity.login({ email, password });
+      const data = await client.identity.generateOAuthData(`${SHOP}/callback`, `${SHOP}/account`);
+      const { authUrl } = await client.identity.getAuthUrl(data, { responseMode: 'query' });
+      const { answer } = await loginOnHostedPage(authUrl, { email, password });
+      const back = client.identity.parseFromUrl(answer.headers.get('location')!, 'query');
+      client.auth.setTokens(await client.identity.getMemberTokens(back.code!, back.state!, data));
+      return client;
+    };
     const email = `fuzz-${Date.now()}@example.com`;
     memberEmail = email;
-    const password = 'long enough pw';
-    await member.identity.register({ email, password });
-    await member.identity.login({ email, password });
-    const data = await member.identity.generateOAuthData(`${SHOP}/callback`, `${SHOP}/account`);
-    const { authUrl } = await member.identity.getAuthUrl(data, { responseMode: 'query' });
-    const { answer } = await loginOnHostedPage(authUrl, { email, password });
-    const back = member.identity.parseFromUrl(answer.headers.get('location')!, 'query');
-    member.auth.setTokens(await member.identity.getMemberTokens(back.code!, back.state!, data));
-    await member.cart.addToCurrentCart({ lineItems: [{ quantity: 1, catalogReference }] });
-    await member.cart.updateCurrentCart({ couponCode: 'SAVE10' }).catch(() => {});
-    await member.cart.removeCouponFromCurrentCart().catch(() => {});
-    await member.identity.sendPasswordResetEmail(email);
-    await member.identity.sendActivationEmail(email);
+    await member(shopper, email);
+    await shopper.cart.addToCurrentCart({ lineItems: [{ quantity: 1, catalogReference }] });
+    await shopper.cart.updateCurrentCart({ couponCode: 'SAVE10' }).catch(() => {});
+    await shopper.cart.removeCouponFromCurrentCart().catch(() => {});
+    await shopper.identity.sendPasswordResetEmail(email);
+    await shopper.identity.sendActivationEmail(email);
     const send = async (who: string, method: string, path: string, body?: object) => {
-      const auth = { merchant: emu.demo.apiKey, visitor: credentials.visitor!, member: credentials.member! }[
-        who
-      ];
+      const auth = who === 'merchant' ? emu.demo.apiKey : credentials[who];
       await recording(who)(`${emu.url}${path}`, {
         method,
         headers: { authorization: auth!, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -326,7 +329,10 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     await send('member', 'GET', '/oauth2/user-info');
     await send('member', 'POST', '/oauth2/token-info', { token: credentials.member });
     await send('visitor', 'POST', '/_api/iam/authentication/v2/validate-email', { email });
-    await send('merchant', 'POST', '/_api/iam/verification/v1/start', { target: { email } });
+    const { sub: identityId } = await (
+      await fetch(`${emu.url}/oauth2/user-info`, { headers: { authorization: credentials.member! } })
+    ).json();
+    await send('merchant', 'POST', '/_api/iam/verification/v1/start', { identityId });
     await send('merchant', 'POST', '/_api/emulator/v1/settings', { anonymousTokensPerMinute: 300 });
     await send('merchant', 'GET', '/_api/emulator/v1/settings');
     await send('merchant', 'POST', '/_api/emulator/v1/idp-connections', { name: 'Fuzz ID' });
@@ -344,6 +350,18 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     await send('merchant', 'GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`);
     await send('merchant', 'POST', '/_api/iam/authentication/v2/sign-on', {
       loginId: { email: `sso-${email}` },
+    });
+    // A second member changes the password: replayed, that ends its logins, not the first one's.
+    const changer = createClient({
+      baseUrl: emu.url,
+      fetch: recording('changer'),
+      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+      modules,
+    });
+    await member(changer, `changer-${email}`);
+    credentials.changer = (await changer.auth.getTokens()).accessToken.value;
+    await send('changer', 'POST', '/_api/iam/authentication/v2/change-password', {
+      newPassword: 'another long pw',
     });
 
     // The merchant: products, variants, media, collections, bulk edits.
@@ -397,7 +415,14 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     expect([...kinds].sort()).toEqual(['_api', 'ecom', 'graphql', 'oauth2', 'stores', 'stores-reader', 'v2']);
     expect(corpus.length).toBeGreaterThan(60);
     expect(corpus.filter((r) => r.who === 'member').length).toBeGreaterThan(5);
-    expect(Object.keys(credentials).sort()).toEqual(['member', 'merchant', 'visitor']);
+    expect(Object.keys(credentials).sort()).toEqual(['changer', 'member', 'merchant', 'visitor']);
+    expect(corpus.map((r) => r.path)).toEqual(
+      expect.arrayContaining([
+        '/_api/iam/authentication/v2/change-password',
+        '/_api/iam/verification/v1/start',
+        '/oauth2/user-info',
+      ]),
+    );
   });
 
   it('answers changed requests with <500, the envelope on 4xx, JSON on 2xx, and no change when rejected', async () => {
