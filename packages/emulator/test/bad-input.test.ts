@@ -23,6 +23,16 @@ const b64 = (s: string) => Buffer.from(s).toString('base64url');
 
 const ROWS: Row[] = [
   {
+    // Read as plain JSON before: a client that compressed its body got "not valid JSON".
+    name: 'a body with a content coding (gzip)',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: '{}',
+    headers: { 'content-encoding': 'gzip' },
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+  },
+  {
     name: 'malformed JSON',
     method: 'POST',
     path: '/v2/collections/query',

@@ -14,13 +14,22 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  * 49), whatever the headers say: a declared `Content-Length` over the cap is refused unread (the
  * server's HTTP parser never delivers more than it declares), and any other body (chunked) is read
  * only up to the cap, so a large upload costs no more memory than the cap. A body within the cap
- * reaches the handler whole.
+ * reaches the handler whole. A body with a content coding (gzip, …) is refused with 415.
  * @example app.use('*', limitBody()); app.post('/login-form', limitBody(MAX_FORM_BYTES), handler);
  */
 export const limitBody =
   (maxBytes = MAX_BODY_BYTES): MiddlewareHandler =>
   async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    // Bodies are read as sent: a compressed one would be read as bytes of JSON or a form and
+    // refused as malformed, so say what is wrong instead (RFC 9110 §8.4.1).
+    const coding = c.req.header('content-encoding');
+    if (coding && coding.trim().toLowerCase() !== 'identity')
+      throw appError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Request bodies are read without a content coding (Content-Encoding: ${coding.slice(0, 40)})`,
+      );
     const declared = c.req.header('content-length');
     // Decided by the header alone, the body untouched: a refused one is then drained by the server
     // and the connection stays usable.
