@@ -32,7 +32,7 @@ import {
   type TestEmulator,
   testBackends,
 } from '../src/testing.ts';
-import { authorizeUrl, checkoutSession, expectEnvelope, fingerprintQuery } from './http.ts';
+import { authorizeUrl, checkoutSession, expectEnvelope, fingerprintQuery, formFields } from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
 const RUNS = process.env.SHOPKIT_LONG ? 10_000 : 1000;
@@ -507,8 +507,7 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
         async (mutations, from) => {
           const { checkoutId, session } = await checkoutSession(emu, { slug: 'linen-tea-towels' });
           const page = await (await fetch(session.fullUrl)).text();
-          const total = /name="total" value="([^"]*)"/.exec(page)?.[1] ?? '';
-          const body = formOf(mutations.reduce(mutate, { ...CHECKOUT_FORM, total } as Json));
+          const body = formOf(mutations.reduce(mutate, { ...formFields(page), ...CHECKOUT_FORM } as Json));
           const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
           if (from === 'same-origin') headers.origin = emu.url;
           if (from === 'cross-site')
@@ -537,14 +536,10 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     await fc.assert(
       fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 3 }), async (mutations) => {
         const page = await (await fetch(authorizeUrl(emu, `${SHOP}/callback`))).text();
-        const session = /name="redirect_session_id" value="([^"]+)"/.exec(page)?.[1];
-        expect(session, page.slice(0, 300)).toBeTruthy();
-        const fields = {
-          redirect_session_id: session!,
-          action: 'login',
-          email: memberEmail,
-          password: 'long enough pw',
-        };
+        const form = formFields(page);
+        expect(form.redirect_session_id, page.slice(0, 300)).toBeTruthy();
+        // The page's fields, and the button pressed.
+        const fields = { ...form, action: 'login', email: memberEmail, password: 'long enough pw' };
         const body = formOf(mutations.reduce(mutate, fields as Json));
         const [before] = await emu.emu.db.query(fingerprint);
         const res = await fetch(`${emu.url}/oauth2/authorize/submit`, {
