@@ -5,6 +5,7 @@
  * or the member logs out or their session ends; a collection write that is stored but whose
  * read-back fails is said as done, never as failed. Tests share one emulator and run in order.
  */
+import { mailbox } from '@shopkit/emulator/testing';
 import { type AnyClient, ApiKeyStrategy, collections, createClient, products } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
@@ -117,14 +118,8 @@ it('thanks the shopper on the thank-you page without an opaque checkout id, and 
   await main.getByText('Your order is placed.').waitFor();
   // What the page says comes next did come: the confirmation, at the address given at checkout.
   await main.getByText(/confirm it at the e-mail address you gave/).waitFor();
-  const mail = await (
-    await fetch(
-      `${shop.emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent('audit4-thanks@example.com')}`,
-    )
-  ).json();
-  expect(mail.messages.map((m: { subject: string }) => m.subject)).toEqual([
-    expect.stringMatching(/^Your order #\d+ is placed$/),
-  ]);
+  const mail = await mailbox(shop.emu, 'audit4-thanks@example.com');
+  expect(mail.map((m) => m.subject)).toEqual([expect.stringMatching(/^Your order #\d+ is placed$/)]);
   const text = (await main.textContent()) ?? '';
   const id = new URL(page.url()).searchParams.get('checkoutId');
   expect(id).toBeTruthy();

@@ -6,6 +6,7 @@
  * refused refresh ends the member's session under it, and a session ended in one tab shown as
  * ended (not as a logout) in another.
  */
+import { mailbox } from '@shopkit/emulator/testing';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -34,10 +35,7 @@ async function registerInPage(page: Page, email: string) {
 }
 
 async function newestCode(email: string) {
-  const mail = (await (
-    await fetch(`${shop.emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)
-  ).json()) as { messages: { code?: string }[] };
-  return mail.messages.find((m) => m.code)?.code;
+  return (await mailbox(shop.emu, email)).find((m) => m.code)?.code;
 }
 
 describe('with e-mail verification', () => {

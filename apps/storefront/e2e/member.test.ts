@@ -5,6 +5,7 @@
  * verification after a reload (and a new code), /verify with nothing pending, a throttled login,
  * the password rule, a silent-login frame that fails, and a logout in another tab.
  */
+import { mailbox } from '@shopkit/emulator/testing';
 import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,12 +32,7 @@ it('signs up with e-mail verification, keeps the visitor cart, logs out and back
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByRole('heading', { name: 'Verify your e-mail' }).waitFor();
 
-  const mail = (await (
-    await fetch(`${shop.emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)
-  ).json()) as {
-    messages: { code?: string }[];
-  };
-  const code = mail.messages.find((m) => m.code)?.code;
+  const code = (await mailbox(shop.emu, email)).find((m) => m.code)?.code;
   expect(code).toMatch(/^\w+$/);
   await page.getByLabel('Verification code').fill('000000x');
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -86,12 +82,7 @@ it('resets a forgotten password through the link in the mailbox and logs in with
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await page.getByRole('status').filter({ hasText: 'a link to reset the password is on its way' }).waitFor();
 
-  const mail = (await (
-    await fetch(`${shop.emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)
-  ).json()) as {
-    messages: { subject: string; link?: string }[];
-  };
-  const link = mail.messages.find((m) => m.subject === 'Reset your password')?.link;
+  const link = (await mailbox(shop.emu, email)).find((m) => m.subject === 'Reset your password')?.link;
   expect(link).toBeDefined();
   await page.goto(link!);
   await page.getByLabel('New password').fill('a brand new password 7');
@@ -106,10 +97,7 @@ it('resets a forgotten password through the link in the mailbox and logs in with
 
 /** The newest verification code mailed to `email`, and how many codes were mailed. */
 async function codes(email: string) {
-  const mail = (await (
-    await fetch(`${shop.emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)
-  ).json()) as { messages: { code?: string }[] };
-  const all = mail.messages.filter((m) => m.code).map((m) => m.code!);
+  const all = (await mailbox(shop.emu, email)).filter((m) => m.code).map((m) => m.code!);
   return { newest: all[0], count: all.length };
 }
 

@@ -105,3 +105,8 @@ export const CHECKOUT_FORM = {
   country: 'US',
   subdivision: 'US-NY',
 };
+
+/** The messages the emulator "sent" to `to`, newest first, from its development mailbox. */
+export const mailbox = async (emu: { url: string }, to: string) =>
+  (await (await fetch(`${emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).json())
+    .messages as { subject: string; text: string; code?: string; link?: string }[];

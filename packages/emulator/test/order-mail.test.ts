@@ -4,7 +4,7 @@
  * the items and the total charged; none for an order that was not placed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../src/testing.ts';
+import { CHECKOUT_FORM, mailbox, startTestEmulator, type TestEmulator } from '../src/testing.ts';
 import { checkoutSession, formFields, shownTotal } from './http.ts';
 
 describe('order confirmation e-mail', () => {
@@ -14,21 +14,9 @@ describe('order confirmation e-mail', () => {
   });
   afterAll(() => emu?.stop());
 
-  const mailbox = async (to: string) =>
-    (await (await fetch(`${emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).json())
-      .messages as { subject: string; text: string; code?: string; link?: string }[];
   const post = (url: string, fields: Record<string, string>) =>
     fetch(url, { method: 'POST', redirect: 'manual', body: new URLSearchParams(fields) });
-  const buyer = (email: string, state: string) => ({
-    email,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    addressLine: '1 Main St',
-    city: 'Town',
-    postalCode: '12207',
-    country: 'US',
-    subdivision: state,
-  });
+  const buyer = (email: string, subdivision: string) => ({ ...CHECKOUT_FORM, email, subdivision });
 
   it('mails the buyer the order number, the items and the total charged, once', async () => {
     const email = 'order-mail@example.com';
@@ -41,7 +29,7 @@ describe('order confirmation e-mail', () => {
       'SELECT number FROM orders WHERE checkout_id = $1',
       [checkoutId],
     )) as [{ number: number }];
-    const mails = await mailbox(email);
+    const mails = await mailbox(emu, email);
     expect(mails).toHaveLength(1);
     const [mail] = mails;
     expect(mail!.subject).toBe(`Your order #${number} is placed`);
@@ -53,7 +41,7 @@ describe('order confirmation e-mail', () => {
     expect(mail!.link).toBeUndefined();
     // Posted again (Back, then "Place order"), the order is not placed again, nor mailed again.
     await post(session.fullUrl, { ...formFields(html), ...buyer(email, 'US-NY') });
-    expect(await mailbox(email)).toHaveLength(1);
+    expect(await mailbox(emu, email)).toHaveLength(1);
   });
 
   it('mails nothing for an order that was not placed', async () => {
@@ -65,6 +53,6 @@ describe('order confirmation e-mail', () => {
       (await post(session.fullUrl, { ...formFields(html), ...buyer(email, 'US-NY'), lastName: '' })).status,
     ).toBe(400);
     expect((await post(session.fullUrl, { ...formFields(html), ...buyer(email, 'US-CA') })).status).toBe(409);
-    expect(await mailbox(email)).toEqual([]);
+    expect(await mailbox(emu, email)).toEqual([]);
   });
 });

@@ -130,12 +130,7 @@ export async function ownerCall(emu: TestEmulator, method: string, path: string,
   return res.json();
 }
 
-/** The messages the emulator "sent" to `to`. */
-export const mailbox = async (emu: TestEmulator, to: string) =>
-  (await (await fetch(`${emu.url}/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).json())
-    .messages as { subject: string; code?: string; link?: string; text: string }[];
-
-export { CHECKOUT_FORM } from '@shopkit/emulator/testing';
+export { CHECKOUT_FORM, mailbox } from '@shopkit/emulator/testing';
 
 /** Posts a form to a hosted page as a browser would, without following the redirect. */
 export const postForm = (url: string, body: string, headers: Record<string, string> = {}) =>
