@@ -220,14 +220,10 @@ function summary(est: Estimate) {
       price: String(l.lineItemPrice?.formattedAmount ?? ''),
     }),
   );
-  const totals: [label: string, amount: string][] = [
-    ['Subtotal', s.subtotal.formattedAmount],
-    ...(s.discount.amount !== '0.00'
-      ? [['Discount', `−${s.discount.formattedAmount}`] as [string, string]]
-      : []),
-    ...(ship ? [[`Shipping (${ship.title})`, s.shipping.formattedAmount] as [string, string]] : []),
-    ['Tax', s.tax.formattedAmount],
-  ];
+  const totals: [label: string, amount: string][] = [['Subtotal', s.subtotal.formattedAmount]];
+  if (s.discount.amount !== '0.00') totals.push(['Discount', `−${s.discount.formattedAmount}`]);
+  if (ship) totals.push([`Shipping (${ship.title})`, s.shipping.formattedAmount]);
+  totals.push(['Tax', s.tax.formattedAmount]);
   return { items, totals, total: s.total.formattedAmount as string };
 }
 
