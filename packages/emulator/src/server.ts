@@ -30,17 +30,51 @@ export interface RunningEmulator extends EmulatorInstance {
   stop(): Promise<void>;
 }
 
+/** Where and how the HTTP server listens; the rest of the options are the emulator's own. */
+export interface ServerOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Address to listen on (default `127.0.0.1`). */
+  host?: string;
+  /**
+   * How long a client may take to send a request's line and headers, in milliseconds (default
+   * 60 000, Node's; at most 300 000, the limit for a whole request). A slower one is answered 408
+   * `REQUEST_TIMEOUT` and its connection closed, so that trickling clients cannot hold connections.
+   */
+  headersTimeoutMs?: number;
+}
+
+/** Node's limit for a whole request, which the headers' limit cannot pass. */
+const REQUEST_TIMEOUT_MS = 300_000;
+
 /** Starts an emulator listening on `host:port` (port 0 = any free port). */
-export async function startEmulator(
-  options: EmulatorOptions & { port?: number; host?: string } = {},
-): Promise<RunningEmulator> {
+export async function startEmulator(options: EmulatorOptions & ServerOptions = {}): Promise<RunningEmulator> {
+  const headersTimeout = options.headersTimeoutMs ?? 60_000;
+  if (!Number.isInteger(headersTimeout) || headersTimeout < 1 || headersTimeout > REQUEST_TIMEOUT_MS)
+    throw new RangeError(
+      `headersTimeoutMs must be a whole number of milliseconds from 1 to ${REQUEST_TIMEOUT_MS}, not ${headersTimeout}`,
+    );
   // A data directory it cannot use is refused in a sentence by createEmulator (datadir.ts).
   const instance = await createEmulator(options);
   const host = options.host ?? '127.0.0.1';
   // A port in use or an address that cannot be bound closes the storage again (a data directory
   // is left free for the next start).
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: instance.app.fetch, port: options.port ?? 0, hostname: host }, () => resolve(s));
+    const s = serve(
+      {
+        fetch: instance.app.fetch,
+        port: options.port ?? 0,
+        hostname: host,
+        serverOptions: {
+          headersTimeout,
+          requestTimeout: REQUEST_TIMEOUT_MS,
+          // Node looks for late requests this often (30 s by default): a shorter limit is kept to
+          // within a quarter of itself.
+          connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
+        },
+      },
+      () => resolve(s),
+    );
     s.once('error', reject);
   }).catch(async (e: Error) => {
     await instance.close().catch(() => {});

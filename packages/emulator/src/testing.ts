@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EmulatorOptions } from './app.ts';
-import { type RunningEmulator, startEmulator } from './server.ts';
+import { type RunningEmulator, type ServerOptions, startEmulator } from './server.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -30,7 +30,7 @@ export interface TestEmulator extends RunningEmulator {
  */
 export async function startTestEmulator(
   backend: Backend = 'pglite',
-  options: EmulatorOptions = {},
+  options: EmulatorOptions & Pick<ServerOptions, 'headersTimeoutMs'> = {},
 ): Promise<TestEmulator> {
   if (backend !== 'pglite' && backend !== 'postgres')
     throw new TypeError(

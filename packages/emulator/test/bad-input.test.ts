@@ -248,6 +248,38 @@ async function snapshot(emu: TestEmulator) {
   return out;
 }
 
+/**
+ * Writes `request` on a socket of its own and reads until the emulator closes it: with `end` the
+ * socket is half-closed after the request, with `wait` it is left open (a client still sending).
+ */
+function exchangeRaw(url: string, request: string, then: 'end' | 'wait') {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1', () =>
+      then === 'end' ? socket.end(request) : socket.write(request),
+    );
+    let got = '';
+    socket.on('data', (d) => {
+      got += d;
+    });
+    socket.on('end', () => resolve(got));
+    socket.on('error', reject);
+  });
+}
+
+/** `answer` is a refusal with `status`, a request id and the envelope naming `code`. */
+function expectRawRefusal(answer: string, status: number, code: string) {
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+  expect(head).toMatch(/\r\ncontent-type: application\/json/i);
+  expect(head).toMatch(/\r\nx-wix-request-id: [0-9a-f-]{36}\r\n/i);
+  expect(head).toMatch(/\r\nconnection: close(\r\n|$)/i);
+  const envelope = JSON.parse(body);
+  expect(envelope).toEqual({
+    message: expect.any(String),
+    details: { applicationError: { code, description: envelope.message, data: {} } },
+  });
+}
+
 describe.each(testBackends())('bad input (%s)', (backend) => {
   let emu: TestEmulator;
   let visitor: string;
@@ -418,26 +450,26 @@ describe.each(testBackends())('bad input (%s)', (backend) => {
   ])('answers %s, which Node keeps from the app, in the envelope too', async (_, request, status, code) => {
     // Node answered these itself, a status line and no body, or (a CONNECT) not at all.
     const before = await snapshot(emu);
-    const { port } = new URL(emu.url);
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.end(request));
-      let got = '';
-      socket.on('data', (d) => {
-        got += d;
-      });
-      socket.on('end', () => resolve(got));
-      socket.on('error', reject);
-    });
-    const [head = '', body = ''] = answer.split('\r\n\r\n');
-    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-    expect(head).toMatch(/\r\ncontent-type: application\/json/i);
-    expect(head).toMatch(/\r\nx-wix-request-id: [0-9a-f-]{36}\r\n/i);
-    const envelope = JSON.parse(body);
-    expect(envelope).toEqual({
-      message: expect.any(String),
-      details: { applicationError: { code, description: envelope.message, data: {} } },
-    });
+    expectRawRefusal(await exchangeRaw(emu.url, request, 'end'), status, code);
     expect(await snapshot(emu)).toEqual(before);
+  });
+
+  it('answers a request whose headers do not arrive in time 408 in the envelope, and closes it', async () => {
+    // Node's own answer was a bare status line; the limit is Node's 60 s unless set shorter.
+    const slow = await startTestEmulator(backend, { headersTimeoutMs: 200 });
+    try {
+      const before = await snapshot(slow);
+      // The request line and one header, then nothing: the connection stays open, the headers unfinished.
+      const answer = await exchangeRaw(
+        slow.url,
+        'GET /ecom/v1/carts/current HTTP/1.1\r\nHost: x\r\n',
+        'wait',
+      );
+      expectRawRefusal(answer, 408, 'REQUEST_TIMEOUT');
+      expect(await snapshot(slow)).toEqual(before);
+    } finally {
+      await slow.stop();
+    }
   });
 
   it.each([

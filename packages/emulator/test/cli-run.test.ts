@@ -137,3 +137,11 @@ describe('startEmulator on a port that is taken', () => {
     await emu.stop();
   }, 60_000);
 });
+
+describe('startEmulator with a headers time limit it cannot keep', () => {
+  it.each([0, -5, 1.5, 300_001, Number.NaN])('refuses %s before opening anything', async (ms) => {
+    await expect(startEmulator({ db: 'memory', headersTimeoutMs: ms })).rejects.toThrow(
+      new RangeError(`headersTimeoutMs must be a whole number of milliseconds from 1 to 300000, not ${ms}`),
+    );
+  });
+});
