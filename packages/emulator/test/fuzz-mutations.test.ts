@@ -1,19 +1,21 @@
 /**
- * Mutation fuzzing: the requests of a whole storefront and merchant session, made by the SDK and
- * recorded as they went over the wire, replayed with one to three changes each (a value replaced by
- * a hostile or random one, a key dropped or added, an array emptied or repeated, an id in the path
- * replaced, another caller's credentials). Unlike random bodies (fuzz.test.ts), most of these get
- * past the first validation and reach the handlers, their SQL and their side effects. Every answer
- * is below 500; every API 4xx is a well-formed platform envelope; every 2xx is JSON; a rejected
- * request leaves the database unchanged. `npm run test:long` (SHOPKIT_LONG=1) runs ten times as
- * many cases. The hosted checkout's and login page's forms get the same changes, each run on a new
+ * Mutation fuzzing: the requests of a whole storefront and merchant session (a single sign-on, an
+ * installed app at work and its webhook subscription included), made by the SDK and recorded as
+ * they went over the wire, replayed with one to three changes each (a value replaced by a hostile
+ * or random one, a key dropped or added, an array emptied or repeated, an id in the path replaced,
+ * another caller's credentials). Unlike random bodies (fuzz.test.ts), most of these get past the
+ * first validation and reach the handlers, their SQL and their side effects. Every answer is below
+ * 500; every API 4xx is a well-formed platform envelope; every 2xx is JSON; a rejected request
+ * leaves the database unchanged. `npm run test:long` (SHOPKIT_LONG=1) runs ten times as many cases. The hosted checkout's and login page's forms get the same changes, each run on a new
  * checkout or authorization request.
  */
 import {
   ApiKeyStrategy,
+  AppStrategy,
   cart,
   collections,
   createClient,
+  exchangeAppInstallCode,
   graphql,
   identity,
   OAuthStrategy,
@@ -32,7 +34,14 @@ import {
   type TestEmulator,
   testBackends,
 } from '../src/testing.ts';
-import { authorizeUrl, checkoutSession, expectEnvelope, fingerprintQuery, formFields } from './http.ts';
+import {
+  authorizeUrl,
+  checkoutSession,
+  expectEnvelope,
+  fingerprintQuery,
+  formFields,
+  installedApp,
+} from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
 const RUNS = process.env.SHOPKIT_LONG ? 10_000 : 1000;
@@ -180,12 +189,16 @@ const pathSegment = (s: string) => {
 };
 
 /**
- * Refusals that write by design, and the one table each may change: a wrong password counts
- * towards locking the address (security checklist 51).
+ * Refusals that write by design, and the tables each may change: a wrong password counts towards
+ * locking the address (security checklist 51); an app's install code used twice revokes the
+ * tokens it gave (RFC 6749 §4.1.2).
  */
-const RECORDS_REFUSAL: Record<string, string> = { '/_api/iam/authentication/v2/login': 'login_throttles' };
-const without = (row: Record<string, unknown>, table?: string) =>
-  Object.fromEntries(Object.entries(row).filter(([k]) => k !== table));
+const RECORDS_REFUSAL: Record<string, string[]> = {
+  '/_api/iam/authentication/v2/login': ['login_throttles'],
+  '/oauth/access': ['app_refresh_tokens', 'access_tokens'],
+};
+const without = (row: Record<string, unknown>, tables: string[] = []) =>
+  Object.fromEntries(Object.entries(row).filter(([k]) => !tables.includes(k)));
 
 /** A form from a JSON object: arrays as repeated fields, other values but strings as JSON. */
 function formOf(v: Json) {
@@ -209,7 +222,12 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
   let memberEmail = '';
 
   beforeAll(async () => {
-    emu = await startTestEmulator(backend, { allowedOrigins: [SHOP] });
+    // The webhook worker sleeps through the run (it polls once, at the start): between a request and
+    // the storage check after it, a delivery it queued or attempted would read as the request's write.
+    emu = await startTestEmulator(backend, {
+      allowedOrigins: [SHOP],
+      config: { webhookPollMs: 2 ** 31 - 1 },
+    });
     fingerprint = await fingerprintQuery(emu);
     /** A fetch that keeps every request it sent that the emulator took (status below 400). */
     const recording =
@@ -320,11 +338,15 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     await shopper.identity.sendActivationEmail(email);
     const send = async (who: string, method: string, path: string, body?: object) => {
       const auth = who === 'merchant' ? emu.demo.apiKey : credentials[who];
-      await recording(who)(`${emu.url}${path}`, {
+      const res = await recording(who)(`${emu.url}${path}`, {
         method,
         headers: { authorization: auth!, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body && JSON.stringify(body),
       });
+      // The corpus is of requests the emulator took: one it refused here is a mistake in this setup.
+      if (res.status >= 400)
+        throw new Error(`${method} ${path} as ${who}: ${res.status} ${await res.text()}`);
+      return res.json();
     };
     await send('member', 'GET', '/oauth2/user-info');
     await send('member', 'POST', '/oauth2/token-info', { token: credentials.member });
@@ -343,7 +365,7 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     });
     await send('merchant', 'POST', '/_api/emulator/v1/webhooks/subscriptions', {
       url: 'https://hooks.example/fuzz',
-      events: ['com.wix.ecommerce.catalog.api.v1.ProductCreated'],
+      eventTypes: ['com.wix.ecommerce.catalog.api.v1.ProductCreated'],
     });
     await send('merchant', 'GET', '/_api/emulator/v1/webhooks/subscriptions');
     await send('merchant', 'GET', '/_api/emulator/v1/webhooks/deliveries');
@@ -351,6 +373,66 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     await send('merchant', 'POST', '/_api/iam/authentication/v2/sign-on', {
       loginId: { email: `sso-${email}` },
     });
+    // Single sign-on: the provider's token for a person, exchanged by the storefront for a session.
+    const idp = await (
+      await fetch(`${emu.url}/_api/emulator/v1/idp-connections`, {
+        method: 'POST',
+        headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Fuzz SSO' }),
+      })
+    ).json();
+    await send('merchant', 'GET', '/_api/emulator/v1/idp-connections');
+    for (let i = 0; i < 2; i++) {
+      // Twice: the second sign-on is of a member who is there already.
+      const { idToken } = await (
+        await fetch(`${emu.url}/_api/emulator/v1/idp-connections/${idp.idpConnection.id}/id-tokens`, {
+          method: 'POST',
+          headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `idp-${email}`, name: 'Ida Pe' }),
+        })
+      ).json();
+      const signed = await visitor.identity.loginWithTokenParams(idp.idpConnection.id, { id_token: idToken });
+      expect(signed.loginState).toBe('SUCCESS');
+    }
+    await send('merchant', 'POST', `/_api/emulator/v1/idp-connections/${idp.idpConnection.id}/id-tokens`, {
+      email: `idp-${email}`,
+    });
+    // An app: installed by the owner, its code and refresh token exchanged, then at work with its token.
+    // The code exchange is recorded from an installation of its own: its code replayed (used twice)
+    // revokes what the code gave, and the app's calls go on with the other's tokens.
+    const first = await installedApp(emu, SHOP);
+    await exchangeAppInstallCode(createClient({ baseUrl: emu.url, fetch: recording('app') }), {
+      appId: first.appId,
+      appSecret: first.appSecret,
+      code: first.code,
+    });
+    const app = await installedApp(emu, SHOP);
+    const { refreshToken } = await exchangeAppInstallCode(createClient({ baseUrl: emu.url }), {
+      appId: app.appId,
+      appSecret: app.appSecret,
+      code: app.code,
+    });
+    const installed = createClient({
+      baseUrl: emu.url,
+      fetch: recording('app'),
+      auth: AppStrategy({ appId: app.appId, appSecret: app.appSecret, refreshToken }),
+      modules,
+    });
+    await installed.products.queryProducts().limit(2).find();
+    await installed.products.updateProduct(demoProductId('dinner-plate'), { ribbon: 'Installed' });
+    // Its webhook subscription, whose failed deliveries are sent again, and then dropped.
+    await send('app', 'POST', '/_api/emulator/v1/webhooks/subscriptions', {
+      url: 'https://hooks.example/app',
+      eventTypes: ['com.wix.ecommerce.catalog.api.v1.ProductChanged'],
+    });
+    const { subscriptions } = await send('app', 'GET', '/_api/emulator/v1/webhooks/subscriptions');
+    const hook = subscriptions[0].id;
+    await send('app', 'GET', `/_api/emulator/v1/webhooks/deliveries?subscriptionId=${hook}&state=DEAD`);
+    await send('app', 'POST', '/_api/emulator/v1/webhooks/deliveries/redeliver', { subscriptionId: hook });
+    await send('merchant', 'POST', '/_api/emulator/v1/webhooks/deliveries/redeliver', {
+      subscriptionId: hook,
+    });
+    await send('app', 'DELETE', `/_api/emulator/v1/webhooks/subscriptions/${hook}`);
     // A second member changes the password: replayed, that ends its logins, not the first one's.
     const changer = createClient({
       baseUrl: emu.url,
@@ -412,15 +494,42 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
 
   it('recorded a session that touches every kind of route', () => {
     const kinds = new Set(corpus.map((r) => r.path.split('/')[1]));
-    expect([...kinds].sort()).toEqual(['_api', 'ecom', 'graphql', 'oauth2', 'stores', 'stores-reader', 'v2']);
+    expect([...kinds].sort()).toEqual([
+      '_api',
+      'ecom',
+      'graphql',
+      'oauth',
+      'oauth2',
+      'stores',
+      'stores-reader',
+      'v2',
+    ]);
     expect(corpus.length).toBeGreaterThan(60);
     expect(corpus.filter((r) => r.who === 'member').length).toBeGreaterThan(5);
-    expect(Object.keys(credentials).sort()).toEqual(['changer', 'member', 'merchant', 'visitor']);
+    expect(Object.keys(credentials).sort()).toEqual(['app', 'changer', 'member', 'merchant', 'visitor']);
     expect(corpus.map((r) => r.path)).toEqual(
       expect.arrayContaining([
         '/_api/iam/authentication/v2/change-password',
         '/_api/iam/verification/v1/start',
         '/oauth2/user-info',
+        '/_api/iam/authentication/v1/sso/login-with-token-params',
+        '/oauth/access',
+        '/_api/emulator/v1/webhooks/deliveries/redeliver',
+      ]),
+    );
+    // Each SSO sign-on, app grant and redelivery was taken (the recording keeps only those).
+    expect(
+      corpus.filter((r) => r.path === '/_api/iam/authentication/v1/sso/login-with-token-params'),
+    ).toHaveLength(2);
+    expect(corpus.filter((r) => r.path === '/oauth/access')).toHaveLength(2);
+    expect(corpus.filter((r) => r.path.endsWith('/redeliver')).map((r) => r.who)).toEqual([
+      'app',
+      'merchant',
+    ]);
+    expect(corpus.filter((r) => r.who === 'app').map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^PATCH \/stores\/v1\/products\//),
+        expect.stringMatching(/^DELETE \/_api\/emulator\/v1\/webhooks\/subscriptions\/[^/]+$/),
       ]),
     );
   });
@@ -431,7 +540,7 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
         fc.nat(),
         fc.array(mutation, { minLength: 1, maxLength: 3 }),
         fc.nat(5),
-        fc.constantFrom('visitor', 'member', 'merchant', 'none'),
+        fc.constantFrom('visitor', 'member', 'merchant', 'app', 'none'),
         async (pick, mutations, where, as) => {
           const r = corpus[pick % corpus.length]!;
           let path = r.path;
@@ -472,8 +581,8 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
           else {
             expectEnvelope(text, said);
             const [after] = await emu.emu.db.query(fingerprint);
-            const table = RECORDS_REFUSAL[path];
-            expect(without(after!, table), `${said}: storage changed`).toEqual(without(before!, table));
+            const tables = RECORDS_REFUSAL[path];
+            expect(without(after!, tables), `${said}: storage changed`).toEqual(without(before!, tables));
           }
         },
       ),
@@ -552,8 +661,8 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
         expect(res.status, said).toBeLessThan(500);
         if (res.status >= 400) {
           const [after] = await emu.emu.db.query(fingerprint);
-          expect(without(after!, 'login_throttles'), `${said}: storage changed`).toEqual(
-            without(before!, 'login_throttles'),
+          expect(without(after!, ['login_throttles']), `${said}: storage changed`).toEqual(
+            without(before!, ['login_throttles']),
           );
         }
       }),
