@@ -12,7 +12,10 @@ const root = new URL('../../../', import.meta.url).pathname;
 /** Gzip bytes of an entry. */
 const gzipSize = async (source: string) => (await browserBundle(source, root)).gzip;
 
-// Measured 8580 B and 2145 B (esbuild 0.28). Auth's budget went from 2135 to 2145 for a token
+// Measured 8631 B and 2173 B (esbuild 0.28). From 8580 and 2145 for the wire audit's findings: a
+// visitor whose refresh is refused with any 4xx but 408 and 429 goes on as a new visitor instead of
+// failing every call (auth +28 B), and a 5xx keeps the body's details and its `systemError` code
+// (+23 B). Before, auth's budget went from 2135 to 2145 for a token
 // answer whose access token is no string, refused like one without a token (+10 B; the typical
 // entry +5 B, to 8580: within its budget). Before it, the budgets went from 8440 to 8580 and from
 // 2045 to 2135 for the audit's leftovers: a call aborted or out of time while it waits for a token rejects
@@ -33,7 +36,7 @@ const gzipSize = async (source: string) => (await browserBundle(source, root)).g
 // the engine's edges (the timeout of the whole call, aborts during a wait, `.` and `..` refused,
 // Proxy messages, shared reads within one auth epoch, one renewal for late 401s: +290 B, +56 B), no
 // next page past the last (+35 B).
-const BUDGET = { typical: 8580, auth: 2145 };
+const BUDGET = { typical: 8631, auth: 2173 };
 
 it('keeps the typical storefront entry within its budget', async () => {
   const size = await gzipSize(TYPICAL);

@@ -125,6 +125,64 @@ describe('a refresh that fails', () => {
     },
   );
 
+  /** A visitor whose access token has expired; the token endpoint refuses refreshes with `status`. */
+  function visitor(status: number) {
+    const grants: string[] = [];
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      tokens: {
+        accessToken: { value: 'old-access', expiresAt: 1 },
+        refreshToken: { value: 'visitor-refresh', role: 'visitor' },
+      },
+    });
+    const sent: (string | null)[] = [];
+    const client = createClient({
+      baseUrl: 'http://h',
+      auth,
+      retry: { baseDelayMs: 1 },
+      fetch: async (input, init) => {
+        if (!String(input).endsWith('/oauth2/token')) {
+          sent.push(new Headers(init?.headers).get('authorization'));
+          return new Response('{}');
+        }
+        const { grantType } = JSON.parse(String(init?.body));
+        grants.push(grantType);
+        if (grantType === 'refresh_token') return new Response(JSON.stringify({ message: 'no' }), { status });
+        return Response.json({
+          access_token: 'new-visitor',
+          refresh_token: 'new-visitor-refresh',
+          expires_in: 14_400,
+          token_type: 'Bearer',
+        });
+      },
+    });
+    const send = () => call(client, { method: 'GET', path: '/things/v1/x' }, []);
+    return { auth, grants, sent, send };
+  }
+
+  it.each([400, 401, 403, 404, 410])(
+    'of a visitor refused with %s goes on as a new visitor (the old refresh token is not tried again)',
+    async (status) => {
+      // A visitor kept on a refresh token the server refuses would fail every call from then on.
+      const v = visitor(status);
+      await v.send();
+      await v.send();
+      expect(v.grants).toEqual(['refresh_token', 'anonymous']);
+      expect(v.sent).toEqual(['new-visitor', 'new-visitor']);
+      expect((await v.auth.getTokens()).refreshToken).toEqual({
+        value: 'new-visitor-refresh',
+        role: 'visitor',
+      });
+    },
+  );
+
+  it.each([408, 429])('of a visitor answered %s fails the call and keeps the visitor', async (status) => {
+    const v = visitor(status);
+    await expect(v.send()).rejects.toMatchObject({ status });
+    expect(v.grants).toEqual(['refresh_token']);
+    expect((await v.auth.getTokens()).refreshToken).toEqual({ value: 'visitor-refresh', role: 'visitor' });
+  });
+
   it.each([400, 401])(
     'with a refusal (%s) ends the member session and goes on as a new visitor',
     async (status) => {

@@ -158,10 +158,16 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       try {
         fresh = await tokenRequest({ clientId, grantType: 'refresh_token', refreshToken: rt.value }, rt.role);
       } catch (e) {
-        // Only a refused grant (400 `invalid_grant`, 401) ends the session; a network failure, a
-        // timeout, a 5xx or any other 4xx (429, 408) is thrown, and the session kept.
-        const status = (e as ShopkitError).status;
-        if (status !== 400 && status !== 401) throw e;
+        // Only a refused grant ends the session: for a member 400 `invalid_grant` or 401, for a
+        // visitor any 4xx but 408 and 429 (a visitor kept on a refresh token the server will not
+        // take could never call again). A network failure, a timeout, a 5xx, a 408 or a 429, and
+        // a member's other 4xx, are thrown, and the session kept.
+        const status = (e as ShopkitError).status!;
+        if (
+          ((status / 100) | 0) !== 4 ||
+          (status > 401 && (rt.role === TokenRole.MEMBER || status === 408 || status === 429))
+        )
+          throw e;
       }
     // A refresh that worked keeps the session. Adopt a rotated refresh token; keep the old one
     // when the server sends none.

@@ -115,6 +115,36 @@ describe('errorFromResponse (spec point 8)', () => {
     expect(b.message).toBe('System error occurred');
   });
 
+  it("keeps the body's details of a system error, and takes its error code", () => {
+    const sys = errorFromResponse(
+      res(500, {
+        message: 'Internal error in catalog',
+        details: { systemError: { errorCode: 'CATALOG_TIMEOUT' } },
+      }),
+    );
+    expect(sys).toBeInstanceOf(SystemError);
+    expect(sys).toMatchObject({
+      message: 'System error occurred, request-id: req-1',
+      code: 'CATALOG_TIMEOUT',
+      status: 500,
+      details: { systemError: { errorCode: 'CATALOG_TIMEOUT' }, requestId: 'req-1' },
+    });
+    // Without an error code (or with one that is not text), the status names it, as before.
+    expect(errorFromResponse(res(503, { details: { systemError: {} } }, 'Service Unavailable')).code).toBe(
+      'SERVICE_UNAVAILABLE',
+    );
+    expect(errorFromResponse(res(503, { details: { systemError: { errorCode: {} } } })).code).toBe(
+      'HTTP_503',
+    );
+    // Details that are not an object are not spread into the error's.
+    expect(errorFromResponse(res(502, { details: 'oops' })).details).toEqual({ requestId: 'req-1' });
+    // A 4xx without an application error keeps them too.
+    expect(errorFromResponse(res(403, { details: { systemError: { errorCode: 'DENIED' } } }))).toMatchObject({
+      code: 'FORBIDDEN',
+      details: { systemError: { errorCode: 'DENIED' } },
+    });
+  });
+
   it('every error is a ShopkitError with the same fields', () => {
     for (const e of [errorFromResponse(res(400, {})), errorFromResponse(res(503, {}))]) {
       expect(e).toBeInstanceOf(ShopkitError);

@@ -165,10 +165,16 @@ export function errorFromResponse(res: FailedResponse, rename: (f: string) => st
       details: details!,
     });
   }
+  // The body's other details (a `systemError`, say) are kept, and its error code preferred.
+  const rest = { ...base, details: typeof details === 'object' ? details! : undefined };
   return status >= 400 && status < 500
-    ? new HttpError(statusText, { ...base, code, description: statusText })
+    ? new HttpError(statusText, { ...rest, code, description: statusText })
     : // Only a 200 is a success (spec 8): a 201 or 204 fails, and says why.
-      systemError(requestId, { status, code, reason: status < 300 ? `HTTP ${status}` : undefined });
+      systemError(requestId, {
+        ...rest,
+        code: text(details?.systemError?.errorCode, code),
+        reason: status < 300 ? `HTTP ${status}` : undefined,
+      });
 }
 
 /** Whether a call failed for want of an answer (network, timeout, abort, unreadable body), not a refusal. */
@@ -178,7 +184,7 @@ export const isNetworkError = (e: unknown): boolean =>
 /** `System error occurred[: reason][, request-id: <id>]`. */
 export function systemError(
   requestId: string | null,
-  init: { status?: number; code?: string; reason?: string; cause?: unknown } = {},
+  init: { status?: number; code?: string; reason?: string; cause?: unknown; details?: ErrorDetails } = {},
 ) {
   const message =
     'System error occurred' +

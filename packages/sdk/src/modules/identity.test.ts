@@ -63,3 +63,47 @@ describe('identity requests', () => {
     });
   });
 });
+
+describe('refused register and login', () => {
+  /** A client whose register and login are refused with the application error `code` (400). */
+  function refusing(code: string) {
+    return createClient({
+      baseUrl: 'https://api.test',
+      auth: OAuthStrategy({
+        clientId: 'client-1',
+        tokens: {
+          accessToken: { value: 'visitor', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+          refreshToken: { value: 'r', role: 'visitor' },
+        },
+      }),
+      fetch: async () =>
+        Response.json(
+          { message: code, details: { applicationError: { code, description: code, data: {} } } },
+          { status: 400 },
+        ),
+      modules: { identity },
+    });
+  }
+  const params = { email: 'a@example.test', password: 'long enough pw' };
+
+  // Wire §5.5: the platform SDK compares the numeric strings; its typings list symbolic codes too,
+  // and which of the two the live API sends is not known. Both are read.
+  it.each([
+    ['-19995', 'emailAlreadyExists', 'invalidEmail'],
+    ['DUPLICATE_EMAIL', 'emailAlreadyExists', 'invalidEmail'],
+    ['-19971', 'missingCaptchaToken', 'missingCaptchaToken'],
+    ['CAPTCHA_TOKEN_REQUIRED', 'missingCaptchaToken', 'missingCaptchaToken'],
+    ['MISSING_CAPTCHA_TOKEN', 'missingCaptchaToken', 'missingCaptchaToken'],
+    ['-19970', 'invalidCaptchaToken', 'invalidCaptchaToken'],
+    ['INVALID_CAPTCHA_TOKEN', 'invalidCaptchaToken', 'invalidCaptchaToken'],
+    ['-19976', undefined, 'invalidPassword'],
+    ['-19973', undefined, 'resetPassword'],
+    ['THROTTLED_FEATURE', undefined, 'invalidEmail'],
+  ])('read the code %s as %s (register) and %s (login)', async (code, onRegister, onLogin) => {
+    const client = refusing(code);
+    const registered = await client.identity.register(params);
+    expect(registered).toMatchObject({ loginState: 'FAILURE' });
+    expect(registered.errorCode).toBe(onRegister);
+    expect(await client.identity.login(params)).toMatchObject({ loginState: 'FAILURE', errorCode: onLogin });
+  });
+});

@@ -231,6 +231,19 @@ const captcha = (t?: CaptchaTokens) => {
 };
 
 /**
+ * A refused captcha's application codes, for register and login: the numeric strings the platform
+ * SDK compares, and the symbolic codes its typings list (which form the live API sends is not
+ * known, wire §5.5).
+ */
+const CAPTCHA_CODES = {
+  '-19971': 'missingCaptchaToken',
+  CAPTCHA_TOKEN_REQUIRED: 'missingCaptchaToken',
+  MISSING_CAPTCHA_TOKEN: 'missingCaptchaToken',
+  '-19970': 'invalidCaptchaToken',
+  INVALID_CAPTCHA_TOKEN: 'invalidCaptchaToken',
+} as const;
+
+/**
  * Registers a member. Never throws for a refused registration: the result says why (spec 8).
  * @example
  * const r = await client.identity.register({ email, password });
@@ -263,9 +276,9 @@ export async function register(
       return { ...failure(e), violations: e.violations };
     }
     const code = {
-      '-19971': 'missingCaptchaToken',
+      ...CAPTCHA_CODES,
       '-19995': 'emailAlreadyExists',
-      '-19970': 'invalidCaptchaToken',
+      DUPLICATE_EMAIL: 'emailAlreadyExists',
     }[appCode(e) ?? ''];
     return failure(e, code ?? (isNetworkError(e) ? 'network' : undefined));
   }
@@ -293,8 +306,7 @@ export async function login(
   } catch (e) {
     if (isNetworkError(e)) return failure(e, 'network');
     const code = {
-      '-19971': 'missingCaptchaToken',
-      '-19970': 'invalidCaptchaToken',
+      ...CAPTCHA_CODES,
       '-19976': 'invalidPassword',
       '-19973': 'resetPassword',
     }[appCode(e) ?? ''];
