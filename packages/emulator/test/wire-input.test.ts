@@ -353,6 +353,73 @@ describe.each(testBackends())('wire input (%s)', (backend) => {
       }
     });
 
+    it.each<{ name: string; pair: [dotted: string, filter: object][] }>([
+      // Every value of a dotted parameter is text, and a one-item array is a single key (wire §1.4).
+      {
+        name: 'a one-value $in',
+        pair: [
+          ['query.filter.slug.$in=linen-shirt', { slug: { $in: ['linen-shirt'] } }],
+          ['query.filter.slug.$in=canvas-tote', { slug: { $in: ['canvas-tote'] } }],
+        ],
+      },
+      {
+        name: 'a one-value $hasSome',
+        pair: [
+          [
+            'query.filter.collectionIds.$hasSome=col-kitchen',
+            { collectionIds: { $hasSome: ['col-kitchen'] } },
+          ],
+          ['query.filter.collectionIds.$hasSome=col-linen', { collectionIds: { $hasSome: ['col-linen'] } }],
+        ],
+      },
+      {
+        name: 'a boolean',
+        pair: [
+          ['query.filter.visible=true', { visible: true }],
+          ['query.filter.visible=false', { visible: false }],
+        ],
+      },
+      {
+        name: 'a boolean operand',
+        pair: [
+          ['query.filter.visible.$ne=false', { visible: { $ne: false } }],
+          ['query.filter.visible.$ne=true', { visible: { $ne: true } }],
+        ],
+      },
+      {
+        name: '$exists',
+        pair: [
+          ['query.filter.sku.$exists=true', { sku: { $exists: true } }],
+          ['query.filter.sku.$exists=false', { sku: { $exists: false } }],
+        ],
+      },
+    ])('reads $name in dotted filter parameters as the same filter in `.r`', async ({ pair }) => {
+      // Refused before (400): a boolean had to be a JSON boolean, a list an array.
+      const path = '/stores-reader/v1/products/query-platformized';
+      const found: string[][] = [];
+      for (const [dotted, filter] of pair) {
+        const plain = await call('GET', `${path}?${dotted.replace(/\$/g, '%24')}`);
+        const encoded = await call('GET', `${path}?.r=${b64({ query: { filter } })}`);
+        expect(plain.res.status, JSON.stringify(plain.body)).toBe(200);
+        expect(encoded.res.status).toBe(200);
+        const ids = plain.body.products.map((p: { id: string }) => p.id);
+        expect(ids).toEqual(encoded.body.products.map((p: { id: string }) => p.id));
+        found.push(ids);
+      }
+      // The two values of the pair find different products: the filter was applied, not dropped.
+      expect(found[0]).not.toEqual(found[1]);
+    });
+
+    it('still refuses text other than true or false for a boolean, and a list of other values', async () => {
+      const path = '/stores-reader/v1/products/query-platformized';
+      for (const [qs, field] of [
+        ['query.filter.visible=yes', 'query.filter.visible'],
+        ['query.filter.sku.%24exists=1', 'query.filter.sku.$exists'],
+        ['query.filter.price.%24in=cheap', 'query.filter.price.$in'],
+      ])
+        expect(violations((await refused('GET', `${path}?${qs}`)).body).map((v) => v.field)).toEqual([field]);
+    });
+
     it('reads `.r` with or without base64 padding (wire §1.4: a server base64url-decodes it)', async () => {
       const path = '/v2/collections/query';
       const message = JSON.stringify({ query: { paging: { limit: 1, offset: 1 } } });

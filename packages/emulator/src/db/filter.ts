@@ -49,6 +49,16 @@ const NO_OFFSET = /T[\d:.]+$/;
 const MIN_DATE = Date.parse('0001-01-01T00:00:00Z');
 const MAX_DATE = Date.parse('9999-12-31T23:59:59.999Z');
 
+/*
+ * Dotted query parameters (wire §1.4) carry every value as text and a one-item array as a single
+ * key: as a number may come as its decimal text, a boolean may come as `true` or `false`, and a
+ * list operator's one value on its own.
+ */
+/** `true` and `false` for their text, anything else undefined. */
+const truth = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : undefined);
+/** A list operator's values: an array as it is, one value as a list of it. */
+const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
+
 /** Collects violations instead of stopping at the first. */
 class Compiler {
   violations: Parameters<typeof invalid>[0] = [];
@@ -90,7 +100,7 @@ class Compiler {
         return Number.isFinite(n) ? n : undefined;
       }
       case 'bool':
-        return typeof value === 'boolean' ? value : undefined;
+        return typeof value === 'boolean' ? value : truth(value);
       case 'date': {
         if (typeof value !== 'string' || !ISO_DATE.test(value)) return undefined;
         const ms = Date.parse(NO_OFFSET.test(value) ? `${value}Z` : value);
@@ -168,8 +178,7 @@ class Compiler {
       return v === undefined ? undefined : this.param(v, type);
     };
     const list = (value: unknown) => {
-      if (!Array.isArray(value)) return undefined;
-      const vs = value.map((x) => this.valueOf(x, type));
+      const vs = listOf(value).map((x) => this.valueOf(x, type));
       if (vs.some((x) => x === undefined)) return undefined;
       this.params.push(vs.map(String));
       return `$${this.params.length}::${CAST[type]}[]`;
@@ -210,9 +219,10 @@ class Compiler {
       case '$hasSome':
       case '$hasAll': {
         if (type !== 'array') return this.bad(at, `${op} applies to array fields only`, 'FIELD_NOT_ALLOWED');
-        if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+        const items = listOf(v);
+        if (!items.every((x) => typeof x === 'string'))
           return this.bad(at, 'must be an array of strings', 'FORMAT');
-        this.params.push(v);
+        this.params.push(items);
         return `${sql} ${op === '$hasSome' ? '?|' : '?&'} $${this.params.length}::text[]`;
       }
       case '$startsWith':
@@ -221,11 +231,13 @@ class Compiler {
         return like(v, (s) => `%${s}`);
       case '$contains':
         return like(v, (s) => `%${s}%`);
-      case '$exists':
-        if (typeof v !== 'boolean') return this.bad(at, 'must be true or false', 'FORMAT');
+      case '$exists': {
+        const yes = typeof v === 'boolean' ? v : truth(v);
+        if (yes === undefined) return this.bad(at, 'must be true or false', 'FORMAT');
         return type === 'array'
-          ? `COALESCE(jsonb_array_length(${sql}), 0) ${v ? '>' : '='} 0`
-          : `${sql} IS ${v ? 'NOT ' : ''}NULL`;
+          ? `COALESCE(jsonb_array_length(${sql}), 0) ${yes ? '>' : '='} 0`
+          : `${sql} IS ${yes ? 'NOT ' : ''}NULL`;
+      }
       default:
         return this.bad(at, 'is not a known operator', 'INVALID_ENUM_VALUE');
     }
