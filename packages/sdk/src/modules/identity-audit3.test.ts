@@ -4,25 +4,11 @@
  * The type checks run under `tsc -p packages/sdk/tsconfig.json`.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { OAuthStrategy } from '../auth/oauth.ts';
-import { createClient } from '../client.ts';
+import { identityClient } from '../../test/identity-client.ts';
 import * as identity from './identity.ts';
 
 /** A client whose identity calls all answer `answer`. */
-function answering(answer: object) {
-  return createClient({
-    baseUrl: 'https://api.test',
-    auth: OAuthStrategy({
-      clientId: 'client-1',
-      tokens: {
-        accessToken: { value: 'visitor', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
-        refreshToken: { value: 'r', role: 'visitor' },
-      },
-    }),
-    fetch: async () => Response.json(answer),
-    modules: { identity },
-  });
-}
+const answering = (answer: object) => identityClient(async () => Response.json(answer));
 
 describe('identityProfile', () => {
   it('has the wire fields, typed, and unknown extra fields as unknown', () => {

@@ -3,26 +3,13 @@
  * calls take (spec 7) reach the wire.
  */
 import { describe, expect, it } from 'vitest';
-import { OAuthStrategy } from '../auth/oauth.ts';
-import { createClient } from '../client.ts';
-import * as identity from './identity.ts';
+import { identityClient } from '../../test/identity-client.ts';
 
 function fake() {
   const bodies: Record<string, any> = {};
-  const client = createClient({
-    baseUrl: 'https://api.test',
-    auth: OAuthStrategy({
-      clientId: 'client-1',
-      tokens: {
-        accessToken: { value: 'visitor', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
-        refreshToken: { value: 'r', role: 'visitor' },
-      },
-    }),
-    fetch: async (input, init) => {
-      bodies[new URL(String(input)).pathname] = JSON.parse(String(init?.body ?? '{}'));
-      return Response.json({ state: 'SUCCESS', sessionToken: 's', identity: { id: 'i' } });
-    },
-    modules: { identity },
+  const client = identityClient(async (input, init) => {
+    bodies[new URL(String(input)).pathname] = JSON.parse(String(init?.body ?? '{}'));
+    return Response.json({ state: 'SUCCESS', sessionToken: 's', identity: { id: 'i' } });
   });
   return { client, bodies };
 }
@@ -66,24 +53,13 @@ describe('identity requests', () => {
 
 describe('refused register and login', () => {
   /** A client whose register and login are refused with the application error `code` (400). */
-  function refusing(code: string) {
-    return createClient({
-      baseUrl: 'https://api.test',
-      auth: OAuthStrategy({
-        clientId: 'client-1',
-        tokens: {
-          accessToken: { value: 'visitor', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
-          refreshToken: { value: 'r', role: 'visitor' },
-        },
-      }),
-      fetch: async () =>
-        Response.json(
-          { message: code, details: { applicationError: { code, description: code, data: {} } } },
-          { status: 400 },
-        ),
-      modules: { identity },
-    });
-  }
+  const refusing = (code: string) =>
+    identityClient(async () =>
+      Response.json(
+        { message: code, details: { applicationError: { code, description: code, data: {} } } },
+        { status: 400 },
+      ),
+    );
   const params = { email: 'a@example.test', password: 'long enough pw' };
 
   // Wire §5.5: the platform SDK compares the numeric strings; its typings list symbolic codes too,
