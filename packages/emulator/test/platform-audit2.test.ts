@@ -2,14 +2,15 @@
  * Leftovers of an audit of the platform and webhooks domains, over raw HTTP: revoking an app's
  * refresh token (`POST /oauth2/revoke`) left it and the access tokens of its install code working;
  * a webhook receiver URL on a port fetch refuses (the Fetch Standard's "bad ports") was accepted,
- * and then every delivery failed; and every plain `GET /oauth2/authorize` stored a session for an
- * hour, so that a flood of them grew the table without bound within that hour.
+ * and then every delivery failed; every plain `GET /oauth2/authorize` stored a session for an
+ * hour, so that a flood of them grew the table without bound within that hour; and (a later
+ * security audit) the public `/webhooks` page showed redirect sessions' ids, their pages' addresses.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAIN_SESSIONS_PER_CLIENT } from '../src/domains/redirects/index.ts';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
 import { exited, startCli } from './faults-cli.ts';
-import { authorizeUrl, installedApp, jsonCalls } from './http.ts';
+import { authorizeUrl, checkoutSession, installedApp, jsonCalls } from './http.ts';
 
 const SHOP = 'http://localhost:5173';
 const APP_URL = 'https://app.example.test/installed';
@@ -162,6 +163,30 @@ describe.each(testBackends())('platform audit 2 (%s)', (backend) => {
         await owner('DELETE', `${WEBHOOKS}/subscriptions/stored-before`);
       }
     });
+  });
+
+  it("the public /webhooks page does not show a redirect session's id, which opens its page", async () => {
+    // A security audit: the page listed every delivery's entity id, and a redirect session's id is
+    // the address of its hosted page, so anyone who could load the page could place a buyer's order.
+    const sub = await owner('POST', `${WEBHOOKS}/subscriptions`, { url: 'http://127.0.0.1:59999/hook' });
+    expect(sub.status).toBe(200);
+    try {
+      const { checkoutId, session } = await checkoutSession(emu);
+      await emu.deliverWebhooks();
+      const page = await fetch(`${emu.url}/webhooks`).then((r) => r.text());
+      expect(page).toContain('wix.headless.v1.redirect_session_created');
+      expect(page).not.toContain(session.id);
+      // Other entities' ids are still shown, the checkout's among them.
+      expect(page).toContain(checkoutId);
+      // Its subscriber gets the id, in the payload the API lists for the merchant too.
+      const { body } = await owner(
+        'GET',
+        `${WEBHOOKS}/deliveries?subscriptionId=${sub.body.subscription.id}`,
+      );
+      expect(body.deliveries.map((d: { entityId: string }) => d.entityId)).toContain(session.id);
+    } finally {
+      await owner('DELETE', `${WEBHOOKS}/subscriptions/${sub.body.subscription.id}`);
+    }
   });
 
   describe('sessions of plain authorization requests are capped per client', () => {

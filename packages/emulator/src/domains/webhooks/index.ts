@@ -23,6 +23,7 @@ import { invalid, notFound } from '../../http/errors.ts';
 import { FAMILY } from '../../http/router.ts';
 import { qs, z } from '../../http/validate.ts';
 import { signingKey } from '../../signing.ts';
+import { REDIRECT_SESSION_CREATED } from '../redirects/index.ts';
 import { escapeHtml, htmlPage } from '../redirects/intents.ts';
 import { refusedPort, startWorker, type WebhookWorker } from './worker.ts';
 
@@ -486,6 +487,10 @@ export const webhooks: Domain = {
         const subs = await listSubscriptions(emu);
         const recent = await listDeliveries(emu, { limit: 200 });
         const cell = (v: unknown) => `<td>${escapeHtml(v == null ? '' : String(v))}</td>`;
+        // The page is public: an entity id that opens something (a redirect session's id is its
+        // page's address: a checkout to place, a logout) is for the subscriber's payload only.
+        const entity = (d: DeliveryRow) =>
+          d.type === REDIRECT_SESSION_CREATED ? '<td><i>not shown</i></td>' : cell(d.entity_id);
         const subRows = subs
           .map(
             (s) =>
@@ -496,7 +501,7 @@ export const webhooks: Domain = {
         const deliveryRows = recent
           .map(
             (d) =>
-              `<tr class="${d.state.toLowerCase()}">${cell(d.seq)}${cell(d.type)}${cell(d.entity_id)}${cell(redactUrl(d.url))}` +
+              `<tr class="${d.state.toLowerCase()}">${cell(d.seq)}${cell(d.type)}${entity(d)}${cell(redactUrl(d.url))}` +
               `${cell(d.state)}${cell(d.attempts)}${cell(d.last_error ?? (d.last_status ? `HTTP ${d.last_status}` : ''))}` +
               `${cell(d.state === 'PENDING' ? iso(d.next_attempt_at) : iso(d.delivered_at))}</tr>`,
           )
