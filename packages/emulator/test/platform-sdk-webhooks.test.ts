@@ -81,8 +81,12 @@ describe.each(testBackends())('the platform SDK with catalog webhooks (%s)', (ba
     });
     expect(varied.changedFields).toEqual(expect.arrayContaining(['priceRange', 'variants']));
     expect(varied.changedFields).not.toContain('description');
-    expect(added).toEqual({ productId: product._id, changedFields: ['collectionIds'], ...v1 });
-    expect(removed).toEqual({ productId: product._id, changedFields: ['collectionIds'], ...v1 });
+    expect(added).toEqual({ productId: product._id, changedFields: ['collectionIds', 'lastUpdated'], ...v1 });
+    expect(removed).toEqual({
+      productId: product._id,
+      changedFields: ['collectionIds', 'lastUpdated'],
+      ...v1,
+    });
 
     // VariantsChanged: the changed variant, its choices and the fields of it that changed.
     const [variantWrite] = ofProduct('variants');

@@ -84,7 +84,8 @@ export function variantsChanged(before: WireProduct, after: WireProduct) {
 
 /**
  * Records the events of a write to one product, in its transaction: `VariantsChanged` first when the
- * write was to its variants, then `ProductChanged` naming the product's fields that differ.
+ * write was to its variants or changed any of them (a product's price, stock or options, a bulk
+ * edit: each reaches its variants), then `ProductChanged` naming the product's fields that differ.
  */
 export async function recordProductChange(
   emu: Emulator,
@@ -95,8 +96,9 @@ export async function recordProductChange(
 ) {
   const was = merchantView(emu, before);
   const now = merchantView(emu, after);
-  if (variantWrite)
-    await emu.recordEvent(sql, PRODUCT_EVENTS.variantsChanged, after.id, variantsChanged(was, now));
+  const variants = variantsChanged(was, now);
+  if (variantWrite || variants.variants.length)
+    await emu.recordEvent(sql, PRODUCT_EVENTS.variantsChanged, after.id, variants);
   await emu.recordEvent(
     sql,
     PRODUCT_EVENTS.changed,

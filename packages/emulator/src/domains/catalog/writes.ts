@@ -98,14 +98,15 @@ async function recordCollectionChange(emu: Emulator, sql: Sql, before: WireColle
 
 /**
  * Product ids that do not exist, as violations of `productIds[i]`. The products found stay locked
- * (shared, in id order) until the transaction ends: a concurrent delete waits for the membership
- * change and its events, or has already removed the product and it is reported missing.
+ * (in id order, as for a write: their `lastUpdated` moves with their membership) until the
+ * transaction ends: a concurrent delete waits for the membership change and its events, or has
+ * already removed the product and it is reported missing.
  */
 async function checkProducts(sql: Sql, ids: string[]) {
   const found = new Set(
     (
       await sql.query<{ id: string }>(
-        'SELECT id FROM products WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE',
+        'SELECT id FROM products WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE',
         [[...new Set(ids)]],
       )
     ).map((r) => r.id),
@@ -126,10 +127,24 @@ async function lockCollection(sql: Sql, id: string) {
   return rows[0];
 }
 
-/** Records `ProductChanged` for products whose collection membership (`collectionIds`) changed. */
+/**
+ * Products whose collection membership (`collectionIds`) changed: their `lastUpdated` moves, and
+ * `ProductChanged` is recorded for each. Locked in id order, after the collection, as every
+ * membership change locks them.
+ */
 async function productsChanged(emu: Emulator, sql: Sql, ids: string[]) {
+  const sorted = [...new Set(ids)].sort();
+  await sql.query('SELECT id FROM products WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [
+    sorted,
+  ]);
+  await sql.query('UPDATE products SET updated_at = $2 WHERE id = ANY($1::text[])', [sorted, emu.now()]);
   for (const id of ids)
-    await emu.recordEvent(sql, PRODUCT_EVENTS.changed, id, productChanged(id, ['collectionIds']));
+    await emu.recordEvent(
+      sql,
+      PRODUCT_EVENTS.changed,
+      id,
+      productChanged(id, ['collectionIds', 'lastUpdated']),
+    );
 }
 
 /** A change of one variant's stock by `delta` units (negative: units taken, as by an order). */
