@@ -3,7 +3,8 @@
  * change a product's variants without going through the variants call (a bulk edit, the product's
  * stock or options) recorded no `VariantsChanged`, so a subscriber to it missed them; and a
  * product whose collections changed (added, removed, the collection deleted) kept its
- * `lastUpdated`, while its `ProductChanged` said it had changed.
+ * `lastUpdated`, while its `ProductChanged` said it had changed; a product saved back with the
+ * stock it read (the sum over its variants) gave that sum to each variant.
  */
 import { ApiKeyStrategy, createClient, products } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +93,35 @@ describe.each(testBackends())('catalog audit 4 (%s)', (backend) => {
     const id = await sized();
     const events = await eventsOf(() => merchant().updateProduct(id, { description: 'Linen.' }));
     expect(events.map((e) => e.type)).toEqual([PRODUCT_EVENTS.changed]);
+  });
+
+  it("keeps each variant's stock when a product is saved back with the stock it read", async () => {
+    // The product reads the sum over its variants; written back, that sum was given to each variant,
+    // so every read-and-save multiplied the stock (5 each, read 15, saved: 15 each, read 45).
+    const p = merchant();
+    const { product } = await p.createProduct({
+      name: 'Audit4 socks',
+      productType: 'physical',
+      priceData: { price: 6 },
+      productOptions: [
+        { name: 'Size', choices: [{ description: 'S' }, { description: 'M' }, { description: 'L' }] },
+      ],
+      stock: { trackInventory: true, quantity: 5 },
+    });
+    const units = async () => {
+      const read = (await p.getProduct(product.id!)).product;
+      return { total: read.stock?.quantity, each: read.variants!.map((v) => v.stock?.quantity) };
+    };
+    expect(await units()).toEqual({ total: 15, each: [5, 5, 5] });
+    const read = (await p.getProduct(product.id!)).product;
+    await p.updateProduct(product.id!, {
+      name: 'Audit4 warm socks',
+      stock: { trackInventory: read.stock!.trackInventory, quantity: read.stock!.quantity },
+    });
+    expect(await units()).toEqual({ total: 15, each: [5, 5, 5] });
+    // Another quantity still sets each variant's.
+    await p.updateProduct(product.id!, { stock: { quantity: 4 } });
+    expect(await units()).toEqual({ total: 12, each: [4, 4, 4] });
   });
 
   it("moves a product's lastUpdated when its collections change, as its ProductChanged says", async () => {

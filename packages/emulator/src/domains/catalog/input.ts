@@ -325,10 +325,15 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
   if (input.stock) {
     const s = input.stock;
     if (s.trackInventory !== undefined) next.trackInventory = s.trackInventory;
+    // A quantity sets each variant's. The product reads the sum over its variants, so that sum sent
+    // back (a read product echoed with a change elsewhere) leaves them as they are: given to each,
+    // it would multiply the stock by the number of variants at every save.
+    const reads = p.trackInventory ? p.variants.reduce((n, v) => n + (v.quantity ?? 0), 0) : undefined;
+    const quantity = s.quantity === reads ? undefined : s.quantity;
     next.variants = next.variants.map((v) => ({
       ...v,
-      quantity: next.trackInventory ? (s.quantity ?? v.quantity ?? 0) : null,
-      inStock: s.inStock ?? (next.trackInventory ? (s.quantity ?? v.quantity ?? 0) > 0 : v.inStock),
+      quantity: next.trackInventory ? (quantity ?? v.quantity ?? 0) : null,
+      inStock: s.inStock ?? (next.trackInventory ? (quantity ?? v.quantity ?? 0) > 0 : v.inStock),
     }));
   }
   return next;
