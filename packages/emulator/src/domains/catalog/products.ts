@@ -624,7 +624,7 @@ export function productRoutes(router: Router, emu: Emulator) {
     schema: idMsg,
     handler: async ({ msg }) => {
       await emu.db.tx(async (sql) => {
-        // The product is locked first: a membership change (which holds the product shared) then
+        // The product is locked first: a membership change (which locks the product too) then
         // waits for the deletion, so the memberships removed here are all it had.
         const found = await sql.query('SELECT id FROM products WHERE id = $1 FOR UPDATE', [msg.id]);
         if (!found.length)
