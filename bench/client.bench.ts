@@ -64,8 +64,14 @@ function coldImport(file: string, runs = 31) {
   };
   const diffs: number[] = [];
   for (let i = 0; i < runs; i++) diffs.push(-time(['-e', '0']) + time([file]));
-  return diffs.sort((a, b) => a - b)[runs >> 1]!;
+  diffs.sort((a, b) => a - b);
+  // The quartiles say how far the machine's noise spread the pairs (on a busy one, tens of ms).
+  return { median: diffs[runs >> 1]!, q1: diffs[runs >> 2]!, q3: diffs[(3 * runs) >> 2]! };
 }
+
+/** A cold import's median, with its quartiles in brackets. */
+const spread = (t: ReturnType<typeof coldImport>) =>
+  `+${t.median.toFixed(1)} ms (quartiles ${t.q1.toFixed(1)} to ${t.q3.toFixed(1)})`;
 
 /** Records a real 10-item cart and a real 50-product page from the emulator. */
 async function recordBodies() {
@@ -450,14 +456,15 @@ async function main() {
     ].join('\n'),
   );
   // The SDK as published (`npm run pack`): the files a storefront installs, run by plain Node.
-  const shopkitMs = coldImport(published);
-  const platformMs = coldImport(platformNode);
+  const shopkitCold = coldImport(published);
+  const platformCold = coldImport(platformNode);
+  const shopkitMs = shopkitCold.median;
   lines.push(
     '### Node cold import (median of 31 paired starts: `node <entry>` minus a bare `node -e 0`, both without `NODE_EXTRA_CA_CERTS`)',
     '',
     '| | Shopkit (the SDK as published by `npm run pack`: ES modules, plain Node) | platform SDK (@wix/sdk + cart, products, collections) |',
     '|---|---|---|',
-    `| added start-up time | +${shopkitMs.toFixed(1)} ms | +${platformMs.toFixed(1)} ms |`,
+    `| added start-up time | ${spread(shopkitCold)} | ${spread(platformCold)} |`,
     '',
   );
 
