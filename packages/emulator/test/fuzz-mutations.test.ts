@@ -41,6 +41,7 @@ import {
   fingerprintQuery,
   formFields,
   installedApp,
+  jsonCalls,
 } from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
@@ -220,6 +221,8 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
   const corpus: Recorded[] = [];
   const credentials: Record<string, string> = {};
   let memberEmail = '';
+  /** Calls the setup and properties make as the merchant, outside the recorded corpus. */
+  const { owner } = jsonCalls(() => emu);
 
   beforeAll(async () => {
     // The webhook worker sleeps through the run (it polls once, at the start): between a request and
@@ -374,27 +377,21 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
       loginId: { email: `sso-${email}` },
     });
     // Single sign-on: the provider's token for a person, exchanged by the storefront for a session.
-    const idp = await (
-      await fetch(`${emu.url}/_api/emulator/v1/idp-connections`, {
-        method: 'POST',
-        headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Fuzz SSO' }),
-      })
-    ).json();
+    const idp = await owner('POST', '/_api/emulator/v1/idp-connections', { name: 'Fuzz SSO' });
+    expect(idp.status).toBe(200);
+    const idpId = idp.body.idpConnection.id as string;
     await send('merchant', 'GET', '/_api/emulator/v1/idp-connections');
     for (let i = 0; i < 2; i++) {
       // Twice: the second sign-on is of a member who is there already.
-      const { idToken } = await (
-        await fetch(`${emu.url}/_api/emulator/v1/idp-connections/${idp.idpConnection.id}/id-tokens`, {
-          method: 'POST',
-          headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
-          body: JSON.stringify({ email: `idp-${email}`, name: 'Ida Pe' }),
-        })
-      ).json();
-      const signed = await visitor.identity.loginWithTokenParams(idp.idpConnection.id, { id_token: idToken });
+      const minted = await owner('POST', `/_api/emulator/v1/idp-connections/${idpId}/id-tokens`, {
+        email: `idp-${email}`,
+        name: 'Ida Pe',
+      });
+      expect(minted.status).toBe(200);
+      const signed = await visitor.identity.loginWithTokenParams(idpId, { id_token: minted.body.idToken });
       expect(signed.loginState).toBe('SUCCESS');
     }
-    await send('merchant', 'POST', `/_api/emulator/v1/idp-connections/${idp.idpConnection.id}/id-tokens`, {
+    await send('merchant', 'POST', `/_api/emulator/v1/idp-connections/${idpId}/id-tokens`, {
       email: `idp-${email}`,
     });
     // An app: installed by the owner, its code and refresh token exchanged, then at work with its token.
@@ -603,10 +600,8 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
       )[0]!.n;
     // A visitor token per run: more than the 300 a minute the emulator gives by default (and the
     // changed requests above may have set any number).
-    const settings = await fetch(`${emu.url}/_api/emulator/v1/settings`, {
-      method: 'POST',
-      headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ anonymousTokensPerMinute: 1_000_000 }),
+    const settings = await owner('POST', '/_api/emulator/v1/settings', {
+      anonymousTokensPerMinute: 1_000_000,
     });
     expect(settings.status).toBe(200);
     await fc.assert(
