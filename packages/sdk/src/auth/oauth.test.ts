@@ -79,28 +79,53 @@ function tokenClient(
 }
 
 describe('a refresh that fails', () => {
-  /** A member whose access token has expired, and a token endpoint answering `status`. */
-  function member(status: number | 'offline') {
+  /**
+   * A `role` whose access token has expired, and a token endpoint answering its refresh with
+   * `status` (or failing on the network); the anonymous grant gets the same answer, or new visitor
+   * tokens with `anonymous: 'granted'`. `sent` holds the Authorization of each API call.
+   */
+  function expired(
+    role: 'member' | 'visitor',
+    status: number | 'offline',
+    anonymous: 'refused' | 'granted' = 'refused',
+  ) {
     const grants: string[] = [];
-    const tokens = {
-      accessToken: { value: 'old-access', expiresAt: 1 },
-      refreshToken: { value: 'member-refresh', role: 'member' as const },
-    };
-    const auth = OAuthStrategy({ clientId: 'c', tokens });
+    const sent: (string | null)[] = [];
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      tokens: {
+        accessToken: { value: 'old-access', expiresAt: 1 },
+        refreshToken: { value: `${role}-refresh`, role },
+      },
+    });
     const client = createClient({
       baseUrl: 'http://h',
       auth,
       retry: { baseDelayMs: 1 },
       fetch: async (input, init) => {
-        if (!String(input).endsWith('/oauth2/token')) return new Response('{}');
-        grants.push(JSON.parse(String(init?.body)).grantType);
+        if (!String(input).endsWith('/oauth2/token')) {
+          sent.push(new Headers(init?.headers).get('authorization'));
+          return new Response('{}');
+        }
+        const { grantType } = JSON.parse(String(init?.body));
+        grants.push(grantType);
+        if (grantType === 'anonymous' && anonymous === 'granted')
+          return Response.json({
+            access_token: 'new-visitor',
+            refresh_token: 'new-visitor-refresh',
+            expires_in: 14_400,
+            token_type: 'Bearer',
+          });
         if (status === 'offline') throw new TypeError('fetch failed');
         return new Response(JSON.stringify({ message: 'no' }), { status });
       },
     });
     const send = () => call(client, { method: 'GET', path: '/things/v1/x' }, []);
-    return { auth, grants, send };
+    return { auth, grants, sent, send };
   }
+  const member = (status: number | 'offline') => expired('member', status);
+  /** A visitor whose refresh is answered `status`; a new visitor is granted. */
+  const visitor = (status: number) => expired('visitor', status, 'granted');
 
   it.each([500, 503, 'offline' as const])(
     'with %s is tried three times, then fails the call and keeps the member signed in',
@@ -124,41 +149,6 @@ describe('a refresh that fails', () => {
       expect(await m.auth.loggedIn()).toBe(true);
     },
   );
-
-  /** A visitor whose access token has expired; the token endpoint refuses refreshes with `status`. */
-  function visitor(status: number) {
-    const grants: string[] = [];
-    const auth = OAuthStrategy({
-      clientId: 'c',
-      tokens: {
-        accessToken: { value: 'old-access', expiresAt: 1 },
-        refreshToken: { value: 'visitor-refresh', role: 'visitor' },
-      },
-    });
-    const sent: (string | null)[] = [];
-    const client = createClient({
-      baseUrl: 'http://h',
-      auth,
-      retry: { baseDelayMs: 1 },
-      fetch: async (input, init) => {
-        if (!String(input).endsWith('/oauth2/token')) {
-          sent.push(new Headers(init?.headers).get('authorization'));
-          return new Response('{}');
-        }
-        const { grantType } = JSON.parse(String(init?.body));
-        grants.push(grantType);
-        if (grantType === 'refresh_token') return new Response(JSON.stringify({ message: 'no' }), { status });
-        return Response.json({
-          access_token: 'new-visitor',
-          refresh_token: 'new-visitor-refresh',
-          expires_in: 14_400,
-          token_type: 'Bearer',
-        });
-      },
-    });
-    const send = () => call(client, { method: 'GET', path: '/things/v1/x' }, []);
-    return { auth, grants, sent, send };
-  }
 
   it.each([400, 401, 403, 404, 410])(
     'of a visitor refused with %s goes on as a new visitor (the old refresh token is not tried again)',
