@@ -17,9 +17,18 @@ export interface FieldDef {
 }
 export type FieldMap = Record<string, FieldDef>;
 
+/** One key of a query's order: what it reads, its type, and whether it runs descending. */
+export interface SortKey {
+  sql: string;
+  type: FieldType;
+  desc: boolean;
+}
+
 export interface CompiledQuery {
   where: string;
   orderBy: string;
+  /** The keys of `orderBy`, the tie-breaking ids last: together they tell every row apart. */
+  keys: SortKey[];
   limit: number;
   offset: number;
 }
@@ -243,24 +252,97 @@ class Compiler {
     }
   }
 
-  sort(sort: unknown, idSql: string): string {
-    if (sort === undefined || sort === null) return `${idSql} ASC`;
-    if (!Array.isArray(sort)) {
-      this.bad('sort', 'must be an array');
-      return `${idSql} ASC`;
-    }
-    const parts = sort.map((s, i) => {
-      const at = `sort[${i}]`;
-      const { fieldName, order = 'ASC' } = (s ?? {}) as { fieldName?: unknown; order?: unknown };
-      const def = typeof fieldName === 'string' ? this.fields[fieldName] : undefined;
-      if (!def || def.sortable === false || def.type === 'array')
-        return this.bad(`${at}.fieldName`, 'is not a field that can be sorted on', 'FIELD_NOT_ALLOWED');
-      if (order !== 'ASC' && order !== 'DESC')
-        return this.bad(`${at}.order`, 'must be ASC or DESC', 'INVALID_ENUM_VALUE');
-      return `${def.sql} ${order} NULLS LAST`;
-    });
-    return [...parts.filter((p) => p !== 'FALSE'), `${idSql} ASC`].join(', ');
+  /**
+   * The keys of a sort, then the ids that break its ties. A field sorted on again adds nothing to
+   * the order (its first place decides), so it is kept once: a keyset condition grows with the keys.
+   */
+  sort(sort: unknown, ids: Omit<SortKey, 'desc'>[]): SortKey[] {
+    const keys: SortKey[] = [];
+    if (sort !== undefined && sort !== null && !Array.isArray(sort)) this.bad('sort', 'must be an array');
+    else
+      (sort ?? []).forEach((s: unknown, i: number) => {
+        const at = `sort[${i}]`;
+        const { fieldName, order = 'ASC' } = (s ?? {}) as { fieldName?: unknown; order?: unknown };
+        const def = typeof fieldName === 'string' ? this.fields[fieldName] : undefined;
+        if (!def || def.sortable === false || def.type === 'array')
+          this.bad(`${at}.fieldName`, 'is not a field that can be sorted on', 'FIELD_NOT_ALLOWED');
+        else if (order !== 'ASC' && order !== 'DESC')
+          this.bad(`${at}.order`, 'must be ASC or DESC', 'INVALID_ENUM_VALUE');
+        else keys.push({ sql: def.sql, type: def.type, desc: order === 'DESC' });
+      });
+    for (const id of ids) keys.push({ ...id, desc: false });
+    return keys.filter((k, i) => keys.findIndex((x) => x.sql === k.sql) === i);
   }
+}
+
+/**
+ * The `ORDER BY` of sort keys, or its exact reverse (`backward`): nulls sort last either way, so
+ * they come first when reversed.
+ */
+export const orderOf = (keys: SortKey[], backward = false) =>
+  keys
+    .map((k) => `${k.sql} ${k.desc === backward ? 'ASC' : 'DESC'} NULLS ${backward ? 'FIRST' : 'LAST'}`)
+    .join(', ');
+
+/**
+ * A key's value as text that reads back exactly: numbers and flags as PostgreSQL writes them,
+ * times as ISO 8601 in UTC with their microseconds (a `Date` would keep milliseconds only, and a
+ * row whose time has more would compare as after itself).
+ */
+export const keyText = (k: SortKey) =>
+  k.type === 'date'
+    ? `to_char((${k.sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+    : `(${k.sql})::text`;
+
+/** Whether `v` is a value {@link keyText} could have written for a key of `type` (or null). */
+function isKeyText(v: unknown, type: FieldType) {
+  if (v === null) return true;
+  if (typeof v !== 'string') return false;
+  if (type === 'number') return DECIMAL.test(v) && Number.isFinite(Number(v));
+  if (type === 'bool') return v === 'true' || v === 'false';
+  if (type === 'date') {
+    const ms = Date.parse(v);
+    return ISO_DATE.test(v) && v.endsWith('Z') && ms >= MIN_DATE && ms <= MAX_DATE;
+  }
+  return true;
+}
+
+/**
+ * The condition on rows that come after the row whose keys read `values` in the order of `keys`
+ * (a keyset, as a cursor carries it), or before it (`backward`); `inclusive` takes that row too.
+ * Nested as `k1 after OR (k1 same AND (k2 after OR …))`, so it grows with the keys, not their
+ * square. Undefined when `values` are not such keys (a forged cursor): a value the database cannot
+ * read as its key's type would fail the query.
+ */
+export function keysetCondition(
+  keys: SortKey[],
+  values: unknown,
+  params: unknown[],
+  { backward = false, inclusive = false } = {},
+): string | undefined {
+  if (!Array.isArray(values) || values.length !== keys.length) return undefined;
+  if (!keys.every((k, i) => isKeyText(values[i], k.type))) return undefined;
+  let tail = inclusive ? 'TRUE' : 'FALSE';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const k = keys[i]!;
+    const x = `(${k.sql})`;
+    const v = values[i] as string | null;
+    let beyond: string;
+    let same: string;
+    if (v === null) {
+      // Nulls sort last: after a null only other nulls, which tie; before it, every value.
+      beyond = backward ? `${x} IS NOT NULL` : 'FALSE';
+      same = `${x} IS NULL`;
+    } else {
+      params.push(v);
+      const p = `$${params.length}::${CAST[k.type]}`;
+      // Ascending and forward, or descending and backward: greater; otherwise smaller.
+      beyond = `${x} ${k.desc === backward ? '>' : '<'} ${p}${backward ? '' : ` OR ${x} IS NULL`}`;
+      same = `${x} = ${p}`;
+    }
+    tail = `(${beyond} OR (${same} AND ${tail}))`;
+  }
+  return tail;
 }
 
 export interface QueryInput {
@@ -278,12 +360,12 @@ export function compileQuery(
   query: QueryInput | undefined,
   fields: FieldMap,
   params: unknown[],
-  opts: { prefix?: string; idSql?: string; maxLimit?: number } = {},
+  opts: { prefix?: string; ids?: Omit<SortKey, 'desc'>[]; maxLimit?: number } = {},
 ): CompiledQuery {
   const c = new Compiler(fields, params, opts.prefix ?? 'query.');
   const q = query ?? {};
   const where = c.filter(q.filter, '');
-  const orderBy = c.sort(q.sort, opts.idSql ?? 'id');
+  const keys = c.sort(q.sort, opts.ids ?? [{ sql: 'id', type: 'text' }]);
   const limit = q.paging?.limit ?? 50;
   const offset = q.paging?.offset ?? 0;
   const max = opts.maxLimit ?? 100;
@@ -315,7 +397,7 @@ export function compileQuery(
         : { violatedRule: 'FORMAT', data: { type: 'int' } }),
     });
   if (c.violations.length) throw invalid(c.violations);
-  return { where, orderBy, limit: limit as number, offset: offset as number };
+  return { where, orderBy: orderOf(keys), keys, limit: limit as number, offset: offset as number };
 }
 
 export { ApiError };

@@ -9,7 +9,7 @@ import type { Sql } from '../../db/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { type PlatformQuery, pageMetadata, platformQuery, resolvePaging } from './paging.ts';
+import { type PlatformQuery, pageMetadata, platformQuery, readPage, resolvePaging } from './paging.ts';
 
 export const collectionMigrations = [
   {
@@ -60,11 +60,11 @@ const FIELDS: FieldMap = {
  * counts them all. What the platform counts is UNCONFIRMED; counting hidden products for a visitor
  * would tell of products the shop keeps out of sight.
  */
-const select = (who: Identity) => `
-  SELECT c.id, c.name, c.slug, c.visible, c.doc, c.updated_at,
-         (SELECT count(*) FROM collection_products cp JOIN products p ON p.id = cp.product_id
-          WHERE cp.collection_id = c.id${seesHidden(who) ? '' : ' AND p.visible'})::int AS n
-  FROM collections c`;
+const columns = (who: Identity) => `
+  c.id, c.name, c.slug, c.visible, c.doc, c.updated_at,
+  (SELECT count(*) FROM collection_products cp JOIN products p ON p.id = cp.product_id
+   WHERE cp.collection_id = c.id${seesHidden(who) ? '' : ' AND p.visible'})::int AS n`;
+const select = (who: Identity) => `SELECT ${columns(who)} FROM collections c`;
 
 export function rowToCollection(emu: Emulator, r: Record<string, any>): WireCollection {
   const doc = r.doc ?? {};
@@ -112,25 +112,21 @@ export async function findCollection(
 export async function queryCollections(emu: Emulator, sql: Sql, who: Identity, query: unknown) {
   const paged = resolvePaging(query as PlatformQuery | undefined);
   const params: unknown[] = [];
-  const q = compileQuery(paged.query, FIELDS, params, { idSql: 'c.id' });
+  const q = compileQuery(paged.query, FIELDS, params, { ids: [{ sql: 'c.id', type: 'text' }] });
   const where = `(${q.where})${seesHidden(who) ? '' : ' AND c.visible'}`;
   const total = await sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM collections c WHERE ${where}`,
     params,
   );
-  const rows = await sql.query(
-    `${select(who)} WHERE ${where} ORDER BY ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
-    params,
-  );
-  const collections = rows.map((r) => rowToCollection(emu, r));
+  const page = await readPage(sql, paged, q, params, {
+    columns: columns(who),
+    from: 'FROM collections c',
+    where,
+  });
+  const collections = page.rows.map((r) => rowToCollection(emu, r));
   return {
     collections,
-    metadata: pageMetadata(paged, {
-      offset: q.offset,
-      limit: q.limit,
-      count: collections.length,
-      total: Number(total[0]?.n ?? 0),
-    }),
+    metadata: pageMetadata(page, { count: collections.length, total: Number(total[0]?.n ?? 0) }),
   };
 }
 

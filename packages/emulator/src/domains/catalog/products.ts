@@ -50,7 +50,7 @@ import {
   variantWeight,
 } from './model.ts';
 import { toWeight } from './money.ts';
-import { type PlatformQuery, pageMetadata, platformQuery, resolvePaging } from './paging.ts';
+import { type PlatformQuery, pageMetadata, platformQuery, readPage, resolvePaging } from './paging.ts';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
   hydrate,
@@ -196,7 +196,9 @@ export async function queryProducts(
     throw forbidden('includeHiddenProducts needs an elevated caller (API key, app or platform user)');
   const paged = resolvePaging(msg.query as PlatformQuery | undefined);
   const params: unknown[] = [];
-  const q = compileQuery(paged.query, fieldsFor(who, PRODUCT_FIELDS), params, { idSql: 'p.numeric_id' });
+  const q = compileQuery(paged.query, fieldsFor(who, PRODUCT_FIELDS), params, {
+    ids: [{ sql: 'p.numeric_id', type: 'number' }],
+  });
   const where = `(${q.where})${msg.includeHiddenProducts ? '' : ' AND p.visible'}`;
   const countLimit = Number(emu.config.catalogCountLimit ?? 100_000);
   const counted = await sql.query<{ n: number }>(
@@ -204,19 +206,18 @@ export async function queryProducts(
     params,
   );
   const n = Number(counted[0]?.n ?? 0);
-  const rows = await sql.query(
-    `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE ${where} ORDER BY ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
-    params,
-  );
-  const products = (await forCaller(sql, who, await hydrate(sql, rows))).map((p) =>
+  const page = await readPage(sql, paged, q, params, {
+    columns: PRODUCT_COLUMNS,
+    from: 'FROM products p',
+    where,
+  });
+  const products = (await forCaller(sql, who, await hydrate(sql, page.rows))).map((p) =>
     render(emu, p, merchant, !!msg.includeVariants),
   );
   const tooManyToCount = n > countLimit;
   return {
     products,
-    metadata: pageMetadata(paged, {
-      offset: q.offset,
-      limit: q.limit,
+    metadata: pageMetadata(page, {
       count: products.length,
       total: tooManyToCount ? countLimit : n,
       tooManyToCount,
@@ -343,17 +344,18 @@ export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity,
   const paged = resolvePaging(query);
   const params: unknown[] = [];
   const q = compileQuery(paged.query, fieldsFor(who, VARIANT_FIELDS), params, {
-    idSql: 'p.numeric_id, v.position',
+    ids: [
+      { sql: 'p.numeric_id', type: 'number' },
+      { sql: 'v.position', type: 'number' },
+    ],
   });
   const where = `(${q.where})${seesHidden(who) ? '' : ' AND p.visible AND v.visible'}`;
   const from = 'FROM product_variants v JOIN products p ON p.id = v.product_id';
   const total = Number(
     (await sql.query(`SELECT count(*)::int AS n ${from} WHERE ${where}`, params))[0]?.n ?? 0,
   );
-  const rows = await sql.query(
-    `SELECT v.product_id, v.id ${from} WHERE ${where} ORDER BY ${q.orderBy} LIMIT ${q.limit} OFFSET ${q.offset}`,
-    params,
-  );
+  const page = await readPage(sql, paged, q, params, { columns: 'v.product_id, v.id', from, where });
+  const rows = page.rows;
   const ids = [...new Set(rows.map((r) => r.product_id as string))];
   const products = new Map(
     (
@@ -373,7 +375,7 @@ export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity,
   });
   return {
     variants,
-    metadata: pageMetadata(paged, { offset: q.offset, limit: q.limit, count: variants.length, total }),
+    metadata: pageMetadata(page, { count: variants.length, total }),
   };
 }
 
