@@ -192,19 +192,19 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     // Never leak a stack trace or driver message to the caller; log the gist for the developer.
     log(`[emulator] ${c.req.method} ${c.req.path} failed: ${(error as Error)?.message ?? String(error)}`);
     const requestId = c.res.headers.get('X-Wix-Request-Id');
-    if (storageUnavailable(error)) {
-      // The database is down or restarting: a retryable answer, so clients retry their reads.
+    // The database is down or restarting, or it ended this request's transaction for a concurrent
+    // one's sake (a deadlock, a serialization failure; rolled back, nothing written): a retryable
+    // answer, so clients retry their reads, and a writer knows its write can be sent again.
+    const conflict = transactionConflict(error);
+    if (conflict || storageUnavailable(error)) {
       c.header('Retry-After', '1');
+      const description = conflict
+        ? 'A concurrent request conflicted with this one; nothing was changed, and it can be sent again'
+        : 'Service unavailable';
       return c.json(
         {
           message: 'Service unavailable',
-          details: {
-            applicationError: {
-              code: 'UNAVAILABLE',
-              description: 'Service unavailable',
-              data: { requestId },
-            },
-          },
+          details: { applicationError: { code: 'UNAVAILABLE', description, data: { requestId } } },
         },
         503,
       );
@@ -266,6 +266,10 @@ async function seedOnce(emu: Emulator, domains: Domain[]) {
     }
   });
 }
+
+/** PostgreSQL's deadlock and serialization failures: the transaction was rolled back. */
+const transactionConflict = (error: unknown) =>
+  ['40P01', '40001'].includes(String((error as { code?: unknown } | null)?.code));
 
 /** Connection-level failures of the storage (PostgreSQL down, restarting, or the link cut). */
 function storageUnavailable(error: unknown) {

@@ -125,12 +125,21 @@ export async function loadProduct(sql: Sql, id: string, lock = false): Promise<P
 /**
  * Locks the rows of these products (in id order, so that two transactions locking overlapping sets
  * cannot deadlock) until the transaction ends. Reads in the same transaction then see their latest
- * committed state, and no other writer changes them meanwhile. Unknown ids are ignored.
+ * committed state, and no other writer changes them meanwhile. Unknown ids are ignored; the ids
+ * found are returned. `NO KEY UPDATE` for a write that changes no key (a membership's `updated_at`).
  */
-export async function lockProducts(sql: Sql, ids: readonly string[]) {
+export async function lockProducts(
+  sql: Sql,
+  ids: readonly string[],
+  mode: 'UPDATE' | 'NO KEY UPDATE' = 'UPDATE',
+): Promise<Set<string>> {
   const unique = [...new Set(ids)].sort();
-  if (unique.length)
-    await sql.query('SELECT id FROM products WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [unique]);
+  if (!unique.length) return new Set();
+  const rows = await sql.query<{ id: string }>(
+    `SELECT id FROM products WHERE id = ANY($1::text[]) ORDER BY id FOR ${mode}`,
+    [unique],
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 function docOf(p: ProductState) {

@@ -103,14 +103,7 @@ async function recordCollectionChange(emu: Emulator, sql: Sql, before: WireColle
  * already removed the product and it is reported missing.
  */
 async function checkProducts(sql: Sql, ids: string[]) {
-  const found = new Set(
-    (
-      await sql.query<{ id: string }>(
-        'SELECT id FROM products WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE',
-        [[...new Set(ids)]],
-      )
-    ).map((r) => r.id),
-  );
+  const found = await lockProducts(sql, ids, 'NO KEY UPDATE');
   const bad = ids
     .map((id, i) => [id, i] as const)
     .filter(([id]) => !found.has(id))
@@ -134,9 +127,7 @@ async function lockCollection(sql: Sql, id: string) {
  */
 async function productsChanged(emu: Emulator, sql: Sql, ids: string[]) {
   const sorted = [...new Set(ids)].sort();
-  await sql.query('SELECT id FROM products WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [
-    sorted,
-  ]);
+  await lockProducts(sql, sorted, 'NO KEY UPDATE');
   await sql.query('UPDATE products SET updated_at = $2 WHERE id = ANY($1::text[])', [sorted, emu.now()]);
   for (const id of ids)
     await emu.recordEvent(
@@ -427,13 +418,17 @@ export function writeRoutes(router: Router, emu: Emulator) {
           'SELECT product_id FROM collection_products WHERE collection_id = $1',
           [msg.id],
         );
-        await sql.query('DELETE FROM collections WHERE id = $1', [msg.id]);
-        await emu.recordEvent(sql, COLLECTION_EVENTS.deleted, msg.id, collectionDeleted(msg.id));
-        await productsChanged(
-          emu,
+        // Its products are locked before the deletion takes their memberships with it: a product's
+        // deletion locks the product, then its memberships, and the reverse order here deadlocked
+        // with it. A product deleted meanwhile is not found, and has no membership left.
+        const kept = await lockProducts(
           sql,
           members.map((m) => m.product_id),
+          'NO KEY UPDATE',
         );
+        await sql.query('DELETE FROM collections WHERE id = $1', [msg.id]);
+        await emu.recordEvent(sql, COLLECTION_EVENTS.deleted, msg.id, collectionDeleted(msg.id));
+        await productsChanged(emu, sql, [...kept]);
       });
       return {};
     },
