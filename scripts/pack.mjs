@@ -263,7 +263,7 @@ const nodeName = (key) => (key === '.' ? 'index' : key.slice(2).replace(/\//g, '
 
 /**
  * The Node build (`node/`): Node's ES module loader pays for every file it loads (about 0.4 ms
- * each here), and the root entry of the compiled output is some 25 files. For Node, every export
+ * each here), and the root entry of the compiled output is some 30 files. For Node, every export
  * is a small file that takes its names from one bundle of the whole package (`node/shared.js`), so
  * an import loads two files, and all entries share one copy of every module (one `ShopkitError`
  * for `instanceof`, one token lock). Bundlers keep the per-module files (the `default`

@@ -23,7 +23,10 @@ export interface EmulatorOptions {
   db?: string | Db;
   /** PostgreSQL schema to use (tests isolate themselves with one). */
   schema?: string;
-  /** `demo` seeds the demo store on first start; `none` leaves the database empty. */
+  /**
+   * `demo` seeds the demo store on first start; `none` leaves out its products, collections and
+   * coupons (the demo client and API key, and the All Products collection, are there either way).
+   */
   seed?: 'demo' | 'none';
   /** Allowed origins for CORS and OAuth redirects. */
   allowedOrigins?: string[];
@@ -121,7 +124,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     log,
   };
 
-  if ((options.seed ?? 'demo') === 'demo') await seedOnce(emu, domains);
+  await seedOnce(emu, domains, (options.seed ?? 'demo') === 'demo');
 
   const app = new Hono();
   const router = new Router(app, emu);
@@ -252,17 +255,21 @@ async function loadSecret(db: Db): Promise<Buffer> {
   return Buffer.from(rows[0]!.value, 'base64');
 }
 
-async function seedOnce(emu: Emulator, domains: Domain[]) {
+async function seedOnce(emu: Emulator, domains: Domain[], demo: boolean) {
   await emu.db.tx(async (sql) => {
     if (emu.db.kind === 'postgres') await sql.query('SELECT pg_advisory_xact_lock(4243)');
-    // One marker per domain, so a domain added later still seeds an older data directory.
-    for (const d of domains) {
-      if (!d.seed) continue;
-      const key = `seeded:${d.name}`;
+    // One marker per domain and kind, so a domain added later still seeds an older data directory,
+    // and a store first started without the demo gets it on a later start with it.
+    const steps = [
+      ...domains.map((d) => ({ key: `base:${d.name}`, run: d.base, value: 'base' })),
+      ...(demo ? domains.map((d) => ({ key: `seeded:${d.name}`, run: d.seed, value: 'demo' })) : []),
+    ];
+    for (const { key, run, value } of steps) {
+      if (!run) continue;
       const seeded = await sql.query('SELECT 1 FROM emulator_meta WHERE key = $1', [key]);
       if (seeded.length) continue;
-      await d.seed(emu, sql);
-      await sql.query("INSERT INTO emulator_meta (key, value) VALUES ($1, 'demo')", [key]);
+      await run(emu, sql);
+      await sql.query('INSERT INTO emulator_meta (key, value) VALUES ($1, $2)', [key, value]);
     }
   });
 }

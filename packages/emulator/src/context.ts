@@ -56,7 +56,13 @@ export interface Domain {
    * is the payload, sent as the event's data as it is, not inside a domain event (`createdEvent`, …).
    */
   plainEvents?: readonly string[];
-  /** Seeds demo data; runs once per database, after every domain's migrations. */
+  /**
+   * Creates what every store has, demo or not (the site's OAuth client and API key, the All
+   * Products collection); runs once per database, after every domain's migrations, whatever the
+   * `seed` option says.
+   */
+  base?(emu: Emulator, sql: Sql): Promise<void>;
+  /** Seeds demo data (`seed: 'demo'`); runs once per database, after every domain's `base`. */
   seed?(emu: Emulator, sql: Sql): Promise<void>;
 }
 

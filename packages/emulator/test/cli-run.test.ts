@@ -122,6 +122,54 @@ describe('the shopkit-emulator command, run by mistake', () => {
   }, 60_000);
 });
 
+describe('the shopkit-emulator command with --seed none', () => {
+  it('prints credentials that work, on a store with no demo data but its All Products collection', async () => {
+    const data = join(dir, 'unseeded');
+    const empty = startCli(data, ['--seed', 'none']);
+    children.push(empty.child);
+    const info = await empty.ready;
+    const merchant = (path: string, init: RequestInit = {}) =>
+      fetch(info.url + path, {
+        ...init,
+        headers: { authorization: info.apiKey, 'content-type': 'application/json' },
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    const visitor = await fetch(`${info.url}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: info.clientId, grantType: 'anonymous' }),
+    });
+    expect(visitor.status).toBe(200);
+    const query = (path: string) => merchant(path, { method: 'POST', body: JSON.stringify({ query: {} }) });
+    const PRODUCTS = '/stores-reader/v1/products/query-platformized';
+    expect((await query(PRODUCTS)).body.metadata.total).toBe(0);
+    const collections = await query('/v2/collections/query');
+    expect(collections.body.collections.map((c: any) => c.slug)).toEqual(['all-products']);
+    const made = await merchant('/stores/v1/products', {
+      method: 'POST',
+      body: JSON.stringify({ product: { name: 'First', productType: 'physical', priceData: { price: 1 } } }),
+    });
+    expect(made.status).toBe(200);
+    expect(made.body.product.collectionIds).toEqual(['col-all-products']);
+    empty.child.kill('SIGTERM');
+    await exited(empty.child);
+
+    // The same store started with the demo later gets it, and keeps what was made meanwhile.
+    const demo = startCli(data);
+    children.push(demo.child);
+    const again = await demo.ready;
+    expect(again.apiKey).toBe(info.apiKey);
+    const all = await fetch(`${again.url}${PRODUCTS}`, {
+      method: 'POST',
+      headers: { authorization: again.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: { paging: { limit: 100 } }, includeHiddenProducts: true }),
+    }).then((r) => r.json() as Promise<any>);
+    expect(all.products.map((p: any) => p.name)).toContain('First');
+    expect(all.products.map((p: any) => p.slug)).toContain('linen-shirt');
+    demo.child.kill('SIGTERM');
+    await exited(demo.child);
+  }, 60_000);
+});
+
 describe('startEmulator on a port that is taken', () => {
   it('rejects and closes its storage: the data directory can be opened again in this process', async () => {
     const taken = createServer();

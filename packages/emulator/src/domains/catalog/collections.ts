@@ -187,8 +187,9 @@ export const DEMO_COLLECTIONS = [
   { slug: 'archive', name: 'Archive', description: 'Retired items, hidden from the shop.', visible: false },
 ];
 
-export async function seedCollections(sql: Sql) {
-  for (const c of DEMO_COLLECTIONS) {
+/** The demo collections, or (`base`) only the All Products collection every store has. */
+export async function seedCollections(sql: Sql, base = false) {
+  for (const c of base ? DEMO_COLLECTIONS.filter((x) => x.slug === 'all-products') : DEMO_COLLECTIONS) {
     const media = {
       mainMedia: {
         image: { url: `/media/collection-${c.slug}.svg`, width: 800, height: 600, altText: c.name },

@@ -21,6 +21,7 @@ export const catalog: Domain = {
     productRoutes(router, emu);
     writeRoutes(router, emu);
   },
+  base: (_emu, sql) => seedCollections(sql, true),
   async seed(emu, sql) {
     await seedCollections(sql);
     await seedProducts(emu, sql);

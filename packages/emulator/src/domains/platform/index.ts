@@ -524,7 +524,7 @@ export const platform: Domain = {
       },
     });
   },
-  async seed(emu, sql) {
+  async base(emu, sql) {
     const demo = demoCredentials(emu.secret);
     await sql.query(
       'INSERT INTO oauth_clients (client_id, name, allowed_origins, redirect_uris) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
