@@ -2,6 +2,7 @@ import type { AnyClient } from '@shopkit/sdk';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext } from 'react';
 import { shopkitKeys } from './keys.ts';
+import { useSessionFollow } from './session.ts';
 import { useTabSync } from './tabs.ts';
 
 const ShopkitContext = createContext<AnyClient | null>(null);
@@ -62,6 +63,7 @@ function adopt(qc: QueryClient, client: AnyClient) {
  */
 export function ShopkitProvider({ client, children, syncTabs = true }: ShopkitProviderProps) {
   adopt(useQueryClient(), client);
+  useSessionFollow(client);
   useTabSync(client, syncTabs);
   return <ShopkitContext.Provider value={client}>{children}</ShopkitContext.Provider>;
 }

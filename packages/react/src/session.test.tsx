@@ -152,6 +152,37 @@ it('refetches the cart when the tokens change in this tab outside the hooks (a h
   await waitFor(() => expect(result.current.cart.data).toBeNull());
 });
 
+it('empties the cached cart on a login and a logout made outside the hooks, with no session hook mounted', async () => {
+  const { client, wrapper } = setup(memoryStorage());
+  await addPlate(client);
+  // Only the cart: the provider follows the session whichever hooks are mounted.
+  const { result } = renderHook(() => useCart(), { wrapper });
+  await waitFor(() => expect(result.current.data?.lineItems).toHaveLength(1));
+
+  // The README's hosted-login callback: the visitor's cart is not the member's, who has none.
+  await act(async () => client.auth.setTokens(await memberTokens()));
+  await waitFor(() => expect(result.current.data).toBeNull());
+  await act(() => addPlate(client).then(() => addPlate(client)));
+  await act(() => result.current.refetch());
+  await waitFor(() => expect(result.current.data?.lineItems[0]?.quantity).toBe(2));
+
+  // A logout through the SDK alone: the member's cart goes from the screen with the tokens.
+  await act(() => identity.logout(client));
+  await waitFor(() => expect(result.current.data).toBeNull());
+});
+
+it('shows the member session to a session hook mounted after a login made outside the hooks', async () => {
+  const { client, wrapper } = setup(memoryStorage());
+  await addPlate(client);
+  const shop = renderHook(() => useCart(), { wrapper });
+  await waitFor(() => expect(shop.result.current.data?.lineItems).toHaveLength(1));
+  await act(async () => client.auth.setTokens(await memberTokens()));
+  // A header with the session, shown only now.
+  const header = renderHook(() => useMemberSession(), { wrapper });
+  await waitFor(() => expect(header.result.current.role).toBe('member'));
+  await waitFor(() => expect(shop.result.current.data).toBeNull());
+});
+
 it('refetches when one member follows another straight away, and not when this tab renews', async () => {
   const carts: string[] = [];
   const counting = ((input: RequestInfo | URL, init?: RequestInit) => {

@@ -2,7 +2,15 @@ import { type AnyClient, identity, type Tokens } from '@shopkit/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { shopkitKeys } from './keys.ts';
-import { expiries, expiryOf, type MemberAuth, memberAuth, type Role, roleOf } from './member.ts';
+import {
+  expiries,
+  expiryOf,
+  type MemberAuth,
+  memberAuth,
+  memberAuthOf,
+  type Role,
+  roleOf,
+} from './member.ts';
 import { useOnce } from './once.ts';
 import { useShopkit } from './provider.tsx';
 
@@ -25,50 +33,27 @@ export interface MemberSession {
   expired: boolean;
 }
 
-/** The refresh token each strategy's session hooks last saw: a new one is a new session. */
+/** The refresh token each strategy's session was last seen with: a new one is a new session. */
 const sessions = new WeakMap<MemberAuth, string>();
 
 /**
- * The session as stored by the strategy (restored from its token storage on reload), kept in
- * step with token changes: this tab's (`tokensChanged`, whoever set the tokens: these hooks, or
- * `client.auth.setTokens` after a hosted login), and other tabs' logins and logouts (a `storage`
- * event, or the tab becoming visible, re-reads the stored tokens). Whenever the session changes
- * (the role, or the refresh token other than by this tab's own renewal: one member straight after
- * another, a new visitor), everything cached under `'shopkit'` is refetched, except for the first
+ * Keeps what is cached under `'shopkit'` in step with the client's session, for `ShopkitProvider`
+ * (so that it holds whichever hooks are mounted): token changes in this tab (`tokensChanged`,
+ * whoever set the tokens: these hooks, `identity.logout(client)`, or `client.auth.setTokens` after
+ * a hosted login), and other tabs' logins and logouts (a `storage` event, or the tab becoming
+ * visible, re-reads the stored tokens). Whenever the session changes (the role, or the refresh
+ * token other than by this tab's own renewal: one member straight after another, a new visitor),
+ * the cart is emptied and everything else cached under `'shopkit'` refetched, except for the first
  * visitor token, which comes with the first call: the cart and the rest may have been someone
- * else's. Another tab's renewal looks like a new session too, and costs one refetch.
- * @example const { member } = useMemberSession(); return member ? <AccountLink /> : <LoginLink />;
+ * else's. Another tab's renewal looks like a new session too, and costs one refetch. The session
+ * found on mounting is taken as the one the cache holds (restored from storage on reload), unless
+ * a session was cached already (the provider mounted again after a hosted-login route without it).
  */
-export function useMemberSession(): MemberSession {
-  const client = useShopkit();
+export function useSessionFollow(client: AnyClient) {
   const qc = useQueryClient();
-  const { data } = useQuery({
-    queryKey: shopkitKeys.session,
-    queryFn: async () => {
-      const auth = memberAuth(client);
-      const t = await auth.getTokens();
-      expiryOf(auth).see(t);
-      // The session the cached data belongs to, for `follow` below to tell a new one.
-      if (!sessions.has(auth)) sessions.set(auth, t?.refreshToken.value ?? '');
-      return roleOf(t);
-    },
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  const subscribe = useCallback(
-    (listener: () => void) => {
-      const { listeners } = expiryOf(memberAuth(client));
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    [client],
-  );
-  const expired = useSyncExternalStore(
-    subscribe,
-    () => expiries.get(memberAuth(client))?.expired ?? false,
-    () => false,
-  );
   useEffect(() => {
-    const auth = memberAuth(client);
+    const auth = memberAuthOf(client);
+    if (!auth) return;
     const expiry = expiryOf(auth);
     /** Every change of tokens lands here, whichever way it came. */
     const follow = (t: Tokens | null | undefined, renewed = false) => {
@@ -78,6 +63,11 @@ export function useMemberSession(): MemberSession {
       const token = t?.refreshToken.value ?? '';
       const seen = sessions.get(auth);
       sessions.set(auth, token);
+      // Nothing known yet: the session the cache holds is this one.
+      if (before === undefined && seen === undefined) {
+        qc.setQueryData(shopkitKeys.session, role);
+        return;
+      }
       // Same role: a new session only when the refresh token changed, and not by this tab's renewal.
       if (role === before && (renewed || seen === undefined || seen === token)) return;
       qc.setQueryData(shopkitKeys.session, role);
@@ -106,9 +96,7 @@ export function useMemberSession(): MemberSession {
       const t = await auth.getTokens();
       if (mine === latest) follow(t);
     };
-    // Tokens may have changed while no session hook was mounted (a hosted-login callback route):
-    // a session already cached is checked again on mounting.
-    if (qc.getQueryData(shopkitKeys.session) !== undefined) void reread();
+    void reread();
     const onVisible = () => {
       if (document.visibilityState === 'visible') void reread();
     };
@@ -121,6 +109,41 @@ export function useMemberSession(): MemberSession {
       w?.document.removeEventListener('visibilitychange', onVisible);
     };
   }, [client, qc]);
+}
+
+/**
+ * The session as stored by the strategy (restored from its token storage on reload), kept in
+ * step with token changes by `ShopkitProvider` (see {@link useSessionFollow}: a new session also
+ * empties the cached cart and refetches the rest, whether or not this hook is mounted).
+ * @example const { member } = useMemberSession(); return member ? <AccountLink /> : <LoginLink />;
+ */
+export function useMemberSession(): MemberSession {
+  const client = useShopkit();
+  const { data } = useQuery({
+    queryKey: shopkitKeys.session,
+    queryFn: async () => {
+      const auth = memberAuth(client);
+      const t = await auth.getTokens();
+      expiryOf(auth).see(t);
+      // The session the cached data belongs to, for the provider to tell a new one.
+      if (!sessions.has(auth)) sessions.set(auth, t?.refreshToken.value ?? '');
+      return roleOf(t);
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const { listeners } = expiryOf(memberAuth(client));
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    [client],
+  );
+  const expired = useSyncExternalStore(
+    subscribe,
+    () => expiries.get(memberAuth(client))?.expired ?? false,
+    () => false,
+  );
   const role = data ?? 'none';
   return { role, member: role === 'member', expired };
 }
