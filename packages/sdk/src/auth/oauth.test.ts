@@ -5,7 +5,7 @@ import { call } from '../http/op.ts';
 import { AppStrategy } from './app.ts';
 import { cookieStorage } from './cookie.ts';
 import { OAuthStrategy } from './oauth.ts';
-import { emptyTokens, memoryStorage, type Tokens } from './tokens.ts';
+import { emptyTokens, memoryStorage, TokenRole, type Tokens } from './tokens.ts';
 
 /** A fetch that never answers, until the request's signal aborts it. */
 const hanging = ((_input: RequestInfo | URL, init?: RequestInit) =>
@@ -349,6 +349,57 @@ describe('stored tokens of another shape', () => {
     expect(await send()).toEqual({ ok: true });
     expect(grants).toEqual(['anonymous']);
     expect(await auth.loggedIn()).toBe(false);
+  });
+
+  it.each([
+    ['an access token that is no string', { value: 12_345, expiresAt: 4e9 }, { value: 'r', role: 'visitor' }],
+    ['a refresh token that is no string', { value: 'a', expiresAt: 4e9 }, { value: null, role: 'member' }],
+  ])(
+    'count as none with %s: the calls after go through, not only the first',
+    async (_, accessToken, refreshToken) => {
+      let stored: unknown = { accessToken, refreshToken };
+      const auth = OAuthStrategy({
+        clientId: 'c',
+        storage: {
+          getTokens: () => stored as Tokens,
+          setTokens: (t) => {
+            stored = t;
+          },
+        },
+      });
+      const grants: string[] = [];
+      const client = createClient({
+        baseUrl: 'http://h',
+        auth,
+        fetch: async (input, init) => {
+          if (String(input).endsWith('/oauth2/token')) {
+            grants.push(JSON.parse(String(init?.body)).grantType);
+            return Response.json({ access_token: 'visitor-access', refresh_token: 'vr', expires_in: 3600 });
+          }
+          // The platform refuses any token but the one it gave.
+          const ok = new Headers(init?.headers).get('authorization') === 'visitor-access';
+          return ok ? Response.json({ ok: true }) : Response.json({ message: 'no' }, { status: 401 });
+        },
+      });
+      for (let i = 0; i < 3; i++)
+        expect(await call(client, { method: 'GET', path: '/things/v1/x' }, [])).toEqual({ ok: true });
+      expect(grants).toEqual(['anonymous']);
+    },
+  );
+});
+
+describe('tokens to start with and a storage, given together', () => {
+  it('do not type-check: the storage holds the tokens to start with', () => {
+    const tokens: Tokens = {
+      accessToken: { value: 'a', expiresAt: 4e9 },
+      refreshToken: { value: 'r', role: TokenRole.MEMBER },
+    };
+    // @ts-expect-error: `tokens` would be dropped silently, the storage's being the ones used.
+    const both = () => OAuthStrategy({ clientId: 'c', tokens, storage: memoryStorage() });
+    expect(both).toBeTypeOf('function');
+    // Each alone is fine.
+    expect(OAuthStrategy({ clientId: 'c', tokens }).clientId).toBe('c');
+    expect(OAuthStrategy({ clientId: 'c', storage: memoryStorage(tokens) }).clientId).toBe('c');
   });
 });
 

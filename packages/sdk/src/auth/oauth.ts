@@ -16,16 +16,26 @@ import {
   type Tokens,
 } from './tokens.ts';
 
-export interface OAuthOptions {
+export type OAuthOptions = {
   /** The headless client id of the site. */
   clientId: string;
-  /** Tokens to start with (for example read from a cookie on the server). */
-  tokens?: Tokens;
-  /** Where tokens are kept (default: memory). */
-  storage?: TokenStorage;
   /** Seconds before expiry at which an access token counts as expired (default 30). */
   leewaySeconds?: number;
-}
+} & (
+  | {
+      /** Tokens to start with, kept in memory (for example read from a cookie on the server). */
+      tokens?: Tokens;
+      storage?: undefined;
+    }
+  | {
+      /**
+       * Where tokens are kept (default: memory, from `tokens`). Its tokens are the ones to start
+       * with: `tokens` cannot be given with it (put them in the storage instead).
+       */
+      storage?: TokenStorage;
+      tokens?: undefined;
+    }
+);
 
 /** Events a strategy emits. */
 export interface OAuthEvents {
@@ -84,7 +94,9 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   /** The stored tokens; anything else stored there (an older format, a hand-edited value) is none. */
   const read = async (): Promise<Tokens> => {
     const t = await storage.getTokens();
-    return t?.accessToken && t.refreshToken ? t : emptyTokens();
+    return typeof t?.accessToken?.value === 'string' && typeof t.refreshToken?.value === 'string'
+      ? t
+      : emptyTokens();
   };
   /** Another session's tokens bump it (see `AuthStrategy.epoch`). */
   let epoch = 1;

@@ -166,6 +166,11 @@ const recoverOp = /* @__PURE__ */ post<[msg: object], StateResponse>('/_api/iam/
 
 /** What the strategy remembers between login and e-mail verification. */
 const remembered = new WeakMap<object, { loginState: LoginState; stateToken?: string }>();
+/**
+ * The remembered state is the last login's or registration's (spec 4): one that failed, or a
+ * logout, leaves no verification pending for the next `processVerification`.
+ */
+const forget = (client: AnyClient) => client.auth && remembered.delete(client.auth);
 
 function oauth(client: AnyClient): OAuthStrategyApi {
   const s = client.auth as OAuthStrategyApi | undefined;
@@ -270,6 +275,7 @@ export async function register(
     });
     return fromState(client, r);
   } catch (e) {
+    forget(client);
     if (e instanceof ValidationError) {
       const v = e.violations.find((x) => x.data?.type === 'EMAIL');
       if (v) return { loginState: LoginState.FAILURE, error: v.description, errorCode: 'invalidEmail' };
@@ -304,6 +310,7 @@ export async function login(
     });
     return fromState(client, r);
   } catch (e) {
+    forget(client);
     if (isNetworkError(e)) return failure(e, 'network');
     const code = {
       ...CAPTCHA_CODES,
@@ -860,6 +867,7 @@ export async function logout(
     if (e instanceof ValidationError) refused = e;
     else warning = e as ShopkitError;
   }
+  forget(client);
   await s.setTokens(emptyTokens());
   if (problem)
     // Reported as the call it stops, as createRedirectSession reports its own refusals.

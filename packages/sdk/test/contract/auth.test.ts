@@ -292,6 +292,40 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     }
   });
 
+  it('e-mail verification pending ends with a failed login or registration after it, and with a logout', async () => {
+    await settings({ emailVerificationRequired: true });
+    try {
+      /** A client whose registration waits for its code; the code. */
+      const pending = async () => {
+        const client = member();
+        const e = email();
+        const r = await client.identity.register({ email: e, password: 'long enough pw' });
+        expect(r.loginState).toBe('EMAIL_VERIFICATION_REQUIRED');
+        return { client, code: (await mailbox(e))[0]!.code! };
+      };
+      const unknown = { loginState: 'FAILURE', error: 'Unknown _state' };
+      // Someone else's login, refused, on the same client (a shared device): the last result is a failure.
+      const a = await pending();
+      expect((await a.client.identity.login({ email: email(), password: 'long enough pw' })).loginState).toBe(
+        'FAILURE',
+      );
+      expect(await a.client.identity.processVerification({ code: a.code })).toEqual(unknown);
+      const b = await pending();
+      expect((await b.client.identity.register({ email: 'not-an-email', password: 'x' })).loginState).toBe(
+        'FAILURE',
+      );
+      expect(await b.client.identity.processVerification({ code: b.code })).toEqual(unknown);
+      const c = await pending();
+      await c.client.identity.logout();
+      expect(await c.client.identity.processVerification({ code: c.code })).toEqual(unknown);
+      // Left as it was, the pending verification goes through.
+      const d = await pending();
+      expect((await d.client.identity.processVerification({ code: d.code })).loginState).toBe('SUCCESS');
+    } finally {
+      await settings({ emailVerificationRequired: false });
+    }
+  });
+
   it('owner approval: OWNER_APPROVAL_REQUIRED until the owner approves', async () => {
     await settings({ ownerApprovalRequired: true });
     try {
