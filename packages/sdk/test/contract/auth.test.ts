@@ -606,6 +606,28 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     }
   });
 
+  it('two renders of one member at once, each renewing from the same cookie, keep the member', async () => {
+    const client = member();
+    const e = email();
+    await client.identity.register({ email: e, password: 'long enough pw' });
+    const { location, data } = await codeFlow(client, { email: e, password: 'long enough pw' });
+    const p = client.identity.parseFromUrl(location, 'query');
+    const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    // The cookie both requests carry: the member's tokens, the access token expired.
+    const cookie: Tokens = { ...tokens, accessToken: { ...tokens.accessToken, expiresAt: 0 } };
+    const renders = [0, 1].map(() => member(structuredClone(cookie)));
+    const ended: number[] = [];
+    for (const [i, r] of renders.entries()) r.auth.on('sessionExpired', () => ended.push(i));
+    await Promise.all(renders.map((r) => r.collections.getCollectionBySlug('summer-linen')));
+    expect(ended).toEqual([]);
+    for (const r of renders) expect(await r.auth.loggedIn()).toBe(true);
+    // Both hold the one renewal's tokens, which go on working.
+    const [a, b] = await Promise.all(renders.map((r) => r.auth.getTokens()));
+    expect(b).toEqual(a);
+    await renders[1]!.auth.renewToken();
+    expect(await renders[1]!.auth.loggedIn()).toBe(true);
+  });
+
   it('refresh tokens rotate; reuse of an old one ends the family', async () => {
     const anon = await (
       await fetch(`${emu.url}/oauth2/token`, {
@@ -620,8 +642,12 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
       });
     const r2 = await (await refresh(anon.refresh_token)).json();
     expect(r2.refresh_token).not.toBe(anon.refresh_token);
+    // Sent again at once, while r2 is unused: the same renewal twice, one answer (the grace window).
+    expect(await (await refresh(anon.refresh_token)).json()).toEqual(r2);
+    // Once r2 is used, the spent token is a reuse: the whole family ends, r3 with it.
+    const r3 = await (await refresh(r2.refresh_token)).json();
     expect((await refresh(anon.refresh_token)).status).toBe(400);
-    expect((await refresh(r2.refresh_token)).status).toBe(400);
+    expect((await refresh(r3.refresh_token)).status).toBe(400);
   });
 
   it('the authorize endpoint refuses redirect URIs that are not allowed, without redirecting', async () => {

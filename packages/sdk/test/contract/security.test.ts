@@ -245,7 +245,11 @@ describe.each(testBackends())('security checklist (%s)', (backend) => {
       accessToken: { value: '', expiresAt: 0 },
       refreshToken: { value: pair.refresh_token, role: 'visitor' },
     };
-    expect((await token({ grantType: 'refresh_token', refreshToken: pair.refresh_token })).status).toBe(200);
+    const renewed = await token({ grantType: 'refresh_token', refreshToken: pair.refresh_token });
+    expect(renewed.status).toBe(200);
+    // Its successor used too: the first is spent for good (no grace answer any more).
+    const next = (await renewed.json()).refresh_token;
+    expect((await token({ grantType: 'refresh_token', refreshToken: next })).status).toBe(200);
     // The refresh token is used up: one refused refresh, then (spec 4) a new visitor.
     const refused = recorder();
     await member(refused.fetch, stale).collections.getCollectionBySlug('summer-linen');

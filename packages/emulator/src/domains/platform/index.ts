@@ -5,6 +5,7 @@
  * grants (rotation, reuse detection, a 30-day cap per family, idle expiry, ACTIVE members only).
  * @module
  */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { Domain, Emulator, Identity } from '../../context.ts';
@@ -73,6 +74,12 @@ export const migrations = [
     // Who caused each event (the platform's webhook `identity`); older events have none.
     id: '0002_event_identity',
     sql: 'ALTER TABLE events ADD COLUMN identity jsonb;',
+  },
+  {
+    // A rotated refresh token's successor, and the answer that gave it, sealed with a key only the
+    // rotated token itself yields (see `REUSE_GRACE_MS`).
+    id: '0003_refresh_grace',
+    sql: 'ALTER TABLE refresh_tokens ADD COLUMN successor_hash text, ADD COLUMN grace_answer text;',
   },
 ];
 
@@ -293,6 +300,36 @@ grants.set('anonymous', async (emu, body, req) => {
   );
 });
 
+/**
+ * How long a rotated refresh token may be sent again and get the very answer its first use got
+ * (checklist 43's grace window): two requests of one shopper that renew at once, each with the
+ * token it read (two server renders with the same cookie; two tabs without Web Locks), are one
+ * renewal, not a reuse that ends the session. Only while the token it was rotated to is unused:
+ * after that, and after the window, a rotated token sent again ends its whole family.
+ */
+export const REUSE_GRACE_MS = 10_000;
+
+type TokenAnswer = Awaited<ReturnType<typeof issueTokens>>;
+
+/** AES-256-GCM under a key derived from the rotated refresh token: only its holder opens it. */
+const graceKey = (emu: Emulator, token: string) => derive(emu.secret, `refresh-grace:${token}`);
+function seal(emu: Emulator, token: string, answer: TokenAnswer) {
+  const iv = randomBytes(12);
+  const c = createCipheriv('aes-256-gcm', graceKey(emu, token), iv);
+  const body = Buffer.concat([c.update(JSON.stringify(answer)), c.final()]);
+  return [iv, body, c.getAuthTag()].map((b) => b.toString('base64url')).join('.');
+}
+function unseal(emu: Emulator, token: string, sealed: string): TokenAnswer | undefined {
+  try {
+    const [iv, body, tag] = sealed.split('.').map((x) => Buffer.from(x, 'base64url'));
+    const d = createDecipheriv('aes-256-gcm', graceKey(emu, token), iv!);
+    d.setAuthTag(tag!);
+    return JSON.parse(Buffer.concat([d.update(body!), d.final()]).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 grants.set('refresh_token', async (emu, body) => {
   const token = body.refreshToken;
   if (typeof token !== 'string' || !token) throw invalidGrant('refreshToken is required');
@@ -330,6 +367,20 @@ grants.set('refresh_token', async (emu, body) => {
       return { idle: true } as const;
     }
     if (rt.rotated_at) {
+      // The same renewal sent twice at once: the answer the first got, while its token is unused.
+      if (
+        rt.grace_answer &&
+        now.getTime() - new Date(rt.rotated_at).getTime() < REUSE_GRACE_MS &&
+        (!rt.member_id || member?.status === 'ACTIVE')
+      ) {
+        const [next] = await sql.query(
+          // Read, not locked: a revocation may hold it and wait for this token, which is held.
+          'SELECT 1 FROM refresh_tokens WHERE token_hash = $1 AND rotated_at IS NULL AND revoked_at IS NULL',
+          [rt.successor_hash],
+        );
+        const answer = next && unseal(emu, token, rt.grace_answer);
+        if (answer) return answer;
+      }
       // Reuse of a rotated token: someone else has it too. End the whole family (committed, then refused).
       await revokeFamily(emu, sql, rt.family_id);
       return { reused: true } as const;
@@ -340,14 +391,7 @@ grants.set('refresh_token', async (emu, body) => {
       await revokeFamily(emu, sql, rt.family_id);
       return { inactive: true } as const;
     }
-    // Without rotation (the platform SDK's way: it sends its first refresh token every time, wire
-    // §6), the same token comes back and stays valid; with it (checklist 43), it is spent.
-    if (rotateRefreshTokens)
-      await sql.query('UPDATE refresh_tokens SET rotated_at = $2 WHERE token_hash = $1', [
-        rt.token_hash,
-        now,
-      ]);
-    return issueTokens(emu, sql, {
+    const answer = await issueTokens(emu, sql, {
       clientId: rt.client_id,
       subjectType: rt.subject_type,
       visitorId: rt.visitor_id,
@@ -355,6 +399,15 @@ grants.set('refresh_token', async (emu, body) => {
       family: { id: rt.family_id, expiresAt: new Date(rt.expires_at) },
       keepRefresh: rotateRefreshTokens ? undefined : token,
     });
+    // Without rotation (the platform SDK's way: it sends its first refresh token every time, wire
+    // §6), the same token comes back and stays valid; with it (checklist 43), it is spent, and
+    // its answer kept sealed for the grace window.
+    if (rotateRefreshTokens)
+      await sql.query(
+        'UPDATE refresh_tokens SET rotated_at = $2, successor_hash = $3, grace_answer = $4 WHERE token_hash = $1',
+        [rt.token_hash, now, hashToken(answer.refresh_token), seal(emu, token, answer)],
+      );
+    return answer;
   });
   // Committed, then refused: the family ends even though the request fails.
   if ('idle' in out) throw invalidGrant('The refresh token is expired or revoked');
