@@ -198,11 +198,11 @@ export async function readPage(
   const base = { f: paged.query.filter, s: paged.query.sort };
   const cursor = (state: Omit<CursorState, 'f' | 's'>) => cursorOf({ ...base, ...state });
   const count = page.length;
-  // From an empty page (its rows deleted meanwhile), the way on or back starts at the cursor's
-  // own row, which the page it came from showed (or, for a cursor of the offset kind, at an offset).
-  // Going back, the page came from the rows after it.
+  // Going back, the page came from the rows after it; going on, from those before it.
   const ahead = back || more;
   const behind = back ? more : offset > 0;
+  // From an empty page (its rows deleted meanwhile), the way on or back starts at the cursor's
+  // own row, which the page it came from showed (or, for a cursor of the offset kind, at an offset).
   const around = (o: number, b?: 1) => cursor(at?.k ? { o, k: at.k, i: 1, ...(b ? { b } : {}) } : { o });
   const prevAt = Math.max(0, offset - q.limit);
   return {
