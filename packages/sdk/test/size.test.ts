@@ -12,7 +12,9 @@ const root = new URL('../../../', import.meta.url).pathname;
 /** Gzip bytes of an entry. */
 const gzipSize = async (source: string) => (await browserBundle(source, root)).gzip;
 
-// Measured 8641 B and 2182 B (esbuild 0.28). From 8631 and 2173 for stored tokens whose values
+// Measured 8657 B and 2198 B (esbuild 0.28). From 8641 and 2182 for a leeway of at most half the
+// last token's lifetime (a token living no longer than the leeway was renewed before every call:
+// +16 B each). From 8631 and 2173 for stored tokens whose values
 // are no strings, read as none (a numeric access token was sent, refused, and broke every call
 // after: +10 B, +9 B). From 8580 and 2145 for the wire audit's findings: a
 // visitor whose refresh is refused with any 4xx but 408 and 429 goes on as a new visitor instead of
@@ -38,7 +40,7 @@ const gzipSize = async (source: string) => (await browserBundle(source, root)).g
 // the engine's edges (the timeout of the whole call, aborts during a wait, `.` and `..` refused,
 // Proxy messages, shared reads within one auth epoch, one renewal for late 401s: +290 B, +56 B), no
 // next page past the last (+35 B).
-const BUDGET = { typical: 8641, auth: 2182 };
+const BUDGET = { typical: 8657, auth: 2198 };
 
 it('keeps the typical storefront entry within its budget', async () => {
   const size = await gzipSize(TYPICAL);

@@ -388,6 +388,25 @@ describe('stored tokens of another shape', () => {
   );
 });
 
+describe('an access token that lives no longer than the leeway', () => {
+  it('is used for the first half of its life, not renewed before every call', async () => {
+    const auth = OAuthStrategy({ clientId: 'c' });
+    const { grants, send } = tokenClient(auth, () =>
+      Response.json({ access_token: 'short', refresh_token: 'vr', expires_in: 20 }),
+    );
+    for (let i = 0; i < 5; i++) await send();
+    expect(grants).toEqual(['anonymous']);
+    // Near its end (within half its life) it is renewed before the call.
+    const t = await auth.getTokens();
+    await auth.setTokens({
+      ...t,
+      accessToken: { ...t.accessToken, expiresAt: Math.floor(Date.now() / 1000) + 5 },
+    });
+    await send();
+    expect(grants).toEqual(['anonymous', 'refresh_token']);
+  });
+});
+
 describe('tokens to start with and a storage, given together', () => {
   it('do not type-check: the storage holds the tokens to start with', () => {
     const tokens: Tokens = {

@@ -19,7 +19,7 @@ import {
 export type OAuthOptions = {
   /** The headless client id of the site. */
   clientId: string;
-  /** Seconds before expiry at which an access token counts as expired (default 30). */
+  /** Seconds before expiry at which an access token counts as expired (default 30; at most half its lifetime). */
   leewaySeconds?: number;
 } & (
   | {
@@ -81,7 +81,12 @@ export interface OAuthStrategyApi extends AuthStrategy {
 export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   const { clientId } = options;
   const storage = options.storage ?? memoryStorage(options.tokens);
-  const leeway = options.leewaySeconds ?? 30;
+  /**
+   * Seconds before expiry at which a token is renewed: the option, but at most half the lifetime
+   * of the last token this strategy was given (a token living no longer than the leeway would be
+   * renewed before every call).
+   */
+  let leeway = options.leewaySeconds ?? 30;
   const listeners: { [E in keyof OAuthEvents]?: Set<OAuthEvents[E]> } = {};
   let inflight: Promise<Tokens> | undefined;
   let transport: Transport | undefined;
@@ -118,6 +123,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   ) {
     const t = transport ?? { baseUrl: 'https://www.wixapis.com', fetch: (i, init) => fetch(i, init) };
     const json = await postTokenRequest(t, '/oauth2/token', body, headers);
+    leeway = Math.min(options.leewaySeconds ?? 30, Number(json.expires_in) / 2) || leeway;
     return {
       accessToken: {
         value: json.access_token,
