@@ -294,15 +294,30 @@ export const keyText = (k: SortKey) =>
     ? `to_char((${k.sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
     : `(${k.sql})::text`;
 
-/** Whether `v` is a value {@link keyText} could have written for a key of `type` (or null). */
+/** A number as PostgreSQL writes a numeric or an integer: no exponent, bounded digits. */
+const KEY_NUMBER = /^-?\d{1,40}(\.\d{1,40})?$/;
+/** A time as {@link keyText} writes it. */
+const KEY_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
+
+/**
+ * Whether `v` is a value {@link keyText} could have written for a key of `type` (or null): only
+ * those, since PostgreSQL refuses some that JavaScript reads (a 29 February of a common year,
+ * a decimal of 16 384 places), which would be a 500.
+ */
 function isKeyText(v: unknown, type: FieldType) {
   if (v === null) return true;
   if (typeof v !== 'string') return false;
-  if (type === 'number') return DECIMAL.test(v) && Number.isFinite(Number(v));
+  if (type === 'number') return KEY_NUMBER.test(v);
   if (type === 'bool') return v === 'true' || v === 'false';
   if (type === 'date') {
     const ms = Date.parse(v);
-    return ISO_DATE.test(v) && v.endsWith('Z') && ms >= MIN_DATE && ms <= MAX_DATE;
+    // A calendar date and time that exists: it reads back as written (to the second).
+    return (
+      KEY_TIME.test(v) &&
+      ms >= MIN_DATE &&
+      ms <= MAX_DATE &&
+      new Date(ms).toISOString().slice(0, 19) === v.slice(0, 19)
+    );
   }
   return true;
 }
