@@ -183,6 +183,32 @@ it('shows the member session to a session hook mounted after a login made outsid
   await waitFor(() => expect(shop.result.current.data).toBeNull());
 });
 
+it("fetches a member's cart once on mounting, the session restored from storage being the one cached", async () => {
+  const carts: string[] = [];
+  const counting = ((input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input).endsWith('/ecom/v1/carts/current')) carts.push(init?.method ?? 'GET');
+    return fetch(input, init);
+  }) as typeof fetch;
+  const stored = await memberTokens();
+  await addPlate(setup(memoryStorage(stored)).client);
+  // The hooks in either order: the session's read may come before the provider's or after.
+  const cartFirst = () => ({ cart: useCart(), session: useMemberSession() });
+  const sessionFirst = () => {
+    const session = useMemberSession();
+    return { session, cart: useCart() };
+  };
+  for (const hooks of [cartFirst, sessionFirst]) {
+    carts.length = 0;
+    const { wrapper } = setup(memoryStorage(stored), counting);
+    const { result, unmount } = renderHook(hooks, { wrapper });
+    await waitFor(() => expect(result.current.cart.data?.lineItems).toHaveLength(1));
+    await act(() => new Promise((r) => setTimeout(r, 200)));
+    expect(result.current.session.role).toBe('member');
+    expect(carts, hooks.name).toEqual(['GET']);
+    unmount();
+  }
+});
+
 it('refetches when one member follows another straight away, and not when this tab renews', async () => {
   const carts: string[] = [];
   const counting = ((input: RequestInfo | URL, init?: RequestInit) => {

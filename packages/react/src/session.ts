@@ -63,8 +63,9 @@ export function useSessionFollow(client: AnyClient) {
       const token = t?.refreshToken.value ?? '';
       const seen = sessions.get(auth);
       sessions.set(auth, token);
-      // Nothing known yet: the session the cache holds is this one.
-      if (before === undefined && seen === undefined) {
+      // Nothing cached yet: the session the cache holds is this one (the one `useMemberSession`
+      // read too, when its read got there first).
+      if (before === undefined && (seen === undefined || seen === token)) {
         qc.setQueryData(shopkitKeys.session, role);
         return;
       }
