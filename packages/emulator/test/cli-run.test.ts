@@ -170,6 +170,55 @@ describe('the shopkit-emulator command with --seed none', () => {
   }, 60_000);
 });
 
+describe('startEmulator with the demo on a store first started without it', () => {
+  it('keeps what the merchant made meanwhile, and seeds the rest of the demo', async () => {
+    const data = join(dir, 'demo-later');
+    const empty = await startEmulator({ db: data, port: 0, seed: 'none' });
+    const merchant = (method: string, path: string, body: object) =>
+      fetch(empty.url + path, {
+        method,
+        headers: { authorization: empty.demo.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.status);
+    // A product of a demo product's slug, a collection of a demo collection's, All Products renamed.
+    expect(
+      await merchant('POST', '/stores/v1/products', {
+        product: { name: 'Dinner Plate', productType: 'physical', priceData: { price: 99 } },
+      }),
+    ).toBe(200);
+    expect(await merchant('POST', '/stores/v1/collections', { collection: { name: 'Sale' } })).toBe(200);
+    expect(
+      await merchant('PATCH', '/stores/v1/collections/col-all-products', {
+        collection: { slug: 'everything' },
+      }),
+    ).toBe(200);
+    await empty.stop();
+
+    const demo = await startEmulator({ db: data, port: 0 });
+    try {
+      const read = (path: string, more = {}) =>
+        fetch(demo.url + path, {
+          method: 'POST',
+          headers: { authorization: demo.demo.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: { paging: { limit: 100 } }, ...more }),
+        }).then((r) => r.json() as Promise<any>);
+      const { products } = await read('/stores-reader/v1/products/query-platformized', {
+        includeHiddenProducts: true,
+      });
+      const plates = products.filter((p: any) => p.slug === 'dinner-plate');
+      expect(plates.map((p: any) => p.price.price)).toEqual([99]);
+      expect(products.map((p: any) => p.slug)).toContain('linen-shirt');
+      const { collections } = await read('/v2/collections/query');
+      const slugs = collections.map((c: any) => c.slug);
+      expect(slugs.filter((s: string) => s === 'sale')).toHaveLength(1);
+      expect(slugs).toEqual(expect.arrayContaining(['everything', 'summer-linen', 'kitchen']));
+      expect(slugs).not.toContain('all-products');
+    } finally {
+      await demo.stop();
+    }
+  }, 60_000);
+});
+
 describe('startEmulator on a port that is taken', () => {
   it('rejects and closes its storage: the data directory can be opened again in this process', async () => {
     const taken = createServer();

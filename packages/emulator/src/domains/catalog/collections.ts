@@ -196,7 +196,9 @@ export async function seedCollections(sql: Sql, base = false) {
       },
     };
     await sql.query(
-      `INSERT INTO collections (id, slug, name, visible, doc) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (slug) DO NOTHING`,
+      // Neither its id nor its slug may be taken (a store first started without the demo, whose
+      // merchant renamed All Products or made a collection of that slug): the merchant's stays.
+      `INSERT INTO collections (id, slug, name, visible, doc) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
       [
         `col-${c.slug}`,
         c.slug,

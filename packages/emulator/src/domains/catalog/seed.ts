@@ -379,6 +379,10 @@ export async function seedProducts(emu: Emulator, sql: Sql) {
   const now = emu.now();
   for (const [position, d] of DEMO_PRODUCTS.entries()) {
     const p = demoProductState(d, now.toISOString());
+    // A store first started without the demo may have a product of its own by that slug (or id):
+    // the merchant's stays, and the demo's is left out.
+    const taken = await sql.query('SELECT 1 FROM products WHERE id = $1 OR slug = $2', [p.id, p.slug]);
+    if (taken.length) continue;
     await saveProduct(sql, p, now, discounted(p.price, p.discount));
     // Every product joins All Products, hidden ones too, as createProduct adds every new product;
     // a visitor's `numberOfProducts` leaves the hidden ones out.
