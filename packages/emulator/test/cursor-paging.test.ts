@@ -188,6 +188,16 @@ describe.each(testBackends())('cursor paging (%s)', (backend) => {
     expect(next.keys).toEqual([`${tag} b`]);
   });
 
+  it('gives a page of no items (limit 0) no cursors, wherever it is read', async () => {
+    const first = await products({ sort: [{ fieldName: 'name' }], cursorPaging: { limit: 3 } });
+    const second = await products({ cursorPaging: { limit: 3, cursor: first.metadata.cursors.next } });
+    for (const cursor of [undefined, second.metadata.cursors.next, second.metadata.cursors.prev]) {
+      const none = await products({ cursorPaging: { limit: 0, ...(cursor ? { cursor } : {}) } });
+      expect(none.keys).toEqual([]);
+      expect(none.metadata.cursors).toEqual({ next: null, prev: null });
+    }
+  });
+
   it('refuses a cursor whose keys it did not write with a 400, for every key type', async () => {
     const first = await products({ sort: [{ fieldName: 'lastUpdated' }], cursorPaging: { limit: 1 } });
     const state = unb64(first.metadata.cursors.next);

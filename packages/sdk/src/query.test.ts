@@ -184,6 +184,24 @@ describe('pages', () => {
     expect((await first.next()).items).toEqual([]);
   });
 
+  it('makes a page of no items (limit 0, for the total alone) page 0 of 0, with nowhere to go', async () => {
+    for (const meta of [{}, { hideTotal: true }]) {
+      const { q, seen } = fake(14, meta);
+      for (const skip of [0, 5]) {
+        const page = await q().skip(skip).limit(0).find();
+        expect([page.currentPage, page.totalPages, page.hasNext(), page.hasPrev()]).toEqual([
+          0,
+          meta.hideTotal ? undefined : 0,
+          false,
+          false,
+        ]);
+        expect(page.totalCount).toBe(meta.hideTotal ? undefined : 14);
+        await expect(page.next()).rejects.toThrow('This is the last page');
+      }
+      expect(seen).toHaveLength(2);
+    }
+  });
+
   it('counts pages from an offset that is not a multiple of the page size (skip then limit)', async () => {
     // 22 items, from the 6th, 10 at a time: 5–14, 15–21 and no third page; the 5 items before the
     // offset are a page of their own.

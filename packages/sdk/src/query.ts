@@ -252,11 +252,12 @@ export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Pro
   // page size: the items before it fill `ceil(offset / limit)` pages. With an aligned offset these
   // are the spec's `offset / limit` and `ceil(total / limit)`; with another, the last page is the one
   // that reaches the total (`offset + limit >= total`), not one past it.
-  const currentPage = Math.ceil(offset / limit);
+  // A page of no items (`limit(0)`, to read the total alone) is page 0 of 0: no next, no previous.
+  const currentPage = limit && Math.ceil(offset / limit);
   const totalPages =
     totalCount === undefined
       ? undefined
-      : Math.max(0, currentPage + Math.ceil((totalCount - offset) / limit));
+      : limit && Math.max(0, currentPage + Math.ceil((totalCount - offset) / limit));
   const at = (delta: number) => () =>
     runPage(run, { ...query, paging: { limit, offset: Math.max(0, offset + delta * limit) } });
   return {
@@ -271,7 +272,7 @@ export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Pro
     hasPrev: () => currentPage > 0,
     // Spec 9: a next page only below the last one; with the totals hidden no page is known last.
     next: () =>
-      totalPages === undefined || currentPage < totalPages - 1
+      limit && (totalPages === undefined || currentPage < totalPages - 1)
         ? at(1)()
         : Promise.reject(new RangeError('This is the last page')),
     prev: at(-1),

@@ -210,7 +210,9 @@ export async function readPage(
     offset,
     cursors: {
       next: q.limit === 0 || !ahead ? null : count ? cursor({ o: offset + count, k: last }) : around(offset),
-      prev: !behind ? null : count ? cursor({ o: prevAt, k: first, b: 1 }) : around(prevAt, 1),
+      // A page of no items (`limit` 0) has no place to go on or back from.
+      prev:
+        q.limit === 0 || !behind ? null : count ? cursor({ o: prevAt, k: first, b: 1 }) : around(prevAt, 1),
     },
   };
 }
