@@ -14,10 +14,12 @@ import {
   type Dimensions,
   type Discount,
   generateVariants,
+  hasOverrides,
   type MediaItem,
   matchesChoices,
   type ProductOption,
   type ProductState,
+  productStock,
 } from './model.ts';
 import { PERCENT_SCALE, scaled, unscaled, WEIGHT_SCALE } from './money.ts';
 
@@ -67,7 +69,13 @@ const slug = () => z.string().max(100).regex(SLUG, 'must be lower-case letters, 
 const option = z
   .object({
     optionType: z.enum(['drop_down', 'color']).optional(),
-    name: z.string().trim().min(1).max(50),
+    // Choices are named by option in JSON objects (`{"Size": "M"}`), where `__proto__` is no key.
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(50)
+      .refine((n) => n !== '__proto__', 'cannot be __proto__'),
     choices: z
       .array(
         z
@@ -148,10 +156,41 @@ export const productInput = z
       .max(2)
       .optional(),
     productOptions: z.array(option).max(MAX_OPTIONS).optional(),
+    // The platform's `SeoSchema` (the SDK's `SeoData`); fields beyond its typings are kept.
     seoData: z
       .object({
-        tags: z.array(z.unknown()).optional(),
-        settings: z.record(z.string(), z.unknown()).optional(),
+        tags: z
+          .array(
+            z
+              .object({
+                type: z.string().optional(),
+                props: z.record(z.string(), z.unknown()).nullish(),
+                meta: z.record(z.string(), z.unknown()).nullish(),
+                children: z.string().optional(),
+                custom: z.boolean().optional(),
+                disabled: z.boolean().optional(),
+              })
+              .passthrough(),
+          )
+          .optional(),
+        settings: z
+          .object({
+            preventAutoRedirect: z.boolean().optional(),
+            keywords: z
+              .array(
+                z
+                  .object({
+                    term: z.string().optional(),
+                    isMain: z.boolean().optional(),
+                    origin: z.string().nullish(),
+                  })
+                  .passthrough(),
+              )
+              .max(5)
+              .optional(),
+          })
+          .passthrough()
+          .optional(),
       })
       .strict()
       .optional(),
@@ -234,6 +273,14 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
   if (input.ribbon !== undefined) next.ribbon = input.ribbon || undefined;
   if (input.brand !== undefined) next.brand = input.brand || undefined;
   if (input.manageVariants !== undefined) next.manageVariants = input.manageVariants;
+  // Variants' own prices and the rest apply while they are kept: turning the flag off alone would
+  // leave a product reading "variants not managed" that charges per-variant prices.
+  if (input.manageVariants === false && p.manageVariants && p.variants.some(hasOverrides))
+    bad.push({
+      field: f('manageVariants'),
+      description:
+        'cannot be false while variants have a price, cost, weight, SKU, visibility or dimensions of their own: reset them first (POST /v1/products/{id}/variants/resetToDefault)',
+    });
   if (input.productDimensions)
     next.productDimensions = checkDimensions(bad, f('productDimensions'), input.productDimensions);
   if (input.packageDimensions)
@@ -330,10 +377,19 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
     // it would multiply the stock by the number of variants at every save.
     const reads = p.trackInventory ? p.variants.reduce((n, v) => n + (v.quantity ?? 0), 0) : undefined;
     const quantity = s.quantity === reads ? undefined : s.quantity;
+    // Likewise `inStock`, which reads true while any variant is in stock: sent back with the
+    // `inventoryStatus` it was read with, it leaves each variant's as it is (given to each, it put
+    // the sold-out ones of a PARTIALLY_OUT_OF_STOCK product back on sale). Sent alone, it sets each.
+    const read = productStock(p);
+    const echoed =
+      next.trackInventory === p.trackInventory &&
+      s.inStock === read.inStock &&
+      (s as { inventoryStatus?: unknown }).inventoryStatus === read.inventoryStatus;
+    const inStock = echoed ? undefined : s.inStock;
     next.variants = next.variants.map((v) => ({
       ...v,
       quantity: next.trackInventory ? (quantity ?? v.quantity ?? 0) : null,
-      inStock: s.inStock ?? (next.trackInventory ? (quantity ?? v.quantity ?? 0) > 0 : v.inStock),
+      inStock: inStock ?? (next.trackInventory ? (quantity ?? v.quantity ?? 0) > 0 : v.inStock),
     }));
   }
   return next;

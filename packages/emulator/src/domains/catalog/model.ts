@@ -73,6 +73,20 @@ export interface VariantState {
   inStock: boolean;
 }
 
+/** A variant's values of its own, which `resetToDefault` clears (each absent: the product's). */
+export const VARIANT_OVERRIDES = [
+  'price',
+  'cost',
+  'weight',
+  'sku',
+  'visible',
+  'productDimensions',
+  'packageDimensions',
+] as const;
+
+/** Whether the variant has a value of its own (`VARIANT_OVERRIDES`). */
+export const hasOverrides = (v: VariantState) => VARIANT_OVERRIDES.some((k) => v[k] !== undefined);
+
 export interface PricePerUnitData {
   totalQuantity: number;
   totalMeasurementUnit: string;

@@ -39,6 +39,7 @@ import {
   type ProductState,
   priceData,
   productToWire,
+  VARIANT_OVERRIDES,
   type VariantState,
   variantDimensions,
   variantInStock,
@@ -229,7 +230,7 @@ export async function queryProducts(
 export function optionsAvailability(emu: Emulator, p: ProductState, chosen: Record<string, string>) {
   const bad = choiceViolations(p, chosen, 'options');
   if (bad.length) throw invalid(bad);
-  const complete = p.productOptions.every((o) => chosen[o.name] !== undefined);
+  const complete = p.productOptions.every((o) => Object.hasOwn(chosen, o.name));
   const v = complete ? p.variants.find((x) => matchesChoices(x, chosen)) : undefined;
   const sellable = (x: VariantState) => variantVisible(x) && variantInStock(p, x);
   const productOptions = p.productOptions.map((o) => ({
@@ -385,7 +386,8 @@ const mediaRef = z
     mediaId: z
       .string()
       // The platform's ids hold a tilde: `22e53e_…~mv2.jpg`, the typings' `nsplsh_…~mv2_d_4517_2992_s_4_2.jpg`.
-      .regex(/^[\w.~-]{1,200}$/, 'must be a media id such as linen-shirt.svg')
+      // `.` and `..` are none: their URLs (`/media/..`) would be the emulator's root and `/media/`.
+      .regex(/^(?!\.\.?$)[\w.~-]{1,200}$/, 'must be a media id such as linen-shirt.svg')
       .optional(),
     url: z
       .url({ protocol: /^https?$/ })
@@ -685,18 +687,11 @@ export function productRoutes(router: Router, emu: Emulator) {
         (p) => ({
           ...p,
           manageVariants: false,
-          variants: p.variants.map(
-            ({
-              price: _p,
-              cost: _c,
-              weight: _w,
-              sku: _s,
-              visible: _v,
-              productDimensions: _pd,
-              packageDimensions: _kd,
-              ...rest
-            }) => rest,
-          ),
+          variants: p.variants.map((v) => {
+            const rest = { ...v };
+            for (const k of VARIANT_OVERRIDES) delete rest[k];
+            return rest;
+          }),
         }),
         PRODUCT_EVENTS.variantsChanged,
       );

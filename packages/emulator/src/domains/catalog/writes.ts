@@ -383,6 +383,17 @@ export function writeRoutes(router: Router, emu: Emulator) {
     schema: z.object({ collection: collectionInput.and(z.object({ id: z.string().min(1) })) }).strict(),
     handler: async ({ msg }) => {
       const c = msg.collection;
+      // All Products is always there (it cannot be deleted or left): neither hidden nor moved to
+      // another slug, where visitors and storefronts would no longer find it. A name, a description
+      // and media of the merchant's own are fine.
+      if (c.id === ALL_PRODUCTS_COLLECTION_ID) {
+        const bad = [];
+        if (c.visible === false)
+          bad.push({ field: 'collection.visible', description: 'cannot be false for All Products' });
+        if (c.slug !== undefined && c.slug !== ALL_PRODUCTS_COLLECTION_ID.slice(4))
+          bad.push({ field: 'collection.slug', description: 'cannot be changed for All Products' });
+        if (bad.length) throw invalid(bad);
+      }
       const collection = await slugSafe('collection.slug', 'collection', false, () =>
         emu.db.tx(async (sql) => {
           const row = await lockCollection(sql, c.id);
