@@ -284,7 +284,8 @@ function storageUnavailable(error: unknown) {
   const code = typeof e?.code === 'string' ? e.code : '';
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) ||
-    code.startsWith('08') ||
+    // (not 08P01, a protocol violation: a statement the database could never take)
+    (code.startsWith('08') && code !== '08P01') ||
     /Connection terminated|connection timeout|Client has encountered a connection error/i.test(
       String(e?.message ?? ''),
     )

@@ -226,6 +226,104 @@ const ROWS: Row[] = [
     status: 400,
     code: 'MALFORMED_REQUEST',
   },
+  // Fields named after what every JavaScript object inherits were found as fields (their SQL
+  // `undefined`): a 500 on both storages.
+  {
+    name: 'a filter on an inherited name (constructor)',
+    method: 'POST',
+    path: '/stores-reader/v1/products/query-platformized',
+    body: '{"query":{"filter":{"constructor":null}}}',
+    status: 400,
+    field: 'query.filter.constructor',
+  },
+  {
+    name: 'a filter on an inherited name with an operator (hasOwnProperty $exists)',
+    method: 'POST',
+    path: '/stores-reader/v1/variants/query',
+    body: '{"query":{"filter":{"hasOwnProperty":{"$exists":true}}}}',
+    status: 400,
+    field: 'query.filter.hasOwnProperty',
+  },
+  {
+    name: 'a sort on an inherited name, in .r',
+    method: 'GET',
+    path: `/v2/collections/query?.r=${b64('{"query":{"sort":[{"fieldName":"toString"}]}}')}`,
+    status: 400,
+    field: 'query.sort[0].fieldName',
+  },
+  {
+    name: 'a sort on __proto__',
+    method: 'POST',
+    path: '/stores-reader/v1/products/query-platformized',
+    body: '{"query":{"sort":[{"fieldName":"__proto__"}]}}',
+    status: 400,
+    field: 'query.sort[0].fieldName',
+  },
+  // Past 65 535 values PostgreSQL's count of parameters wrapped: a statement it refused, answered
+  // as the storage being down (503, "send it again"). Any filter past 1000 values is refused.
+  {
+    name: 'a filter of 65 540 conditions',
+    method: 'POST',
+    path: '/v2/collections/query',
+    body: JSON.stringify({ query: { filter: { $or: Array.from({ length: 65_540 }, () => ({ id: 'x' })) } } }),
+    status: 400,
+    field: 'query.filter',
+  },
+  {
+    name: 'a filter of 1001 values',
+    method: 'POST',
+    path: '/stores-reader/v1/products/query-platformized',
+    body: JSON.stringify({
+      query: { filter: { $or: Array.from({ length: 1001 }, (_, i) => ({ name: `n${i}` })) } },
+    }),
+    status: 400,
+    field: 'query.filter',
+  },
+  // The raw-HTTP envelope's inner body skipped the checks of every message: U+0000 reached the
+  // database (a 500).
+  {
+    name: 'token: U+0000 inside the raw-HTTP envelope',
+    method: 'POST',
+    path: '/oauth2/token',
+    body: JSON.stringify({
+      body: Buffer.from('{"grantType":"anonymous","clientId":"a\\u0000b"}').toString('base64'),
+    }),
+    auth: 'none',
+    status: 400,
+    field: 'body.clientId',
+  },
+  {
+    name: 'token: a raw-HTTP envelope nesting too deep',
+    method: 'POST',
+    path: '/oauth2/token',
+    body: JSON.stringify({
+      body: Buffer.from(`{"grantType":${'['.repeat(70)}${']'.repeat(70)}}`).toString('base64'),
+    }),
+    auth: 'none',
+    status: 400,
+    field: 'body',
+  },
+  // A hosted page's form that is no form: parsing it threw (a 500).
+  {
+    name: 'a hosted page: multipart without its boundary',
+    method: 'POST',
+    path: '/reset-password',
+    body: 'x',
+    headers: { 'content-type': 'multipart/form-data' },
+    auth: 'none',
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+  },
+  {
+    name: 'a hosted page: multipart not split by its boundary',
+    method: 'POST',
+    path: '/oauth2/authorize/submit',
+    body: 'garbage',
+    headers: { 'content-type': 'multipart/form-data; boundary=XYZ' },
+    auth: 'none',
+    status: 400,
+    code: 'MALFORMED_REQUEST',
+  },
   {
     name: 'media: bad name',
     method: 'GET',

@@ -40,6 +40,13 @@ export interface CompiledQuery {
  */
 export const MAX_FILTER_DEPTH = 32;
 
+/**
+ * How many values a filter may compare with (`$in`'s list counts once). A request of 1 MiB holds
+ * some 65 000 conditions (`{"$or": [{"id": "x"}, …]}`), past the 65 535 parameters a PostgreSQL
+ * statement can have (their count wrapped, and the database refused the statement).
+ */
+export const MAX_FILTER_VALUES = 1000;
+
 const CAST: Record<FieldType, string> = {
   text: 'text',
   number: 'numeric',
@@ -158,8 +165,13 @@ class Compiler {
     return parts.length ? parts.join(' AND ') : 'TRUE';
   }
 
+  /** The field of that name: own keys only (a filter on `constructor` named Object's). */
+  private def(name: unknown) {
+    return typeof name === 'string' && Object.hasOwn(this.fields, name) ? this.fields[name] : undefined;
+  }
+
   private field(name: string, cond: unknown, at: string): string {
-    const def = this.fields[name];
+    const def = this.def(name);
     if (!def)
       return this.bad(
         at,
@@ -263,7 +275,7 @@ class Compiler {
       (sort ?? []).forEach((s: unknown, i: number) => {
         const at = `sort[${i}]`;
         const { fieldName, order = 'ASC' } = (s ?? {}) as { fieldName?: unknown; order?: unknown };
-        const def = typeof fieldName === 'string' ? this.fields[fieldName] : undefined;
+        const def = this.def(fieldName);
         if (!def || def.sortable === false || def.type === 'array')
           this.bad(`${at}.fieldName`, 'is not a field that can be sorted on', 'FIELD_NOT_ALLOWED');
         else if (order !== 'ASC' && order !== 'DESC')
@@ -379,7 +391,15 @@ export function compileQuery(
 ): CompiledQuery {
   const c = new Compiler(fields, params, opts.prefix ?? 'query.');
   const q = query ?? {};
+  const before = params.length;
   const where = c.filter(q.filter, '');
+  if (params.length - before > MAX_FILTER_VALUES)
+    c.violations.push({
+      field: `${opts.prefix ?? 'query.'}filter`,
+      description: `compares with more than ${MAX_FILTER_VALUES} values: give one field's values as one $in list`,
+      violatedRule: 'MAX_SIZE',
+      data: { max: MAX_FILTER_VALUES },
+    });
   const keys = c.sort(q.sort, opts.ids ?? [{ sql: 'id', type: 'text' }]);
   const limit = q.paging?.limit ?? 50;
   const offset = q.paging?.offset ?? 0;

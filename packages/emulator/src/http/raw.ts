@@ -9,7 +9,9 @@
  * envelope is unconfirmed (wire, open questions); this is the reading that serves both clients.
  * @module
  */
+import { nestsDeeperThan, tooDeep } from './decode.ts';
 import { ApiError, invalid } from './errors.ts';
+import { badTextAt } from './router.ts';
 
 /** The members of the request envelope; a message with any other member is a plain request. */
 const ENVELOPE_KEYS = new Set([
@@ -38,12 +40,17 @@ export function rawRequest(msg: Record<string, unknown>): Record<string, unknown
   if (typeof msg.body !== 'string' || Object.keys(msg).some((k) => !ENVELOPE_KEYS.has(k))) return undefined;
   let inner: unknown;
   try {
-    inner = JSON.parse(Buffer.from(msg.body, 'base64').toString('utf8'));
+    inner = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(msg.body, 'base64')));
   } catch {}
   if (!inner || typeof inner !== 'object' || Array.isArray(inner))
     throw invalid([
-      { field: 'body', description: 'must be the base64 of a JSON object', violatedRule: 'FORMAT' },
+      { field: 'body', description: 'must be the base64 of a JSON object (UTF-8)', violatedRule: 'FORMAT' },
     ]);
+  // The checks the router makes of every message, which saw only the envelope (U+0000 in a client
+  // id reached the database: a 500).
+  if (nestsDeeperThan(inner)) throw tooDeep('body');
+  const bad = badTextAt(inner, 'body');
+  if (bad) throw invalid([bad]);
   return inner as Record<string, unknown>;
 }
 

@@ -190,7 +190,16 @@ export function badTextAt(value: unknown, field = ''): { field: string; descript
  */
 const storableInput: MiddlewareHandler = async (c, next) => {
   const fields: [string, unknown][] = [...Object.entries(c.req.param()), ...new URL(c.req.url).searchParams];
-  if (isForm(c.req.header('content-type'))) fields.push(...Object.entries(await c.req.parseBody()));
+  if (isForm(c.req.header('content-type'))) {
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      // A multipart body without its boundary, or not split by it (the handlers never see it).
+      throw appError(400, 'MALFORMED_REQUEST', 'The request body is not a valid form');
+    }
+    fields.push(...Object.entries(form));
+  }
   for (const [key, value] of fields) {
     const bad = badTextAt({ [key]: value });
     if (bad) throw invalid([bad]);
