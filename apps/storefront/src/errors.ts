@@ -21,7 +21,7 @@ function sentence(text: string) {
 }
 
 export const OFFLINE = 'The shop could not be reached. Check your connection and try again.';
-const TROUBLE = 'The shop is having trouble right now. Please try again in a moment.';
+export const TROUBLE = 'The shop is having trouble right now. Please try again in a moment.';
 
 /** Text written for developers rather than shoppers. */
 const DEVELOPER_TEXT = [

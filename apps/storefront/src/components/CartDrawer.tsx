@@ -2,7 +2,7 @@ import { useCart, useCartUpdating } from '@shopkit/react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../session.ts';
-import { CartLines } from './CartLines.tsx';
+import { CartLines, LineChangeError, useLineChanges } from './CartLines.tsx';
 import { CheckoutButton, useCartCheckout } from './CheckoutButton.tsx';
 import { ErrorState, Skeleton } from './States.tsx';
 
@@ -24,6 +24,7 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
   // A refused refresh ended the member's session and their cart went with it: the cart is not
   // empty, it is theirs to see again after a login (the page's banner is behind the modal).
   const ended = useSession().expired;
+  const changes = useLineChanges();
   // What the focus was on may go while the drawer is open (the session ended under it and the
   // cart went with it; another tab emptied it): focus goes to the heading, not the page's body
   // behind the modal.
@@ -55,9 +56,10 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
           to see your cart.
         </p>
       )}
+      {!ended && <LineChangeError changes={changes} />}
       {!empty && (
         <>
-          <CartLines compact />
+          <CartLines changes={changes} compact />
           <p className="subtotal" aria-busy={updating}>
             <span>Subtotal</span>{' '}
             <strong className={updating ? 'updating' : undefined}>{data.subtotal?.formattedAmount}</strong>

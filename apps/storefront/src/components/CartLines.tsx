@@ -17,19 +17,40 @@ function describe(l: LineItem) {
 }
 
 /**
- * The cart's lines with quantity steppers and removal (optimistic; rolled back on failure).
- * Removing a line (with "Remove", or "One fewer" on its last item) moves focus to the next line's
- * name (else the previous one's, else the cart's heading), not to the page's body.
+ * The changes `CartLines` makes (quantities, removals), held by the page or drawer that shows it:
+ * removing the last line empties the cart until the platform answers, and the list goes with it;
+ * when the removal fails the line comes back, and why must still be said (`LineChangeError`),
+ * which a list mounted afresh no longer knew.
  */
-export function CartLines({ compact = false }: { compact?: boolean }) {
+export function useLineChanges() {
+  const qty = useUpdateLineItemQuantity();
+  const remove = useRemoveLineItems();
+  return { qty, remove, error: qty.error ?? remove.error };
+}
+export type LineChanges = ReturnType<typeof useLineChanges>;
+
+/** Why the last change of the cart's lines failed (rolled back), if it did. */
+export function LineChangeError({ changes }: { changes: LineChanges }) {
+  return changes.error ? (
+    <p className="notice notice-error" role="alert">
+      The cart was not changed. {humanMessage(changes.error)}
+    </p>
+  ) : null;
+}
+
+/**
+ * The cart's lines with quantity steppers and removal (optimistic; rolled back on failure: the
+ * holder of `changes` shows why with `LineChangeError`). Removing a line (with "Remove", or "One
+ * fewer" on its last item) moves focus to the next line's name (else the previous one's, else the
+ * cart's heading), not to the page's body.
+ */
+export function CartLines({ changes, compact = false }: { changes: LineChanges; compact?: boolean }) {
   const { data } = useCart();
   // Until a change answers, line totals are the ones from before it.
   const updating = useCartUpdating();
-  const qty = useUpdateLineItemQuantity();
-  const remove = useRemoveLineItems();
+  const { qty, remove } = changes;
   const list = useRef<HTMLUListElement>(null);
   const lines = data?.lineItems ?? [];
-  const error = qty.error ?? remove.error;
   const removeLine = (index: number) => {
     const names = [...(list.current?.querySelectorAll<HTMLElement>('.line-name') ?? [])];
     const target =
@@ -40,77 +61,77 @@ export function CartLines({ compact = false }: { compact?: boolean }) {
     remove.mutate([lines[index]!.id]);
   };
   return (
-    <>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          The cart was not changed. {humanMessage(error)}
-        </p>
-      )}
-      <ul ref={list} className={`lines ${compact ? 'compact' : ''}`} aria-label="Cart items">
-        {lines.map((l, index) => {
-          const name = l.productName?.original ?? 'Item';
-          const pending = l.id.startsWith('pending-');
-          const slug = l.url ? new URL(l.url, location.origin).pathname.split('/').pop() : undefined;
-          const unavailable =
-            l.availability?.status === 'NOT_AVAILABLE' || l.availability?.status === 'NOT_FOUND';
-          return (
-            <li key={l.id} className="line" aria-busy={pending}>
-              {l.image ? (
-                <img src={imageUrl(l.image)} alt="" width={72} height={72} />
-              ) : (
-                <span className="line-img" />
+    <ul ref={list} className={`lines ${compact ? 'compact' : ''}`} aria-label="Cart items">
+      {lines.map((l, index) => {
+        const name = l.productName?.original ?? 'Item';
+        const pending = l.id.startsWith('pending-');
+        const slug = l.url ? new URL(l.url, location.origin).pathname.split('/').pop() : undefined;
+        const unavailable =
+          l.availability?.status === 'NOT_AVAILABLE' || l.availability?.status === 'NOT_FOUND';
+        // The stock left, when the platform counts it: the line cannot be checked out above it, so
+        // "One more" stops there (aria-disabled: a disabled button would drop the focus on it).
+        const most = l.availability?.quantityAvailable;
+        const full = !unavailable && most !== undefined && l.quantity >= most;
+        return (
+          <li key={l.id} className="line" aria-busy={pending}>
+            {l.image ? (
+              <img src={imageUrl(l.image)} alt="" width={72} height={72} />
+            ) : (
+              <span className="line-img" />
+            )}
+            <div className="line-body">
+              <p className="line-name" tabIndex={-1}>
+                {slug ? <Link to={`/products/${slug}`}>{name}</Link> : name}
+              </p>
+              {describe(l) && <p className="muted">{describe(l)}</p>}
+              {unavailable && <p className="stock out">No longer available</p>}
+              {l.availability?.status === 'PARTIALLY_AVAILABLE' && (
+                <p className="stock out">Only {most} in stock: lower the quantity to check out.</p>
               )}
-              <div className="line-body">
-                <p className="line-name" tabIndex={-1}>
-                  {slug ? <Link to={`/products/${slug}`}>{name}</Link> : name}
-                </p>
-                {describe(l) && <p className="muted">{describe(l)}</p>}
-                {unavailable && <p className="stock out">No longer available</p>}
-                <div className="line-actions">
-                  <fieldset className="stepper">
-                    <legend className="visually-hidden">Quantity of {name}</legend>
-                    <button
-                      type="button"
-                      aria-label={`One fewer ${name}`}
-                      disabled={pending}
-                      onClick={() =>
-                        // The last one goes as a removal does: focus moves on, not to the page's body.
-                        l.quantity <= 1
-                          ? removeLine(index)
-                          : qty.mutate({ id: l.id, quantity: l.quantity - 1 })
-                      }
-                    >
-                      −
-                    </button>
-                    <output aria-live="polite" aria-label={`${name} quantity`}>
-                      {l.quantity}
-                    </output>
-                    <button
-                      type="button"
-                      aria-label={`One more ${name}`}
-                      disabled={pending}
-                      onClick={() => qty.mutate({ id: l.id, quantity: l.quantity + 1 })}
-                    >
-                      +
-                    </button>
-                  </fieldset>
+              <div className="line-actions">
+                <fieldset className="stepper">
+                  <legend className="visually-hidden">Quantity of {name}</legend>
                   <button
                     type="button"
-                    className="link-button"
+                    aria-label={`One fewer ${name}`}
                     disabled={pending}
-                    onClick={() => removeLine(index)}
+                    onClick={() =>
+                      // The last one goes as a removal does: focus moves on, not to the page's body.
+                      l.quantity <= 1 ? removeLine(index) : qty.mutate({ id: l.id, quantity: l.quantity - 1 })
+                    }
                   >
-                    Remove<span className="visually-hidden"> {name}</span>
+                    −
                   </button>
-                </div>
+                  <output aria-live="polite" aria-label={`${name} quantity`}>
+                    {l.quantity}
+                  </output>
+                  <button
+                    type="button"
+                    aria-label={`One more ${name}`}
+                    disabled={pending}
+                    aria-disabled={full || undefined}
+                    title={full ? `No more ${name} in stock` : undefined}
+                    onClick={() => !full && qty.mutate({ id: l.id, quantity: l.quantity + 1 })}
+                  >
+                    +
+                  </button>
+                </fieldset>
+                <button
+                  type="button"
+                  className="link-button"
+                  disabled={pending}
+                  onClick={() => removeLine(index)}
+                >
+                  Remove<span className="visually-hidden"> {name}</span>
+                </button>
               </div>
-              <p className={updating ? 'line-price updating' : 'line-price'} aria-busy={updating}>
-                {l.lineItemPrice?.formattedAmount ?? l.price?.formattedAmount ?? ''}
-              </p>
-            </li>
-          );
-        })}
-      </ul>
-    </>
+            </div>
+            <p className={updating ? 'line-price updating' : 'line-price'} aria-busy={updating}>
+              {l.lineItemPrice?.formattedAmount ?? l.price?.formattedAmount ?? ''}
+            </p>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -2,7 +2,7 @@ import { useApplyCoupon, useCart, useCartUpdating, useEstimateTotals, useRemoveC
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
-import { CartLines } from '../components/CartLines.tsx';
+import { CartLines, LineChangeError, useLineChanges } from '../components/CartLines.tsx';
 import { CheckoutButton, useCartCheckout } from '../components/CheckoutButton.tsx';
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
@@ -295,6 +295,7 @@ export function CartPage() {
   // A refused refresh ended the member's session and their cart went with it: the cart is not
   // empty, it is theirs to see again after a login.
   const ended = useSession().expired;
+  const changes = useLineChanges();
   // The lines may go with the focus in them (the session ended under it, another tab emptied the
   // cart): focus goes to the heading, not the page's body. Not on arrival: the page starts at the top.
   const heading = useRef<HTMLHeadingElement>(null);
@@ -325,9 +326,11 @@ export function CartPage() {
           </p>
         </Empty>
       )}
+      {/* A session that ended says so above; the change it refused needs no word of its own. */}
+      {!ended && <LineChangeError changes={changes} />}
       {!empty && (
         <div className="cart-layout">
-          <CartLines />
+          <CartLines changes={changes} />
           <Totals />
         </div>
       )}

@@ -188,7 +188,11 @@ function ProductDetail({ product }: { product: Product }) {
                       name={`${id}-${o.name}`}
                       value={c.description}
                       checked={choices[o.name ?? ''] === c.description}
-                      onChange={() => setChoices((s) => ({ ...s, [o.name ?? '']: c.description ?? '' }))}
+                      onChange={() => {
+                        // "Added to your cart" was said of the variant chosen before.
+                        setAdded(false);
+                        setChoices((s) => ({ ...s, [o.name ?? '']: c.description ?? '' }));
+                      }}
                     />
                     <label
                       htmlFor={inputId}

@@ -1,7 +1,7 @@
 import { type LoginResult, MemberSessionError } from '@shopkit/react';
 import { ValidationError } from '@shopkit/sdk';
 import { describe, expect, it } from 'vitest';
-import { OFFLINE } from '../../errors.ts';
+import { OFFLINE, TROUBLE } from '../../errors.ts';
 import {
   EMAIL_PROBLEM,
   type FieldInput,
@@ -71,6 +71,11 @@ describe('outcomeMessage', () => {
       'That did not work. Please try again.',
     );
     expect(outcomeMessage(failure({}), null)).toBe('That did not work. Please try again.');
+  });
+
+  it('blames the shop, not the address, when the shop failed (a 5xx, filed under invalidEmail)', () => {
+    for (const error of ['System error occurred', 'System error occurred, request-id: 1-2-3'])
+      expect(outcomeMessage(failure({ errorCode: 'invalidEmail', error }), null)).toBe(TROUBLE);
   });
 });
 

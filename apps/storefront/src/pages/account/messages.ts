@@ -3,7 +3,7 @@
  * verification, and about a field's value before it is sent.
  */
 import { type LoginResult, MemberSessionError } from '@shopkit/react';
-import { humanMessage, OFFLINE, serverSentence } from '../../errors.ts';
+import { humanMessage, OFFLINE, serverSentence, TROUBLE } from '../../errors.ts';
 
 /** The platform's password rule (the emulator's too). */
 export const MIN_PASSWORD = 8;
@@ -27,6 +27,9 @@ export function outcomeMessage(r: LoginResult | undefined, error: Error | null) 
   if (r.loginState === 'OWNER_APPROVAL_REQUIRED')
     return 'Your account is waiting for the shop owner’s approval.';
   if (r.errorCode && MESSAGES[r.errorCode]) return MESSAGES[r.errorCode]!;
+  // The shop failed (a 5xx, in the SDK's words for one): filed under `invalidEmail` too, but no
+  // fault of the address's.
+  if (r.error?.startsWith('System error occurred')) return TROUBLE;
   // The SDK files every other refused login (throttling, an unknown address…) under
   // `invalidEmail`: the server's own sentence says which.
   return (
