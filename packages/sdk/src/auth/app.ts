@@ -86,8 +86,10 @@ export function AppStrategy(options: AppOptions): AuthStrategy & { invalidate():
       });
       return { Authorization: await within(inflight, signal) };
     },
-    async onUnauthorized() {
-      token = undefined;
+    async onUnauthorized(_t, rejected) {
+      // Renewed since that request went out (another call's 401): replay with the new token, not
+      // one grant more for every 401 that was on its way.
+      if (!token || !rejected || token.value === rejected.split(',')[0]) token = undefined;
       return true;
     },
     invalidate() {

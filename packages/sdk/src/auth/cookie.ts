@@ -30,7 +30,10 @@ export interface CookieJar {
 /** The cookie name for a client id: `__Host-shopkit-<clientId>`. */
 export const tokenCookieName = (clientId: string) => `__Host-shopkit-${clientId.replace(/[^\w-]/g, '')}`;
 
-/** Keeps tokens in an HttpOnly, Secure, host-only cookie (30 days; deleted on logout). */
+/**
+ * Keeps tokens in an HttpOnly, Secure, host-only cookie (30 days; deleted on logout). Make the
+ * client and its strategy per request (a strategy shares one first visitor token among its calls).
+ */
 export function cookieStorage(jar: CookieJar, clientId: string, options: CookieOptions = {}): TokenStorage {
   const name = tokenCookieName(clientId);
   const attrs = `Path=/; Secure; HttpOnly; SameSite=${options.sameSite === 'Strict' ? 'Strict' : 'Lax'}`;

@@ -88,7 +88,8 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
    */
   let leeway = options.leewaySeconds ?? 30;
   const listeners: { [E in keyof OAuthEvents]?: Set<OAuthEvents[E]> } = {};
-  let inflight: Promise<Tokens> | undefined;
+  /** Renewals in flight, by the refresh token they renew (checklist 21; '' for none yet). */
+  const inflight = new Map<string, Promise<Tokens>>();
   let transport: Transport | undefined;
   /** The client attached: its `onError` hears of the failures of this strategy's own calls (spec 7). */
   let client: AnyClient | undefined;
@@ -227,10 +228,15 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   /**
    * Single-flight within this instance, and across instances sharing storage via Web Locks: only a
    * storage given can be shared (the default memory storage is this instance's alone, and waiting
-   * for another tab's renewal to show in it only cost up to a second).
+   * for another tab's renewal to show in it only cost up to a second). Callers join the renewal of
+   * the refresh token they saw (`was`): a storage whose answer changed meanwhile (a login) is not
+   * answered with the renewal of another session's.
    */
-  const renewOnce = (force: boolean): Promise<Tokens> =>
-    (inflight ??= (async () => {
+  const renewOnce = (force: boolean, was: Tokens): Promise<Tokens> => {
+    const key = was.refreshToken.value;
+    let p = inflight.get(key);
+    if (p) return p;
+    p = (async () => {
       try {
         const locks =
           options.storage && (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
@@ -242,9 +248,12 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
           lock ? renew(force) : locks.request(name, async () => renew(force, await changedSince(seen))),
         );
       } finally {
-        inflight = undefined;
+        inflight.delete(key);
       }
-    })());
+    })();
+    inflight.set(key, p);
+    return p;
+  };
 
   return {
     clientId,
@@ -256,7 +265,8 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       transport ??= t;
       const tokens = await read();
       return {
-        Authorization: (usable(tokens) ? tokens : await within(renewOnce(false), signal)).accessToken.value,
+        Authorization: (usable(tokens) ? tokens : await within(renewOnce(false, tokens), signal)).accessToken
+          .value,
       };
     },
     get epoch() {
@@ -267,7 +277,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       // Renewed since that request went out (another call's 401): replay with the new token.
       const now = await read();
       if (rejected && usable(now) && now.accessToken.value !== rejected.split(',')[0]) return true;
-      await renewOnce(true);
+      await renewOnce(true, now);
       return true;
     },
     getTokens: read,
@@ -282,7 +292,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
           return tokens;
         })(),
       ),
-    renewToken: () => reported(renewOnce(true)),
+    renewToken: () => reported(read().then((t) => renewOnce(true, t))),
     tokenRequest,
     on(event, listener) {
       listeners[event] ??= new Set() as never;

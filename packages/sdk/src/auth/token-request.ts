@@ -31,7 +31,9 @@ interface TokenResponse {
  * Posts `body` to `path` and returns the answer. A network failure, a timeout or a 5xx is tried
  * again, with the client's retry settings (3 attempts in all by default, full-jitter backoff): the
  * server either never saw the grant or failed it; a 4xx is never retried (a refused refresh token
- * sent again stays refused). Any other answer without an access token (a non-empty string)
+ * sent again stays refused). A grant that spends a one-time `code` (a member's authorization code,
+ * an app's installation code) is sent once: the server may have spent it before its answer was
+ * lost, and the code sent again is refused (and what the first answer issued revoked). Any other answer without an access token (a non-empty string)
  * throws `something went wrong`, with the platform's error code when it gave one; no message or
  * detail repeats the body's secrets.
  */
@@ -41,7 +43,8 @@ export async function postTokenRequest(
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<TokenResponse & { access_token: string }> {
-  const { attempts = 3, baseDelayMs = 250, maxDelayMs = 10_000 } = t.retry ?? {};
+  const { attempts: most = 3, baseDelayMs = 250, maxDelayMs = 10_000 } = t.retry ?? {};
+  const attempts = 'code' in body ? 1 : most;
   for (let attempt = 1; ; attempt++) {
     let res: Response | undefined;
     let json: TokenResponse & { details?: { applicationError?: { code?: string } } } = {};

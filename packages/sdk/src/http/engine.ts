@@ -6,6 +6,8 @@
  * (a login page that only holds tokens) does not carry it.
  * @module
  */
+
+import { within } from '../auth/token-request.ts';
 import type { AnyClient, RequestOptions } from '../client.ts';
 import { errorFromResponse, ShopkitError, systemError, ValidationError } from './errors.ts';
 import type { CallOptions } from './op.ts';
@@ -90,6 +92,35 @@ function hold(ms: number): Slot {
   return slot;
 }
 
+/**
+ * The signal of an attempt (or of a wait within the call) until `end`: its slot's shared signal, or
+ * with a caller's signal one of its own that either aborts. `done` gives the slot back and takes the
+ * listeners off.
+ */
+function arm(end: number, outer?: AbortSignal) {
+  const slot = hold(Math.max(1, end - Date.now()));
+  const deadline = slot.c.signal;
+  let signal = deadline;
+  let onAbort: () => void;
+  if (outer) {
+    const ctl = new AbortController();
+    onAbort = () => ctl.abort(outer.aborted ? outer.reason : deadline.reason);
+    if (outer.aborted) onAbort();
+    outer.addEventListener('abort', onAbort);
+    deadline.addEventListener('abort', onAbort);
+    signal = ctl.signal;
+  }
+  const done = () => {
+    busy--;
+    slot.n--;
+    if (outer) {
+      outer.removeEventListener('abort', onAbort);
+      deadline.removeEventListener('abort', onAbort);
+    }
+  };
+  return { signal, deadline, done };
+}
+
 /** Sets each of `more` in `headers`, in place of a header of the same name in another case. */
 function put(headers: Record<string, string>, more?: Record<string, string>) {
   for (const k in more) {
@@ -113,13 +144,17 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', stop);
   });
 
+/** How a call that was aborted, or ran out of time, fails. */
+const ABORTED = { code: 'ABORTED', reason: 'the call was aborted' };
+const TIMEOUT = { code: 'TIMEOUT', reason: 'the call timed out' };
+
 /**
  * Waits `ms` before another attempt: `false` at once when the call's time (until `end`) would run
  * out first; throws `ABORTED` when the caller aborts meanwhile.
  */
 async function pause(ms: number, end: number, outer?: AbortSignal) {
   if (Date.now() + ms >= end) return false;
-  if (!(await sleep(ms, outer))) throw systemError(null, { code: 'ABORTED', reason: 'the call was aborted' });
+  if (!(await sleep(ms, outer))) throw systemError(null, ABORTED);
   return true;
 }
 
@@ -137,10 +172,17 @@ function retryAfterMs(res: Response): number | undefined {
 async function send(client: AnyClient, method: string, url: string, init: RequestOptions): Promise<object> {
   const { auth, transport } = client;
   const { o: options, s: shared } = client._;
-  const retry = { attempts: 3, baseDelayMs: 250, maxDelayMs: 10_000, ...options.retry };
+  // Each setting on its own: one given as `undefined` is the default (spread, it undid the default:
+  // no retries for `attempts: undefined`, waits of NaN for `maxDelayMs: undefined`).
+  const r = options.retry;
+  const attempts = r?.attempts ?? 3;
+  const baseDelayMs = r?.baseDelayMs ?? 250;
+  const maxDelayMs = r?.maxDelayMs ?? 10_000;
   const outer = init.signal;
-  // The timeout is the whole call's, retries and their waits included.
-  const end = Date.now() + (init.timeoutMs ?? options.timeoutMs ?? 30_000);
+  // The timeout is the whole call's, retries and their waits included (not a number, the default:
+  // NaN was no deadline at all).
+  const ms = init.timeoutMs ?? options.timeoutMs;
+  const end = Date.now() + (ms! >= 0 ? ms! : 30_000);
   // Stringified once, before anything is sent: a body JSON cannot hold fails as it is, unretried.
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   let refreshed = false;
@@ -152,20 +194,7 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     put(headers, options.headers);
     put(headers, init.headers);
     if (shared.consistent) put(headers, { 'X-Wix-Consistent': shared.consistent });
-    // This attempt's deadline: its slot's shared signal, or with a caller's signal one of its own
-    // that either aborts.
-    const slot = hold(Math.max(1, end - Date.now()));
-    const deadline = slot.c.signal;
-    let signal = deadline;
-    let onAbort: () => void;
-    if (outer) {
-      const ctl = new AbortController();
-      onAbort = () => ctl.abort(outer.aborted ? outer.reason : deadline.reason);
-      if (outer.aborted) onAbort();
-      outer.addEventListener('abort', onAbort);
-      deadline.addEventListener('abort', onAbort);
-      signal = ctl.signal;
-    }
+    const { signal, deadline, done } = arm(end, outer);
     let res: Response | undefined;
     let text: string | undefined;
     let cause: unknown;
@@ -179,6 +208,8 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
         headers.Authorization = headers.Authorization
           ? `${headers.Authorization},${init.apiKey}`
           : init.apiKey;
+      // Not sent at all once aborted, whatever the transport's fetch does with the signal.
+      if (signal.aborted) throw signal.reason;
       res = await transport.fetch(url, {
         method,
         headers,
@@ -189,18 +220,18 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     } catch (e) {
       cause = e;
     }
-    busy--;
-    slot.n--;
+    done();
     // The server may have applied a write by now: later reads must not join one sent before (`request`).
     if (!init.retrySafe) shared.w = -~shared.w!;
-    if (outer) {
-      outer.removeEventListener('abort', onAbort!);
-      deadline.removeEventListener('abort', onAbort!);
-    }
-    const backoff = () => Math.random() * Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (attempt - 1));
+    const backoff = () => Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
     if (text === undefined) {
       // The strategy's own failure (a refused token request) is thrown as it is.
       if (!authed && !signal.aborted) throw cause;
+      // A header no request can carry (a key or token with a line break or NUL, as a wrapped line
+      // of an env file gives): fetch refused it in words that quote the value. Said without the
+      // value, and not retried: it is no network failure (looked for only when a fetch failed).
+      if (!res && /[\r\n\0]/.test(Object.values(headers).join()))
+        throw systemError(null, { code: 'INVALID_HEADER', reason: 'a header holds a line break or NUL' });
       // Only a request that never got an answer is retried (never a caller's abort, nor a call
       // out of time), when there is time left for it.
       if (
@@ -208,17 +239,17 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
         !outer?.aborted &&
         !deadline.aborted &&
         init.retrySafe &&
-        attempt < retry.attempts &&
+        attempt < attempts &&
         (await pause(backoff(), end, outer))
       )
         continue;
-      const [code, reason] = outer?.aborted
-        ? ['ABORTED', 'the call was aborted']
+      const { code, reason } = outer?.aborted
+        ? ABORTED
         : deadline.aborted
-          ? ['TIMEOUT', 'the call timed out']
+          ? TIMEOUT
           : res
-            ? ['NETWORK_ERROR', 'the response was cut off']
-            : ['NETWORK_ERROR', 'the network request failed'];
+            ? { code: 'NETWORK_ERROR', reason: 'the response was cut off' }
+            : { code: 'NETWORK_ERROR', reason: 'the network request failed' };
       throw systemError(res && !outer?.aborted ? res.headers.get('x-wix-request-id') : null, {
         status: outer?.aborted ? undefined : res?.status,
         code,
@@ -251,13 +282,23 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
       });
     if (status === 401 && auth?.onUnauthorized && !refreshed) {
       refreshed = true;
-      if (await auth.onUnauthorized(transport, headers.Authorization)) continue;
+      // The refresh within the call's time and abort, as an attempt's auth headers are: a slow token
+      // endpoint held the call for the token request's own timeout, and said NETWORK_ERROR. It goes
+      // on for the calls waiting on it.
+      const a = arm(end, outer);
+      try {
+        if (await within(auth.onUnauthorized(transport, headers.Authorization), a.signal)) continue;
+      } catch (e) {
+        throw a.signal.aborted ? systemError(null, outer?.aborted ? ABORTED : TIMEOUT) : e;
+      } finally {
+        a.done();
+      }
     }
     if (
       init.retrySafe &&
-      attempt < retry.attempts &&
+      attempt < attempts &&
       (status === 429 || status === 503) &&
-      (await pause(Math.min(retryAfterMs(res) ?? backoff(), retry.maxDelayMs), end, outer))
+      (await pause(Math.min(retryAfterMs(res) ?? backoff(), maxDelayMs), end, outer))
     )
       continue;
     throw errorFromResponse({ status, statusText: res.statusText, body: parsed, requestId }, init.rename);

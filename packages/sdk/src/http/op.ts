@@ -47,7 +47,7 @@ export interface OpSpec {
   complexQuery?: boolean;
   /** GET that switches to POST with a JSON body when its query string exceeds 4000 characters. */
   fallback?: boolean;
-  /** A POST that is safe to retry (a read sent as POST). */
+  /** A POST that is safe to retry (a read sent as POST); `false` for a GET that is not (it spends something). */
   idempotent?: boolean;
   /** Needs an elevated client (API key, app, platform user); refused locally otherwise. */
   elevated?: boolean;
@@ -190,7 +190,7 @@ export async function call<R = unknown>(
     ...opts,
     query,
     body,
-    retrySafe: spec.method === 'GET' || !!spec.idempotent,
+    retrySafe: spec.method === 'GET' ? spec.idempotent !== false : !!spec.idempotent,
     rename,
   };
   const raw = await request<any>(client, method, filled.path, init);

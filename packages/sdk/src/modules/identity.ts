@@ -590,6 +590,8 @@ const ssoCallbackOp = /* @__PURE__ */ op<[msg: { state: string; sessionToken: st
   method: 'GET',
   path: `${A}/v1/callback`,
   args: ['options:'],
+  // A GET that spends its state (one try each): not sent again after a lost answer.
+  idempotent: false,
   res: identityRes,
 });
 const tokenParamsOp = /* @__PURE__ */ post<[msg: object], StateResponse>(
