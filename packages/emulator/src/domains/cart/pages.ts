@@ -32,10 +32,10 @@ import {
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
 import { orderEntity } from './entities.ts';
-import { type CartState, estimate, findCoupon, resolveLines } from './model.ts';
+import { type CartState, cartState, estimate, findCoupon, renderCart, resolveLines } from './model.ts';
 import { CURRENCY, price, toCents } from './money.ts';
 import type { RestAddress } from './pricing.ts';
-import { CART_EVENTS, type CartDoc, type CartRow, type StoredLine } from './store.ts';
+import { CART_EVENTS, type CartDoc, type CartRow, type StoredLine, saveCart, takeOrdered } from './store.ts';
 
 /** What a checkout stores (table `checkouts`, column `doc`). */
 export interface CheckoutDoc {
@@ -471,12 +471,19 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
         // The buyer is told by e-mail, in the same transaction: a mail for every order placed, none
         // for one undone.
         await sendMail(emu, sql, orderMail(form.email, number, est));
-        // The order empties the cart it came from (also if it has since moved to the member's cart).
-        const gone = await sql.query<{ id: string }>(
-          "DELETE FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 RETURNING id",
-          [co.cart_id, co.id],
-        );
-        for (const g of gone) await emu.recordEvent(sql, CART_EVENTS.cartDeleted, g.id, { id: g.id });
+        // The order takes its lines out of the cart it came from (also if it has since moved to the
+        // member's cart): a cart left empty is deleted, one with lines added since keeps them.
+        const { deleted, changed } = await takeOrdered(sql, co.cart_id, co.id, co.doc.lineItems);
+        for (const id of deleted) await emu.recordEvent(sql, CART_EVENTS.cartDeleted, id, { id });
+        for (const row of changed) {
+          await saveCart(emu, sql, row);
+          await emu.recordEvent(
+            sql,
+            CART_EVENTS.cartUpdated,
+            row.id,
+            renderCart(await cartState(emu, sql, row), now),
+          );
+        }
         return { kind: 'placed' as const, co };
       });
     })

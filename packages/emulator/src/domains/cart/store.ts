@@ -100,7 +100,10 @@ export interface CartDoc {
   businessLocationId?: string;
   couponCode?: string;
   merchantDiscounts?: MerchantDiscount[];
+  /** The last checkout made from this cart (the wire's `checkoutId`). */
   checkoutId?: string;
+  /** Checkouts of carts merged into this one at a login: their orders take their lines from it. */
+  mergedCheckoutIds?: string[];
 }
 
 export interface CartRow {
@@ -216,7 +219,14 @@ export function mergeDocs(into: CartDoc, from: CartDoc, unitOf: (l: StoredLine) 
   const followed = (from.merchantDiscounts ?? []).map((m) =>
     m.lineItemIds ? { ...m, lineItemIds: [...new Set(m.lineItemIds.map((id) => joined.get(id) ?? id))] } : m,
   );
-  const doc = {
+  const merged = [
+    ...new Set([
+      ...(into.mergedCheckoutIds ?? []),
+      ...(from.mergedCheckoutIds ?? []),
+      ...(from.checkoutId ? [from.checkoutId] : []),
+    ]),
+  ];
+  const doc: CartDoc = {
     ...from,
     ...into,
     lineItems: lines,
@@ -224,9 +234,51 @@ export function mergeDocs(into: CartDoc, from: CartDoc, unitOf: (l: StoredLine) 
     merchantDiscounts: [...(into.merchantDiscounts ?? []), ...followed],
     contactInfo: into.contactInfo ?? from.contactInfo,
     buyerNote: into.buyerNote ?? from.buyerNote,
+    // The member's own checkout stays the cart's; the visitor's, when placed, takes its lines from here.
+    checkoutId: into.checkoutId ?? from.checkoutId,
+    ...(merged.length ? { mergedCheckoutIds: merged } : {}),
   };
   pruneDiscounts(doc);
   return doc;
+}
+
+/**
+ * Takes an order's lines (`ordered`, the checkout's) out of the carts it was made from: the cart of
+ * the checkout, and a member's cart it has since been merged into. Each ordered line takes its
+ * quantity from the cart's line of the same item (`lineKey`), once over all of them; the lines
+ * added after the checkout was made, or merged in from another device, stay. A cart left without
+ * lines is deleted; another forgets the checkout. The rows are locked; returns those deleted and
+ * those changed (not yet saved: `saveCart`).
+ */
+export async function takeOrdered(sql: Sql, cartId: string, checkoutId: string, ordered: StoredLine[]) {
+  const rows = await sql.query<CartRow>(
+    `SELECT * FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 OR doc->'mergedCheckoutIds' ? $2
+     ORDER BY id FOR UPDATE`,
+    [cartId, checkoutId],
+  );
+  const left = new Map<string, number>();
+  for (const l of ordered) left.set(lineKey(l), (left.get(lineKey(l)) ?? 0) + l.quantity);
+  const deleted: string[] = [];
+  const changed: CartRow[] = [];
+  for (const row of rows) {
+    const lines: StoredLine[] = [];
+    for (const l of row.doc.lineItems) {
+      const take = Math.min(l.quantity, left.get(lineKey(l)) ?? 0);
+      if (take) left.set(lineKey(l), left.get(lineKey(l))! - take);
+      if (l.quantity > take) lines.push({ ...l, quantity: l.quantity - take });
+    }
+    if (!lines.length) {
+      await sql.query('DELETE FROM carts WHERE id = $1', [row.id]);
+      deleted.push(row.id);
+      continue;
+    }
+    row.doc.lineItems = lines;
+    if (row.doc.checkoutId === checkoutId) delete row.doc.checkoutId;
+    row.doc.mergedCheckoutIds = row.doc.mergedCheckoutIds?.filter((id) => id !== checkoutId);
+    if (!row.doc.mergedCheckoutIds?.length) delete row.doc.mergedCheckoutIds;
+    changed.push(row);
+  }
+  return { deleted, changed };
 }
 
 /**
