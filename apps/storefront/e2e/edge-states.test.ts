@@ -278,13 +278,14 @@ it('keeps the chosen shipping option for a new estimate address, and says so whe
   const shipping = page.getByRole('group', { name: 'Shipping', exact: true });
   const totals = page.locator('.totals[aria-busy="false"]');
   await totals.waitFor();
-  await shipping.getByLabel(/^Express delivery/).check();
+  // Offered at what it is charged: its price and its handling fee (15.00 + 2.00).
+  await shipping.getByLabel(/^Express delivery · \$17\.00/).check();
   await totals.getByText('$17.00').waitFor();
 
   // Another address that offers Express: it stays chosen, at that address's price.
   await page.getByLabel('Country code').fill('GB');
   await page.getByRole('button', { name: 'Estimate' }).click();
-  await shipping.getByLabel(/^Express delivery · \$45\.00/).waitFor();
+  await shipping.getByLabel(/^Express delivery · \$47\.00/).waitFor();
   await totals.getByText('$47.00').waitFor();
   expect(await shipping.getByLabel(/^Express delivery/).isChecked()).toBe(true);
 
@@ -315,7 +316,7 @@ it('keeps the chosen shipping option for a new estimate address, and says so whe
   await page.getByLabel('Country code').fill('GB');
   await page.getByRole('button', { name: 'Estimate' }).click();
   await page.getByRole('status').filter({ hasText: 'not offered' }).waitFor({ state: 'detached' });
-  await shipping.getByLabel(/^Express delivery · \$45\.00/).check();
+  await shipping.getByLabel(/^Express delivery · \$47\.00/).check();
   await totals.getByText('$47.00').waitFor();
   await page.route('**/carts/current/estimate-totals', async (route) => {
     const body = JSON.parse(route.request().postData() ?? '{}');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, discountParts, few, shownPrice } from './format.ts';
+import { count, discountParts, few, optionCents, shownPrice } from './format.ts';
 
 describe('count', () => {
   it('puts the noun in the singular for one only', () => {
@@ -7,6 +7,20 @@ describe('count', () => {
     expect(count(0, 'product')).toBe('0 products');
     expect(count(2, 'variant')).toBe('2 variants');
     expect(count(3, 'child', 'children')).toBe('3 children');
+  });
+});
+
+describe('optionCents', () => {
+  it('adds a shipping option’s charges to its price (the options list them apart)', () => {
+    const price = (amount: string) => ({ amount });
+    expect(optionCents({ price: price('15.00'), otherCharges: [{ price: price('2.00') }] })).toBe(1700);
+    expect(optionCents({ price: price('0.00') })).toBe(0);
+    expect(
+      optionCents({
+        price: price('0.10'),
+        otherCharges: [{ price: price('0.20') }, { price: price('0.05') }],
+      }),
+    ).toBe(35);
   });
 });
 

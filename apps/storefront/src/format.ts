@@ -14,6 +14,15 @@ export function money(amount: number | string | undefined, currency = 'USD') {
 /** A platform amount (a decimal string) in whole cents. */
 export const cents = (amount: string | undefined) => Math.round(Number(amount ?? 0) * 100);
 
+/**
+ * What a shipping option offered costs in all, in cents: its price and its charges (handling,
+ * insurance), which the options list apart (express: 15.00 and a 2.00 handling fee, charged 17.00).
+ */
+export const optionCents = (cost: {
+  price: { amount: string };
+  otherCharges?: { price: { amount: string } }[];
+}) => cents(cost.price.amount) + (cost.otherCharges ?? []).reduce((t, c) => t + cents(c.price.amount), 0);
+
 /** What the totals need of an estimate: its discount, and the chosen shipping option's own. */
 export interface DiscountedEstimate {
   priceSummary?: { discount: { amount: string } };

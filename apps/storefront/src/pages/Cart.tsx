@@ -6,7 +6,7 @@ import { CartLines, LineChangeError, useLineChanges } from '../components/CartLi
 import { CheckoutButton, useCartCheckout } from '../components/CheckoutButton.tsx';
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
 import { humanMessage } from '../errors.ts';
-import { cents, discountParts, money } from '../format.ts';
+import { cents, discountParts, money, optionCents } from '../format.ts';
 import { useSession } from '../session.ts';
 import { shippingDropped } from '../shipping.ts';
 import { useTitle } from '../title.ts';
@@ -211,7 +211,8 @@ function Totals() {
               />
               <label htmlFor={`${id}-ship-${o.code}`}>
                 {o.title} ·{' '}
-                {o.cost && cents(o.cost.price.amount) === 0 ? 'Free' : o.cost?.price.formattedAmount}
+                {o.cost &&
+                  (optionCents(o.cost) === 0 ? 'Free' : money(optionCents(o.cost) / 100, est.data?.currency))}
                 {o.logistics?.deliveryTime ? ` · ${o.logistics.deliveryTime}` : ''}
               </label>
             </div>

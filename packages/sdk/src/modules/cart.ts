@@ -265,7 +265,10 @@ export interface ShippingOption {
   logistics?: DeliveryLogistics;
   cost?: {
     price: Price;
-    /** Handling, insurance: already in `price`. */
+    /**
+     * Handling, insurance: listed apart from `price` in the options offered (the option costs both);
+     * the chosen option's `cost.price` (`selectedCarrierServiceOption`) has them in it.
+     */
     otherCharges?: Array<{ type: ChargeType; price: Price; details?: string }>;
   };
 }
