@@ -95,4 +95,23 @@ describe.each(testBackends())('cart audit 4 (%s)', (backend) => {
     await place(session);
     expect(lines((await as(second)(CART)).cart)).toEqual(['1 × Cast Iron Skillet']);
   });
+
+  it('taxes a store pickup at the store’s address, whatever the buyer’s address', async () => {
+    const visitor = as(await visitorToken(emu));
+    await visitor(`${CART}/add-to-cart`, { lineItems: [item('dinner-plate', 1)] });
+    const taxed = async (country: string, subdivision?: string, code = 'store-pickup') => {
+      const est = await visitor(`${CART}/estimate-totals`, {
+        shippingAddress: { country, subdivision, city: 'X', postalCode: '1', addressLine1: '1 Road' },
+        selectedShippingOption: { code },
+      });
+      const line = est.calculatedLineItems[0];
+      return [line.pricesBreakdown.taxDetails.taxRate, line.taxableAddress.addressType];
+    };
+    const store = await taxed('US', 'US-NY');
+    expect(store).toEqual(['0.08875', 'BUSINESS']);
+    expect(await taxed('GB')).toEqual(store);
+    expect(await taxed('US', 'US-CA')).toEqual(store);
+    // Delivered, the buyer's address decides.
+    expect(await taxed('GB', undefined, 'standard')).toEqual(['0.2', 'SHIPPING']);
+  });
 });

@@ -373,14 +373,17 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
   const shipping = chosen ? chosen.price + sum(chosen.charges.map((c) => c.cents)) : 0n;
   const shippingDiscount = d.coupon?.kind === 'freeShipping' ? shipping : 0n;
 
-  // Tax.
-  const [taxAddress, addressType] = input.shippingAddress
-    ? [input.shippingAddress, 'SHIPPING']
-    : input.billingAddress
-      ? [input.billingAddress, 'BILLING']
-      : doc.contactInfo?.address?.country
-        ? [doc.contactInfo.address, 'SHIPPING']
-        : [STORE_ADDRESS, 'BUSINESS'];
+  // Tax: where the goods are handed over, the store's address for a pickup there (a buyer abroad
+  // collecting in New York pays New York's tax, not their country's).
+  const [taxAddress, addressType] = chosen?.pickup
+    ? [STORE_ADDRESS, 'BUSINESS']
+    : input.shippingAddress
+      ? [input.shippingAddress, 'SHIPPING']
+      : input.billingAddress
+        ? [input.billingAddress, 'BILLING']
+        : doc.contactInfo?.address?.country
+          ? [doc.contactInfo.address, 'SHIPPING']
+          : [STORE_ADDRESS, 'BUSINESS'];
   const rule = input.calculateTax === false ? undefined : taxRule(taxAddress);
   /** Tax on `net`; `share`, when given, is its part of the tax of a larger amount (so parts add up). */
   const taxDetails = (net: bigint, taxed: boolean, share?: bigint) => {
