@@ -96,6 +96,24 @@ describe.each(testBackends())('cart audit 4 (%s)', (backend) => {
     expect(lines((await as(second)(CART)).cart)).toEqual(['1 × Cast Iron Skillet']);
   });
 
+  it('refuses a quantity past every bound once, with the tighter bound', async () => {
+    const token = await visitorToken(emu);
+    for (const quantity of [1e300, 2 ** 53, 10_000]) {
+      const res = await call(
+        'POST',
+        `${CART}/add-to-cart`,
+        { lineItems: [{ ...item('dinner-plate'), quantity }] },
+        {
+          authorization: token,
+        },
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.details.validationError.fieldViolations).toEqual([
+        expect.objectContaining({ field: 'lineItems[0].quantity', violatedRule: 'MAX', data: { max: 9999 } }),
+      ]);
+    }
+  });
+
   it('taxes a store pickup at the store’s address, whatever the buyer’s address', async () => {
     const visitor = as(await visitorToken(emu));
     await visitor(`${CART}/add-to-cart`, { lineItems: [item('dinner-plate', 1)] });

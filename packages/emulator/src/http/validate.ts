@@ -114,7 +114,16 @@ export function toViolations(error: z.ZodError, input: unknown): Violation[] {
         violatedRule = 'OTHER';
         ruleName = issue.code.toUpperCase();
     }
-    out.push({ field, description, violatedRule, ...(ruleName ? { ruleName } : {}), data });
+    const v: Violation = { field, description, violatedRule, ...(ruleName ? { ruleName } : {}), data };
+    // One bound per field and side, the tighter: `.int()` adds the safe integers' bound to a
+    // `.max(9999)`, and 1e300 was refused twice, with two maxima.
+    const twin =
+      violatedRule === 'MAX' || violatedRule === 'MIN'
+        ? out.findIndex((o) => o.field === field && o.violatedRule === violatedRule)
+        : -1;
+    if (twin < 0) out.push(v);
+    else if (violatedRule === 'MAX' ? data.max! < out[twin]!.data!.max! : data.min! > out[twin]!.data!.min!)
+      out[twin] = v;
   }
   return out;
 }
