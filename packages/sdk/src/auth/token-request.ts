@@ -20,6 +20,12 @@ export const within = <T>(p: Promise<T>, signal?: AbortSignal) =>
       })
     : p;
 
+/**
+ * A character no header value may hold: a control character but tab (a line break, NUL), or one
+ * past Latin-1. Fetch refuses such a header in words that quote it.
+ */
+export const BAD_HEADER = /[^\t\x20-\xff]/;
+
 /** What a token endpoint answers. */
 interface TokenResponse {
   access_token?: string;
@@ -61,6 +67,13 @@ export async function postTokenRequest(
       json = (await res.json().catch(() => 0)) || json;
     } catch (e) {
       cause = e;
+      // A header no request can carry (an API key with a line break): fetch's error quotes it.
+      // Not retried, and said without it.
+      if (BAD_HEADER.test(Object.values(headers).join()))
+        throw new ShopkitError('something went wrong', {
+          code: 'INVALID_HEADER',
+          description: 'A header no request can carry',
+        });
     }
     // An access token that is no string would go into `Authorization` and break the renewals later.
     if (res?.status === 200 && json.access_token && typeof json.access_token === 'string')

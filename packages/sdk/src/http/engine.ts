@@ -7,7 +7,7 @@
  * @module
  */
 
-import { within } from '../auth/token-request.ts';
+import { BAD_HEADER, within } from '../auth/token-request.ts';
 import type { AnyClient, RequestOptions } from '../client.ts';
 import { errorFromResponse, ShopkitError, systemError, ValidationError } from './errors.ts';
 import type { CallOptions } from './op.ts';
@@ -182,7 +182,7 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
   // The timeout is the whole call's, retries and their waits included (not a number, the default:
   // NaN was no deadline at all).
   const ms = init.timeoutMs ?? options.timeoutMs;
-  const end = Date.now() + (ms! >= 0 ? ms! : 30_000);
+  const end = Date.now() + (typeof ms === 'number' && ms >= 0 ? ms : 30_000);
   // Stringified once, before anything is sent: a body JSON cannot hold fails as it is, unretried.
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   let refreshed = false;
@@ -227,11 +227,15 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     if (text === undefined) {
       // The strategy's own failure (a refused token request) is thrown as it is.
       if (!authed && !signal.aborted) throw cause;
-      // A header no request can carry (a key or token with a line break or NUL, as a wrapped line
-      // of an env file gives): fetch refused it in words that quote the value. Said without the
-      // value, and not retried: it is no network failure (looked for only when a fetch failed).
-      if (!res && /[\r\n\0]/.test(Object.values(headers).join()))
-        throw systemError(null, { code: 'INVALID_HEADER', reason: 'a header holds a line break or NUL' });
+      // A header no request can carry (a key or token with a line break, as a wrapped line of an
+      // env file gives, or a pasted curly quote): fetch refused it in words that quote the value.
+      // Said without the value, and not retried: it is no network failure (looked for only when a
+      // fetch failed).
+      if (!res && BAD_HEADER.test(Object.values(headers).join()))
+        throw systemError(null, {
+          code: 'INVALID_HEADER',
+          reason: 'a header holds a character no header may',
+        });
       // Only a request that never got an answer is retried (never a caller's abort, nor a call
       // out of time), when there is time left for it.
       if (
@@ -287,7 +291,9 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
       // on for the calls waiting on it.
       const a = arm(end, outer);
       try {
-        if (await within(auth.onUnauthorized(transport, headers.Authorization), a.signal)) continue;
+        // (a strategy without types may answer at once, not with a promise)
+        if (await within(Promise.resolve(auth.onUnauthorized(transport, headers.Authorization)), a.signal))
+          continue;
       } catch (e) {
         throw a.signal.aborted ? systemError(null, outer?.aborted ? ABORTED : TIMEOUT) : e;
       } finally {

@@ -74,6 +74,7 @@ describe('a header no request can carry', () => {
   it.each([
     ['an API key with a line break', { apiKey: 'IST.secret-part-one\nsecret-part-two' }],
     ['a client header with CR LF', { headers: { 'X-Custom': 'a\r\nsecret-part-two' } }],
+    ['an API key with a curly quote pasted in', { apiKey: 'IST.secret-part-one\u201csecret-part-two' }],
   ])('%s: one attempt, an error that does not quote it', async (_, init) => {
     let sent = 0;
     const client = createClient({
@@ -87,13 +88,35 @@ describe('a header no request can carry', () => {
     });
     const errors: unknown[] = [];
     const c = createClient({ ...client._.o, baseUrl: client.baseUrl, onError: (e) => errors.push(e) });
-    const err = await request(c, 'GET', '/x', init).catch((e) => e);
+    const err = await request(c, 'GET', '/x', { ...init, retrySafe: true }).catch((e) => e);
     expect(err).toBeInstanceOf(ShopkitError);
     expect(err.code).toBe('INVALID_HEADER');
     expect(sent).toBe(1);
     for (const seen of [inspect(err, { depth: 10 }), JSON.stringify(err), String(err.stack), inspect(errors)])
       expect(seen).not.toContain('secret-part-two');
   });
+});
+
+it('a token request with such a header: one attempt, INVALID_HEADER, nothing quoted', async () => {
+  let sent = 0;
+  const auth = OAuthStrategy({ clientId: 'c' });
+  createClient({
+    baseUrl: 'http://127.0.0.1:9',
+    fetch: (input, i) => {
+      sent++;
+      return fetch(input, i);
+    },
+    auth,
+    retry: { baseDelayMs: 1 },
+  });
+  const err = await auth
+    .tokenRequest({ grantType: 'authorized_client' }, TokenRole.MEMBER, {
+      Authorization: 'TOKEN,IST.secret-part-one\nsecret-part-two',
+    })
+    .catch((e) => e);
+  expect(err).toMatchObject({ message: 'something went wrong', code: 'INVALID_HEADER' });
+  expect(sent).toBe(1);
+  expect(inspect(err, { depth: 10 })).not.toContain('secret-part-two');
 });
 
 describe('one-time codes', () => {
@@ -170,6 +193,36 @@ it('an aborted call is not sent, whatever the fetch does with the signal', async
   const err = await request(client, 'GET', '/x', { signal: ctl.signal }).catch((e) => e);
   expect(err.code).toBe('ABORTED');
   expect(f.log).toHaveLength(0);
+});
+
+it('a timeout that is no number is the default, not none and not at once', async () => {
+  for (const timeoutMs of [null, Number.NaN, '100', true] as unknown as number[]) {
+    const client = createClient({
+      baseUrl: 'http://shop.test',
+      timeoutMs,
+      // Answers after 30 ms, unless its signal aborts first (as Node's fetch does).
+      fetch: ((_: unknown, init?: RequestInit) =>
+        new Promise<Response>((resolve, reject) => {
+          const t = setTimeout(() => resolve(json(200, { ok: true })), 30);
+          init?.signal?.addEventListener('abort', () => {
+            clearTimeout(t);
+            reject(init.signal!.reason);
+          });
+        })) as typeof fetch,
+    });
+    expect(await request(client, 'GET', '/x')).toEqual({ ok: true });
+  }
+});
+
+it('a strategy of its own that answers a 401 at once (no promise) still gets its replay', async () => {
+  let n = 0;
+  const f = scripted(() => (++n === 1 ? json(401, { message: 'expired' }) : json(200, { ok: n })));
+  const client = createClient({
+    baseUrl: 'http://shop.test',
+    fetch: f.fetch,
+    auth: { getAuthHeaders: async () => ({ Authorization: `T${n}` }), onUnauthorized: (() => true) as never },
+  });
+  expect(await request(client, 'GET', '/x')).toEqual({ ok: 2 });
 });
 
 it('retry settings given as undefined are the defaults', async () => {
