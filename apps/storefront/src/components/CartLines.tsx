@@ -5,7 +5,7 @@ import {
   useRemoveLineItems,
   useUpdateLineItemQuantity,
 } from '@shopkit/react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { imageUrl } from '../config.ts';
 import { humanMessage } from '../errors.ts';
@@ -25,6 +25,19 @@ function describe(l: LineItem) {
 export function useLineChanges() {
   const qty = useUpdateLineItemQuantity();
   const remove = useRemoveLineItems();
+  // An error is said of one cart: another (the order placed, a logout, another member's) starts
+  // without it (the drawer that holds these is always mounted).
+  const id = useCart().data?.id;
+  const resets = useRef({ id, qty: qty.reset, remove: remove.reset });
+  resets.current.qty = qty.reset;
+  resets.current.remove = remove.reset;
+  useEffect(() => {
+    const r = resets.current;
+    if (r.id === id) return;
+    r.id = id;
+    r.qty();
+    r.remove();
+  }, [id]);
   return { qty, remove, error: qty.error ?? remove.error };
 }
 export type LineChanges = ReturnType<typeof useLineChanges>;

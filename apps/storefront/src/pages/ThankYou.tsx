@@ -16,7 +16,7 @@ export function ThankYou() {
   useTitle('Thank you');
   const qc = useQueryClient();
   useEffect(() => {
-    // The order emptied the cart on the platform, and its address is not the next order's.
+    // The order took its lines out of the cart on the platform, and its address is not the next order's.
     void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
     forgetCheckoutChoices();
   }, [qc]);
