@@ -263,11 +263,13 @@ const nodeName = (key) => (key === '.' ? 'index' : key.slice(2).replace(/\//g, '
 
 /**
  * The Node build (`node/`): Node's ES module loader pays for every file it loads (about 0.4 ms
- * each here), and the root entry of the compiled output is some 30 files. For Node, every export
- * is a small file that takes its names from one bundle of the whole package (`node/shared.js`), so
- * an import loads two files, and all entries share one copy of every module (one `ShopkitError`
- * for `instanceof`, one token lock). Bundlers keep the per-module files (the `default`
- * condition), which tree-shake best.
+ * each here, more on a busy machine), and the root entry of the compiled output is some 30 files.
+ * For Node, the root export is one bundle of the whole package (`node/index.js`), and every other
+ * export a small file that takes its names from the root's namespace of that module (`cart` for
+ * `./cart`: the root exports each module as a namespace), so an import of the root loads one
+ * file, of another export two, and all entries share one copy of every module (one
+ * `ShopkitError` for `instanceof`, one token lock). Bundlers keep the per-module files (the
+ * `default` condition), which tree-shake best.
  */
 async function nodeBuild(pkg, dir, out) {
   const targets = Object.entries(pkg.exports).map(([key, target]) => ({
@@ -275,26 +277,34 @@ async function nodeBuild(pkg, dir, out) {
     source: join(dir, target),
     compiled: join(out, target.replace(/^\.\/src\//, '').replace(/\.tsx?$/, '.js')),
   }));
-  const entry = targets
-    .map((t, i) => `export * as s${i} from ${JSON.stringify(t.source.split(sep).join('/'))};`)
-    .join('\n');
+  const root = targets.find((t) => t.key === '.');
+  if (!root) fail(`${pkg.name}: the Node build needs a root export`);
   await build({
-    stdin: { contents: entry, resolveDir: dir, loader: 'ts', sourcefile: 'shared.ts' },
+    entryPoints: [root.source],
     bundle: true,
     format: 'esm',
     platform: 'neutral',
     target: 'es2022',
-    outfile: join(out, 'node/shared.js'),
+    outfile: join(out, 'node/index.js'),
     logLevel: 'warning',
   });
-  const nodeExports = {};
-  for (const [i, t] of targets.entries()) {
-    // The names an entry exports, read from the compiled (per-module) output.
-    const names = Object.keys(await import(pathToFileURL(t.compiled).href));
-    const file = `node/${nodeName(t.key)}.js`;
+  // The names each export has, read from the compiled (per-module) output.
+  const namesOf = async (t) => Object.keys(await import(pathToFileURL(t.compiled).href)).sort();
+  const rootModule = await import(pathToFileURL(root.compiled).href);
+  const nodeExports = { '.': './node/index.js' };
+  for (const t of targets) {
+    if (t === root) continue;
+    const names = await namesOf(t);
+    // The root's namespace of the same module: the one named as the export (`./cart` → `cart`)
+    // holding exactly its names.
+    const space = nodeName(t.key);
+    const held = rootModule[space] && Object.keys(rootModule[space]).sort();
+    if (!held || held.join() !== names.join())
+      fail(`${pkg.name}: the root exports no namespace "${space}" with the names of ${t.key}`);
+    const file = `node/${space}.js`;
     writeFileSync(
       join(out, file),
-      `import { s${i} } from './shared.js';\nexport const { ${names.join(', ')} } = s${i};\n`,
+      `import { ${space} } from './index.js';\nexport const { ${names.join(', ')} } = ${space};\n`,
     );
     nodeExports[t.key] = `./${file}`;
   }
