@@ -427,6 +427,13 @@ describe('webhooks.process', () => {
     expect(noAlg.message).toBe('The webhook token uses no algorithm; only RS256 is accepted');
   });
 
+  it('rejects a token, signed right, that names critical header extensions (RFC 7515 crit)', async () => {
+    const token = await sign(cartUpdated, { alg: 'RS256', typ: 'JWT', crit: ['exp-ext'], 'exp-ext': 1 });
+    const e = await rejection(processWebhook(token, { publicKey: pem }));
+    expect(e.code).toBe('MALFORMED_TOKEN');
+    expect(e.message).toContain('crit');
+  });
+
   it('rejects expired and not-yet-valid tokens, within a clock tolerance', async () => {
     const expired = await sign({ ...cartUpdated, exp: now() - 120 });
     expect((await rejection(processWebhook(expired, { publicKey: pem }))).code).toBe('TOKEN_EXPIRED');

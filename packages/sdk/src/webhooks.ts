@@ -424,6 +424,13 @@ export async function process(body: string, options: ProcessOptions): Promise<We
       'UNSUPPORTED_ALGORITHM',
       `The webhook token uses ${typeof header.alg === 'string' ? JSON.stringify(header.alg.slice(0, 20)) : 'no algorithm'}; only RS256 is accepted`,
     );
+  // RFC 7515 §4.1.11: a token naming header extensions it must be understood with is refused, as
+  // none is understood here.
+  if ('crit' in header)
+    throw fail(
+      'MALFORMED_TOKEN',
+      'The webhook token names critical header extensions ("crit"), which are not supported',
+    );
   const key = await importKey(options.publicKey);
   const mismatch = () => fail('INVALID_SIGNATURE', 'The webhook signature does not match the public key');
   let signature: ReturnType<typeof bytes>;
