@@ -1,5 +1,5 @@
 import { products } from '@shopkit/sdk';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count, few } from '../format.ts';
 import {
@@ -20,6 +20,7 @@ import {
 } from './bulk.ts';
 import { unavailable, useMerchant, useUnsaved, useWrite } from './context.ts';
 import { useAllProducts } from './Products.tsx';
+import { StaleList } from './Stale.tsx';
 
 export function Bulk() {
   const client = useMerchant();
@@ -38,6 +39,7 @@ export function Bulk() {
     update: (ids, set) => products.bulkUpdateProductsProperty(client, ids, set),
     adjust: (adjust, ids) => products.bulkAdjustProductProperty(client, adjust, ids),
   };
+  const heading = useRef<HTMLHeadingElement>(null);
   const apply = useWrite(async ({ c, ids, skipped }: { c: Change; ids: string[]; skipped: string[] }) => ({
     c,
     skipped,
@@ -48,7 +50,10 @@ export function Bulk() {
   const problem =
     checkValue(amount, mode, prop) ?? (refused && 'value' in refused ? refused.value : undefined);
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
-  if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
+  // Only when there is no list to show: a list read again that failed after a change that is
+  // stored (the change's result, the preview and the choice stay; applying an adjustment again
+  // would change the prices twice) keeps the last one shown, and says so (`StaleList`).
+  if (!list.data) return <ErrorState error={list.error!} retry={() => list.refetch()} />;
   const rows = list.data;
   const byId = new Map(rows.map((p) => [p.id, p]));
   // Only products still in the list count: one deleted elsewhere since it was ticked is gone.
@@ -78,7 +83,10 @@ export function Bulk() {
   const places = mode === 'percentage' ? RATE_PLACES : PLACES[prop];
   return (
     <div className="panel">
-      <h2>Bulk price, cost and weight</h2>
+      <h2 ref={heading} tabIndex={-1}>
+        Bulk price, cost and weight
+      </h2>
+      {list.error && <StaleList what="products" retry={() => list.refetch()} after={heading} />}
       <div className="row">
         <div className="field">
           <label htmlFor={`${id}-prop`}>Property</label>

@@ -3,9 +3,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
+import { isRefusal } from '../errors.ts';
 import { count } from '../format.ts';
 import { pager } from '../pager.ts';
 import { allOf, typedIn, unavailable, useMerchant, useRefresh, useUnsaved, useWrite } from './context.ts';
+import { platformWords } from './draft.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
 import { COLLECTIONS_NOT_RELOADED } from './saving.ts';
 
@@ -79,7 +81,10 @@ export function Collections() {
     setReloading(true);
     const ok = await refresh();
     setReloading(false);
-    if (ok) setUnread(false);
+    if (!ok) return;
+    setUnread(false);
+    // The button goes: the focus goes to the list's heading, not to the page.
+    heading.current?.focus();
   };
   // The collections whose products are shown.
   const [open, setOpen] = useState<Record<string, boolean>>({});
@@ -108,6 +113,9 @@ export function Collections() {
         then?.(reloaded);
       },
       (err) => {
+        // A refusal may come of a list older than the store (a product deleted elsewhere, still
+        // offered): read them again, so that what is offered next is what is there.
+        if (isRefusal(err)) void refresh();
         const found = fields && refusal(err, fields);
         if (!found) return;
         setRefused(found);
@@ -218,7 +226,16 @@ export function Collections() {
         </button>
       </form>
       <div className="panel">
-        {act.error && <ErrorState error={act.error} title="The change was not saved" />}
+        {act.error &&
+          (platformWords(act.error) && !Object.keys(refused).length ? (
+            // A refusal no field of the form shows: in the platform's own words (not "check the details").
+            <p className="notice notice-error" role="alert">
+              <strong>The change was not saved.</strong> The platform refused it: “{platformWords(act.error)}
+              ”.
+            </p>
+          ) : (
+            <ErrorState error={act.error} title="The change was not saved" />
+          ))}
         <h2 ref={heading} tabIndex={-1}>
           Collections
         </h2>

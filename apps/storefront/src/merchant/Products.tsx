@@ -32,6 +32,7 @@ import {
   variantName,
   variantStock,
 } from './draft.ts';
+import { StaleList } from './Stale.tsx';
 import { CREATED_NOT_LOADED, LABELS, partlySaved, SAVED_NOT_RELOADED, saveFailure } from './saving.ts';
 
 /** The largest page the platform serves. */
@@ -76,7 +77,9 @@ export function ProductList() {
   const [filter, setFilter] = useState('');
   const [page, setPage] = useState(1);
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
-  if (list.error) return <ErrorState error={list.error} retry={() => list.refetch()} />;
+  // Only when there is no list to show: a list read again that failed (after a delete that is
+  // stored all the same) keeps the last one shown, and says so (`StaleList`).
+  if (!list.data) return <ErrorState error={list.error!} retry={() => list.refetch()} />;
   // Every product is loaded: the filter and the pages are the list's, not further requests.
   const wanted = filter.trim().toLowerCase();
   const matches = wanted ? list.data.filter((p) => p.name.toLowerCase().includes(wanted)) : list.data;
@@ -89,6 +92,7 @@ export function ProductList() {
   return (
     <>
       {del.error && <ErrorState error={del.error} title="The product was not deleted" />}
+      {list.error && <StaleList what="products" retry={() => list.refetch()} after={countRef} />}
       <div className="field">
         <label htmlFor={`${id}-filter`}>Filter by name</label>
         <input
@@ -445,6 +449,8 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
                     if (!(await reload())) return;
                     setUnread(null);
                     setNote('saved');
+                    // The button goes with the note: the focus goes to the editor's heading.
+                    heading.current?.focus();
                   }}
                 >
                   Load it again
