@@ -1,6 +1,6 @@
 import { ApplicationError, type FieldViolation, HttpError, SystemError, ValidationError } from '@shopkit/sdk';
 import { describe, expect, it } from 'vitest';
-import { humanMessage, isRefusal } from './errors.ts';
+import { humanMessage, isRefusal, REFUSED, TROUBLE } from './errors.ts';
 
 const answered = (status: number) =>
   new HttpError('refused', { status, code: String(status), description: '' });
@@ -133,5 +133,23 @@ describe('humanMessage for a refused quantity', () => {
         }),
       ),
     ).toBe('The shop is having trouble right now. Please try again in a moment.');
+  });
+});
+
+describe('humanMessage for a refusal without words for shoppers', () => {
+  it('says the request was not accepted, not that the shop is down', () => {
+    for (const status of [400, 409, 422]) expect(humanMessage(answered(status)), `${status}`).toBe(REFUSED);
+    const developer = new ApplicationError('INVALID_ARGUMENT: the request is bad', {
+      status: 400,
+      code: 'INVALID_ARGUMENT',
+      description: 'the request is bad',
+    });
+    expect(humanMessage(developer)).toBe(REFUSED);
+    // An outage is still one; a 429 asks for a wait; a sentence of the platform's is said as it is.
+    expect(humanMessage(answered(503))).toBe(TROUBLE);
+    expect(humanMessage(answered(429))).toMatch(/^Too many requests/);
+    expect(
+      humanMessage(new ApplicationError('no such coupon', { status: 400, code: 'X', description: '' })),
+    ).toBe('No such coupon.');
   });
 });

@@ -3,14 +3,7 @@
  * "options.x" …`, `System error occurred, request-id: …`, the token endpoint's `something went
  * wrong`) never reaches the page; the platform's own sentences (a refused coupon, throttling) do.
  */
-import {
-  ApplicationError,
-  HttpError,
-  isNetworkError,
-  ShopkitError,
-  SystemError,
-  ValidationError,
-} from '@shopkit/sdk';
+import { ApplicationError, isNetworkError, ShopkitError, SystemError, ValidationError } from '@shopkit/sdk';
 
 /** A server sentence with a capital and a full stop: `too many logins; wait` → `Too many logins; wait.` */
 function sentence(text: string) {
@@ -21,6 +14,8 @@ function sentence(text: string) {
 }
 
 export const OFFLINE = 'The shop could not be reached. Check your connection and try again.';
+/** A request the shop refused without words a shopper can read: sending it again as it is will not do. */
+export const REFUSED = 'The shop did not accept this. Check it and try again.';
 export const TROUBLE = 'The shop is having trouble right now. Please try again in a moment.';
 
 /** Text written for developers rather than shoppers. */
@@ -66,9 +61,10 @@ export function humanMessage(error: unknown): string {
     // The token endpoint refused or failed: the shop could not start a session for this browser.
     if (error.message === 'something went wrong') return TROUBLE;
     if (error instanceof SystemError) return TROUBLE;
-    if (error instanceof HttpError)
-      return error.status === 429 ? 'Too many requests. Please wait a moment and try again.' : TROUBLE;
+    if (error.status === 429) return 'Too many requests. Please wait a moment and try again.';
     if (error instanceof ApplicationError && !developerText(error.message)) return sentence(error.message);
+    // A refusal in words for developers (or none): the request was refused, the shop is not down.
+    if (error.status === 400 || error.status === 409 || error.status === 422) return REFUSED;
     return TROUBLE;
   }
   if (error instanceof Error && error.message && !developerText(error.message))
