@@ -164,30 +164,53 @@ function useCartMutation<V>(
       const previous = qc.getQueryData<Cart | null>(shopkitKeys.cart);
       const base = previous === null && createsCart ? { id: pendingId(), lineItems: [] } : previous;
       if (base && optimistic) qc.setQueryData(shopkitKeys.cart, optimistic(base, vars));
-      return { previous, client, ...(await sessionOf(client)) };
+      return { previous, client, made: ++changes, ...(await sessionOf(client)) };
     },
     onError: (_e, _vars, context) => {
       if (context && !holds(qc, context.client)) return;
       // A later change still queued shows its own change on top of this one's: it decides when it
       // answers (its success sets the server's cart, its failure refetches it).
       if (qc.isMutating({ mutationKey: CART_MUTATION }) > 1) return;
+      // Back to the cart an earlier change's answer gave after this one was made, if one did: the
+      // cart shown before this change held that change's optimistic lines (their pending ids),
+      // which stayed on screen when the refetch failed too.
+      const answer = answers.get(qc);
+      answers.delete(qc);
       if (context && !moved(context.client, context.session))
-        qc.setQueryData(shopkitKeys.cart, context.previous);
+        qc.setQueryData(
+          shopkitKeys.cart,
+          answer && answer.at > context.made ? answer.cart : context.previous,
+        );
       return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
     },
     onSuccess: (next, _vars, context) => {
       if (!holds(qc, context.client)) return;
       if (moved(context.client, context.session)) return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
-      // Earlier answers would hide later optimistic changes still queued: the last one wins.
-      if (qc.isMutating({ mutationKey: CART_MUTATION }) <= 1) qc.setQueryData(shopkitKeys.cart, next);
+      // Earlier answers would hide later optimistic changes still queued: the last one wins. The
+      // answer is kept for a later change that fails (`onError`).
+      if (qc.isMutating({ mutationKey: CART_MUTATION }) > 1) answers.set(qc, { cart: next, at: ++changes });
+      else {
+        answers.delete(qc);
+        qc.setQueryData(shopkitKeys.cart, next);
+      }
     },
     onSettled: () => qc.invalidateQueries({ queryKey: ['shopkit', 'cart', 'estimate'] }),
   });
 }
 
+/** Cart changes made and answered, counted: which came after which. */
+let changes = 0;
+/**
+ * By query client, the last cart a change's answer gave while later changes were still queued (not
+ * shown then, as their optimistic lines go on top), and when it came.
+ */
+const answers = new WeakMap<QueryClient, { cart: Cart; at: number }>();
+
 /** What a cart change keeps from when it was made: the cart shown before it, and its session. */
 interface CartContext {
   previous: Cart | null | undefined;
+  /** When it was made (`changes`). */
+  made: number;
   /** The client it was made through. */
   client: AnyClient;
   /** See {@link sessionOf}. */

@@ -124,7 +124,21 @@ export function useMemberSession(): MemberSession {
     queryKey: shopkitKeys.session,
     queryFn: async () => {
       const auth = memberAuth(client);
-      const t = await auth.getTokens();
+      // Tokens stored while the read is on its way (a login's, with a slow storage) are the
+      // session: read again, not the older answer kept (nothing refetches it: staleTime).
+      let stored = false;
+      const off = auth.on('tokensChanged', () => {
+        stored = true;
+      });
+      let t: Awaited<ReturnType<typeof auth.getTokens>>;
+      try {
+        do {
+          stored = false;
+          t = await auth.getTokens();
+        } while (stored);
+      } finally {
+        off();
+      }
       expiryOf(auth).see(t);
       // The session the cached data belongs to, for the provider to tell a new one.
       if (!sessions.has(auth)) sessions.set(auth, t?.refreshToken.value ?? '');
@@ -320,7 +334,8 @@ export function useLogout(navigate: (url: string) => void = (url) => globalThis.
   const { reset } = m;
   useEffect(
     () =>
-      memberAuth(client).on('tokensChanged', (t, renewed) => {
+      // (a client without member logins, an API key's, has no events to follow)
+      memberAuthOf(client)?.on('tokensChanged', (t, renewed) => {
         // Not when the logout's own call renews the member's token on its way.
         if (!renewed && roleOf(t) === 'member') reset();
       }),

@@ -1,0 +1,135 @@
+// @vitest-environment jsdom
+/**
+ * The React bindings' fourth audit: a refused cart change queued behind an add rolled the cart
+ * back to its own snapshot, with the add's optimistic line (a pending id), not to the add's answer,
+ * and a failed refetch left it there; `useMemberSession`'s first read of a slow token storage,
+ * answering after a login stored member tokens, showed the member as logged out for good;
+ * `useLogout` on a client without member logins threw in its effect.
+ */
+import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
+import {
+  type AnyClient,
+  ApiKeyStrategy,
+  cart,
+  createClient,
+  OAuthStrategy,
+  products,
+  type TokenStorage,
+  type Tokens,
+} from '@shopkit/sdk';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  ShopkitProvider,
+  useAddToCart,
+  useCart,
+  useLogout,
+  useMemberSession,
+  useUpdateLineItemQuantity,
+} from './index.ts';
+
+let emu: TestEmulator;
+beforeAll(async () => {
+  emu = await startTestEmulator();
+});
+afterAll(() => emu?.stop());
+
+function wrap(client: AnyClient) {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={qc}>
+      <ShopkitProvider client={client} syncTabs={false}>
+        {children}
+      </ShopkitProvider>
+    </QueryClientProvider>
+  );
+}
+
+it('rolls a refused change queued behind an add back to the add’s answer, even when the refetch fails', async () => {
+  // Requests to paths in `held` wait until released; cart reads fail while `offline`.
+  const held = new Map<string, Promise<void>>();
+  let offline = false;
+  const fetchFn: typeof fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    for (const [end, wait] of held) if (url.endsWith(end)) await wait;
+    if (offline && (init?.method ?? 'GET') === 'GET' && url.endsWith('/carts/current'))
+      throw new TypeError('Failed to fetch');
+    return fetch(input, init);
+  };
+  const client = createClient({
+    baseUrl: emu.url,
+    fetch: fetchFn,
+    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+  });
+  const { products: list } = await products.queryProducts(client, {
+    filter: { slug: { $in: ['dinner-plate', 'olive-wood-spoon'] } },
+  });
+  const id = (slug: string) => list.find((p) => p.slug === slug)!.id!;
+  const line = (slug: string) => ({
+    catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: id(slug) },
+    quantity: 1,
+  });
+  await cart.addToCurrentCart(client, { lineItems: [line('dinner-plate')] });
+  const hook = renderHook(
+    () => ({ cart: useCart(), add: useAddToCart(), qty: useUpdateLineItemQuantity() }),
+    {
+      wrapper: wrap(client),
+    },
+  );
+  await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(1));
+  const plate = hook.result.current.cart.data!.lineItems[0]!;
+  let release!: () => void;
+  held.set('/add-to-cart', new Promise<void>((r) => (release = r)));
+  let added!: Promise<unknown>;
+  let refused!: Promise<unknown>;
+  act(() => {
+    added = hook.result.current.add.mutateAsync({ lineItems: [line('olive-wood-spoon')] });
+    // Refused by the platform (a quantity below zero), after the add.
+    refused = hook.result.current.qty.mutateAsync({ id: plate.id, quantity: -1 }).catch((e: unknown) => e);
+  });
+  offline = true;
+  held.delete('/add-to-cart');
+  release();
+  await act(() => added);
+  await act(() => refused);
+  await act(() => new Promise((r) => setTimeout(r, 100)));
+  const shown = hook.result.current.cart.data!.lineItems.map((l) => l.id);
+  offline = false;
+  const server = (await cart.getCurrentCart(client)).lineItems.map((l) => l.id);
+  expect(shown.some((l) => l.startsWith('pending-'))).toBe(false);
+  expect(shown.sort()).toEqual(server.sort());
+});
+
+it('shows a login stored while the first read of a slow token storage was on its way', async () => {
+  const member: Tokens = {
+    accessToken: { value: 'access', expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+    refreshToken: { value: 'refresh', role: 'member' as Tokens['refreshToken']['role'] },
+  };
+  let stored: Tokens | null = null;
+  // Each read answers what was stored when it was asked, 150 ms later.
+  const slow: TokenStorage = {
+    getTokens: () => {
+      const now = stored;
+      return new Promise((r) => setTimeout(() => r(now), 150));
+    },
+    setTokens: (t) => {
+      stored = t;
+    },
+  };
+  const client = createClient({
+    baseUrl: 'http://127.0.0.1:9',
+    auth: OAuthStrategy({ clientId: 'c1', storage: slow }),
+  });
+  const { result } = renderHook(() => useMemberSession(), { wrapper: wrap(client) });
+  await act(() => client.auth.setTokens(member));
+  await act(() => new Promise((r) => setTimeout(r, 600)));
+  expect(result.current.role).toBe('member');
+});
+
+it('useLogout mounts on a client without member logins (an API key’s)', async () => {
+  const client = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
+  const { result } = renderHook(() => useLogout(() => {}), { wrapper: wrap(client) });
+  expect(result.current.isIdle).toBe(true);
+});
