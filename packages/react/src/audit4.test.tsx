@@ -4,7 +4,8 @@
  * back to its own snapshot, with the add's optimistic line (a pending id), not to the add's answer,
  * and a failed refetch left it there; `useMemberSession`'s first read of a slow token storage,
  * answering after a login stored member tokens, showed the member as logged out for good;
- * `useLogout` on a client without member logins threw in its effect.
+ * `useLogout` on a client without member logins threw in its effect; a second checkout button
+ * that joined a checkout under way (the drawer's and the cart page's) showed none of its state.
  */
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import {
@@ -25,6 +26,7 @@ import {
   ShopkitProvider,
   useAddToCart,
   useCart,
+  useCheckout,
   useLogout,
   useMemberSession,
   useUpdateLineItemQuantity,
@@ -132,4 +134,34 @@ it('useLogout mounts on a client without member logins (an API key’s)', async 
   const client = createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) });
   const { result } = renderHook(() => useLogout(() => {}), { wrapper: wrap(client) });
   expect(result.current.isIdle).toBe(true);
+});
+
+it('a checkout button that joined another’s checkout shows it busy, then its error', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const fetchFn: typeof fetch = async (input, init) => {
+    if (String(input instanceof Request ? input.url : input).endsWith('/create-checkout')) await gate;
+    return fetch(input, init);
+  };
+  const client = createClient({
+    baseUrl: emu.url,
+    fetch: fetchFn,
+    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+  });
+  const { result } = renderHook(() => ({ drawer: useCheckout(() => {}), page: useCheckout(() => {}) }), {
+    wrapper: wrap(client),
+  });
+  const vars = { callbacks: { postFlowUrl: 'http://127.0.0.1/thanks' } };
+  act(() => result.current.drawer.mutate(vars));
+  act(() => result.current.page.mutate(vars));
+  await waitFor(() =>
+    expect([result.current.drawer.isPending, result.current.page.isPending]).toEqual([true, true]),
+  );
+  // No cart: the checkout is refused, and both buttons say so.
+  release();
+  await waitFor(() => expect(result.current.drawer.isError).toBe(true));
+  await waitFor(() => expect(result.current.page.error).toBe(result.current.drawer.error));
+  expect(result.current.page.isPending).toBe(false);
+  act(() => result.current.page.reset());
+  await waitFor(() => expect(result.current.page.error).toBeNull());
 });
