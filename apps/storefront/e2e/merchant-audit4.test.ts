@@ -137,3 +137,22 @@ it('says in the platform’s words why a product deleted elsewhere cannot be add
   expect(errors).toEqual([]);
   await page.close();
 });
+
+it('names each image’s Remove button apart, by its alt text or its place', async () => {
+  const { product } = await products.createProduct(admin, {
+    name: 'Audit4 Gallery',
+    productType: 'physical',
+    priceData: { price: 5 },
+  });
+  await products.addProductMedia(admin, product.id!, [
+    { url: 'https://example.com/one.jpg' },
+    { url: 'https://example.com/two.jpg' },
+  ]);
+  const { page, errors } = await newPage(shop.browser);
+  await openConsole(page, shop);
+  await edit(page, 'Audit4 Gallery');
+  const media = page.getByRole('list', { name: 'Media' });
+  expect(await media.getByRole('button').allTextContents()).toEqual(['Remove image 1', 'Remove image 2']);
+  expect(errors).toEqual([]);
+  await page.close();
+});

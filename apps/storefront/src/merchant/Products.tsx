@@ -588,7 +588,7 @@ function Extras({ product }: { product: Product }) {
         Media
       </h2>
       <ul className="media-list" aria-label="Media">
-        {(product.media?.items ?? []).map((m) => (
+        {(product.media?.items ?? []).map((m, i) => (
           <li key={m.id}>
             {m.image && <img src={m.image.url} alt={m.image.altText ?? ''} width={64} height={64} />}
             <button
@@ -603,7 +603,9 @@ function Extras({ product }: { product: Product }) {
                 )
               }
             >
-              Remove<span className="visually-hidden"> {m.image?.altText ?? m.title ?? 'image'}</span>
+              {/* Named by its alt text or title, else its place: images without either were all "Remove image". */}
+              Remove
+              <span className="visually-hidden"> {m.image?.altText || m.title || `image ${i + 1}`}</span>
             </button>
           </li>
         ))}
