@@ -5,10 +5,8 @@
  * kept the visitor's ordered lines after the visitor's checkout was placed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
-import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { CHECKOUT_FORM, startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls, memberAccess, memberRegistrar, visitorToken } from './http.ts';
+import { catalogItem, formFields, jsonCalls, memberAccess, memberRegistrar, visitorToken } from './http.ts';
 
 const CART = '/ecom/v1/carts/current';
 
@@ -20,14 +18,6 @@ describe.each(testBackends())('cart audit 4 (%s)', (backend) => {
   afterAll(() => emu?.stop());
   const { call } = jsonCalls(() => emu);
   const register = memberRegistrar(() => emu, 'cart-audit4');
-  const item = (slug: string, quantity = 1, options?: object) => ({
-    quantity,
-    catalogReference: {
-      appId: STORES_APP_ID,
-      catalogItemId: demoProductId(slug),
-      ...(options ? { options } : {}),
-    },
-  });
   /** Calls as the holder of `token`, failing on anything but a 200. */
   const as = (token: string) => async (path: string, body?: object) => {
     const res = await call(body ? 'POST' : 'GET', path, body, { authorization: token });
@@ -47,11 +37,10 @@ describe.each(testBackends())('cart audit 4 (%s)', (backend) => {
   /** Places the order on the hosted checkout page, at the total the page shows. */
   async function place(session: { id: string; fullUrl: string }) {
     const page = await (await fetch(session.fullUrl)).text();
-    const total = /name="total" value="([^"]*)"/.exec(page)?.[1] ?? '';
     const res = await fetch(`${emu.url}/redirect/${session.id}`, {
       method: 'POST',
       redirect: 'manual',
-      body: new URLSearchParams({ ...CHECKOUT_FORM, total }),
+      body: new URLSearchParams({ ...formFields(page), ...CHECKOUT_FORM }),
     });
     expect(await res.text()).toMatch(/Order #\d+ has been placed/);
   }
@@ -59,10 +48,12 @@ describe.each(testBackends())('cart audit 4 (%s)', (backend) => {
   it('keeps the lines added after the checkout was made; deletes a cart whose lines were all ordered', async () => {
     const token = await visitorToken(emu);
     const visitor = as(token);
-    await visitor(`${CART}/add-to-cart`, { lineItems: [item('dinner-plate', 2)] });
+    await visitor(`${CART}/add-to-cart`, { lineItems: [catalogItem('dinner-plate', 2)] });
     const { session } = await checkout(token);
     // Added after the checkout: a candle, and one plate more.
-    await visitor(`${CART}/add-to-cart`, { lineItems: [item('beeswax-candle', 2), item('dinner-plate', 1)] });
+    await visitor(`${CART}/add-to-cart`, {
+      lineItems: [catalogItem('beeswax-candle', 2), catalogItem('dinner-plate', 1)],
+    });
     await place(session);
     const after = await visitor(CART);
     expect(lines(after.cart)).toEqual(['1 × Stoneware Dinner Plate', '2 × Beeswax Candle']);
@@ -79,12 +70,12 @@ describe.each(testBackends())('cart audit 4 (%s)', (backend) => {
     // The member's cart on one device: a skillet, and a checkout of its own.
     const first = await memberAccess(emu, memberId, await visitorToken(emu));
     await as(first)(`${CART}/add-to-cart`, {
-      lineItems: [item('cast-iron-skillet', 1, { options: { Size: '20 cm' } })],
+      lineItems: [catalogItem('cast-iron-skillet', 1, { options: { Size: '20 cm' } })],
     });
     await checkout(first);
     // On another device, as a visitor: a plate, checked out, then a login (the carts merge).
     const visitor = await visitorToken(emu);
-    await as(visitor)(`${CART}/add-to-cart`, { lineItems: [item('dinner-plate', 1)] });
+    await as(visitor)(`${CART}/add-to-cart`, { lineItems: [catalogItem('dinner-plate', 1)] });
     const { session } = await checkout(visitor);
     const second = await memberAccess(emu, memberId, visitor);
     expect(lines((await as(second)(CART)).cart)).toEqual([
@@ -102,7 +93,7 @@ describe.each(testBackends())('cart audit 4 (%s)', (backend) => {
       const res = await call(
         'POST',
         `${CART}/add-to-cart`,
-        { lineItems: [{ ...item('dinner-plate'), quantity }] },
+        { lineItems: [{ ...catalogItem('dinner-plate'), quantity }] },
         {
           authorization: token,
         },
@@ -116,7 +107,7 @@ describe.each(testBackends())('cart audit 4 (%s)', (backend) => {
 
   it('taxes a store pickup at the store’s address, whatever the buyer’s address', async () => {
     const visitor = as(await visitorToken(emu));
-    await visitor(`${CART}/add-to-cart`, { lineItems: [item('dinner-plate', 1)] });
+    await visitor(`${CART}/add-to-cart`, { lineItems: [catalogItem('dinner-plate', 1)] });
     const taxed = async (country: string, subdivision?: string, code = 'store-pickup') => {
       const est = await visitor(`${CART}/estimate-totals`, {
         shippingAddress: { country, subdivision, city: 'X', postalCode: '1', addressLine1: '1 Road' },

@@ -146,9 +146,16 @@ export async function installedApp(emu: TestEmulator, redirectUrl: string) {
   return { ...app, code: new URL(res.headers.get('location')!).searchParams.get('code')! };
 }
 
-/** A line of the demo store's product `slug` for an add-to-cart. */
-export const catalogItem = (slug: string, quantity = 1) => ({
-  catalogReference: { appId: STORES_APP_ID, catalogItemId: demoProductId(slug) },
+/**
+ * A line of the demo store's product `slug` for an add-to-cart; `options` is the catalog
+ * reference's (`{ options: { Size: 'M' } }` or `{ variantId }`).
+ */
+export const catalogItem = (slug: string, quantity = 1, options?: Record<string, unknown>) => ({
+  catalogReference: {
+    appId: STORES_APP_ID,
+    catalogItemId: demoProductId(slug),
+    ...(options ? { options } : {}),
+  },
   quantity,
 });
 

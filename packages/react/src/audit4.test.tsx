@@ -22,6 +22,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { holdableFetch } from '../test/hold.ts';
 import {
   ShopkitProvider,
   useAddToCart,
@@ -50,15 +51,14 @@ function wrap(client: AnyClient) {
 }
 
 it('rolls a refused change queued behind an add back to the add’s answer, even when the refetch fails', async () => {
-  // Requests to paths in `held` wait until released; cart reads fail while `offline`.
-  const held = new Map<string, Promise<void>>();
+  // Held requests wait until released; cart reads fail while `offline`.
+  const { fetchFn: holding, hold } = holdableFetch();
   let offline = false;
   const fetchFn: typeof fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
-    for (const [end, wait] of held) if (url.endsWith(end)) await wait;
     if (offline && (init?.method ?? 'GET') === 'GET' && url.endsWith('/carts/current'))
       throw new TypeError('Failed to fetch');
-    return fetch(input, init);
+    return holding(input, init);
   };
   const client = createClient({
     baseUrl: emu.url,
@@ -82,8 +82,7 @@ it('rolls a refused change queued behind an add back to the add’s answer, even
   );
   await waitFor(() => expect(hook.result.current.cart.data?.lineItems).toHaveLength(1));
   const plate = hook.result.current.cart.data!.lineItems[0]!;
-  let release!: () => void;
-  held.set('/add-to-cart', new Promise<void>((r) => (release = r)));
+  const release = hold('/add-to-cart');
   let added!: Promise<unknown>;
   let refused!: Promise<unknown>;
   act(() => {
@@ -92,7 +91,6 @@ it('rolls a refused change queued behind an add back to the add’s answer, even
     refused = hook.result.current.qty.mutateAsync({ id: plate.id, quantity: -1 }).catch((e: unknown) => e);
   });
   offline = true;
-  held.delete('/add-to-cart');
   release();
   await act(() => added);
   await act(() => refused);
@@ -137,12 +135,8 @@ it('useLogout mounts on a client without member logins (an API key’s)', async 
 });
 
 it('a checkout button that joined another’s checkout shows it busy, then its error', async () => {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  const fetchFn: typeof fetch = async (input, init) => {
-    if (String(input instanceof Request ? input.url : input).endsWith('/create-checkout')) await gate;
-    return fetch(input, init);
-  };
+  const { fetchFn, hold } = holdableFetch();
+  const release = hold('/create-checkout');
   const client = createClient({
     baseUrl: emu.url,
     fetch: fetchFn,
