@@ -10,17 +10,20 @@ import type { z } from 'zod';
 import { actor } from '../actor.ts';
 import type { Emulator, Identity } from '../context.ts';
 import { decodeBody, decodeQuery, limitBody } from './decode.ts';
-import { appError, forbidden, invalid, unauthenticated } from './errors.ts';
+import { ApiError, appError, forbidden, invalid, unauthenticated } from './errors.ts';
 import { parseMessage } from './validate.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
- * Who may call a route: `public` (no credentials: token endpoint, hosted pages), `anyone` (any
- * authenticated caller: visitor, member, platform user or app), `member` (member or user),
- * `elevated` (platform user or app: merchant calls).
+ * Who may call a route: `public` (no credentials: token endpoint, hosted pages), `caller` (no
+ * credentials needed, but a token presented must be valid: register, login, verify and recover
+ * answer a session token for the caller's client, and a revoked or expired token taken as no
+ * caller gave one no client could redeem, where a 401 has the client renew and send again),
+ * `anyone` (any authenticated caller: visitor, member, platform user or app), `member` (member or
+ * user), `elevated` (platform user or app: merchant calls).
  */
-export type Access = 'public' | 'anyone' | 'member' | 'elevated';
+export type Access = 'public' | 'caller' | 'anyone' | 'member' | 'elevated';
 
 /** Path prefixes per service: the `www.wixapis.com` family first, then the custom-host family. */
 export const FAMILY = {
@@ -62,6 +65,12 @@ export interface RouteDef<S extends z.ZodType> {
    * clients post as forms and the platform's clients as JSON).
    */
   body?: 'json' | 'form' | 'json-or-form';
+  /**
+   * For a route whose clients read application errors only (login, wire §8.6: the platform SDK
+   * throws a `TypeError` on a validation error): the application error a field's violation found
+   * before the handler runs (text no storage can hold, a body too deep) is answered as.
+   */
+  asApplicationError?: (field: string, description: string) => ApiError;
   /** Returns the JSON body (HTTP 200), or a `Response` for pages and redirects. */
   handler: (ctx: RouteContext<z.output<S>>) => Promise<unknown> | unknown;
 }
@@ -100,16 +109,23 @@ export class Router {
       this.app.on(def.method, full, async (c) => {
         const identity = await this.emu.identify(c.req.header('authorization'), c.req.header('wix-site-id'));
         checkAccess(def.access, identity, !!c.req.header('authorization'));
-        const raw =
-          def.method === 'GET' || def.method === 'DELETE'
-            ? decodeQuery(new URL(c.req.url))
-            : def.body === 'form' || (def.body === 'json-or-form' && isForm(c.req.header('content-type')))
-              ? await decodeForm(c.req.raw)
-              : await decodeBody(c.req.raw);
-        for (const p of params) setPath(raw, p.field, c.req.param(p.hono));
-        const bad = badTextAt(raw);
-        if (bad) throw invalid([bad]);
-        const msg = (def.schema ? parseMessage(def.schema, raw) : raw) as z.output<S>;
+        let msg: z.output<S>;
+        try {
+          const raw =
+            def.method === 'GET' || def.method === 'DELETE'
+              ? decodeQuery(new URL(c.req.url))
+              : def.body === 'form' || (def.body === 'json-or-form' && isForm(c.req.header('content-type')))
+                ? await decodeForm(c.req.raw)
+                : await decodeBody(c.req.raw);
+          for (const p of params) setPath(raw, p.field, c.req.param(p.hono));
+          const bad = badTextAt(raw);
+          if (bad) throw invalid([bad]);
+          msg = (def.schema ? parseMessage(def.schema, raw) : raw) as z.output<S>;
+        } catch (e) {
+          const v = e instanceof ApiError && 'validationError' in e.details && e.details.validationError;
+          const first = v ? v.fieldViolations[0] : undefined;
+          throw first && def.asApplicationError ? def.asApplicationError(first.field, first.description) : e;
+        }
         const out = await actor.run(identity, () => def.handler({ msg, identity, emu: this.emu, c }));
         if (out instanceof Response) return out;
         return c.json(out ?? {}, 200);
@@ -261,7 +277,7 @@ function setPath(obj: Record<string, any>, path: string, value: unknown) {
 }
 
 function checkAccess(access: Access, who: Identity, hasHeader: boolean) {
-  if (access === 'public') return;
+  if (access === 'public' || (access === 'caller' && (!hasHeader || who.type !== 'NONE'))) return;
   if (who.type === 'NONE')
     throw hasHeader
       ? appError(401, 'UNAUTHENTICATED', 'The access token is invalid or expired')

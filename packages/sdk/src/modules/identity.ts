@@ -410,7 +410,11 @@ export async function recover(
   }
 }
 
-/** POST `change-password` as the logged-in member; the server revokes the member's other sessions. */
+/**
+ * POST `change-password` as the logged-in member. The server ends every session of the member,
+ * this one's too: the next call is refused, the refresh too, and the client reports
+ * `sessionExpired`; the member logs in again with the new password.
+ */
 export const changePassword = /* @__PURE__ */ op<[newPassword: string], object>({
   method: 'POST',
   path: `${A}/v2/change-password`,

@@ -785,6 +785,8 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     const evil = await fetch(await create('https://evil.test'));
     const evilHtml = await evil.text();
     expect(evilHtml).toContain('redirect_uri_not_allowed');
+    // With the fields the platform's own answer carries (security checklist's wire facts).
+    expect(evilHtml).toContain(`"rejectedOrigin":"https://evil.test","metaSiteId":"${emu.demo.siteId}"`);
     expect(evilHtml).not.toContain('"code"');
     const good = await fetch(await create(SHOP));
     const html = await good.text();

@@ -33,6 +33,7 @@ import {
   identityOf,
   issueSessionToken,
   lockChallengeMember,
+  loginBlocked,
   MAX_PASSWORD,
   MEMBER_CODE_FAILURES,
   type MemberRow,
@@ -100,6 +101,10 @@ export async function stateResponse(
   caller: Identity,
   pageClient?: string,
 ) {
+  // Blocked (or deleted) since the login, the link or the code was issued: no session for it (a
+  // recovery or verification answered SUCCESS with a session token, and a silent login minted a code).
+  if (m.status === 'BLOCKED' || m.status === 'DELETED')
+    throw appError(403, 'MEMBER_BLOCKED', 'This member cannot log in');
   const state = stateOf(m);
   const out: Record<string, unknown> = { state, identity: identityOf(m), additionalData: {} };
   if (state === 'SUCCESS')
@@ -156,7 +161,7 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
     method: 'POST',
     family: A,
     path: '/v2/register',
-    access: 'public',
+    access: 'caller',
     schema: z.object({
       loginId: z.object({ email: email() }),
       password: password(),
@@ -218,9 +223,16 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
     method: 'POST',
     family: A,
     path: '/v2/login',
-    access: 'public',
-    // Login never answers a validation error (wire §8.6): bad shapes are application errors.
+    access: 'caller',
+    // Login never answers a validation error (wire §8.6): bad shapes are application errors, and
+    // so is text no storage holds (a NUL, a lone surrogate) wherever it is in the message.
     schema: z.record(z.string(), z.unknown()),
+    asApplicationError: (field, description) =>
+      field === 'password'
+        ? appError(400, '-19976', 'The password is wrong')
+        : field.startsWith('loginId')
+          ? appError(400, 'INVALID_EMAIL', 'loginId.email must be an e-mail address')
+          : appError(400, 'INVALID_ARGUMENT', `${field} ${description}`),
     async handler({ msg, identity, c }) {
       noStore(c);
       const loginEmail = (msg.loginId as { email?: unknown } | undefined)?.email;
@@ -518,7 +530,7 @@ export function verificationRoutes(router: Router, emu: Emulator) {
     method: 'POST',
     family: V,
     path: '/v1/auth/verify',
-    access: 'public',
+    access: 'caller',
     schema: z.object({ code: z.string().min(1).max(20), stateToken: z.string().min(1).max(512) }),
     handler: ({ msg, identity, c }) => {
       noStore(c);
@@ -614,6 +626,22 @@ export async function recover(
       return {
         error: appError(400, 'INVALID_RECOVERY_TOKEN', 'The recovery link is invalid or has expired'),
       };
+    // A member who must choose a new password (the owner's demand, or an address blocked by
+    // failed logins) gets none of it without one: a link used without a password logged in and
+    // lifted the demand, the old password working again. Refused before the link is spent.
+    if (!hash) {
+      const m = (await memberById(sql, ch.member_id, true))!;
+      if (m.reset_required || (await loginBlocked(sql, m.email)))
+        return {
+          error: invalid([
+            {
+              field: 'password',
+              description: 'is required: this account must choose a new password',
+              violatedRule: 'REQUIRED_FIELD',
+            },
+          ]),
+        };
+    }
     await closeChallenge(emu, sql, ch.token_hash);
     // Before the member is read back: the login this answers carries the new login epoch.
     if (hash) await revokeMemberTokens(emu, sql, ch.member_id);
@@ -680,7 +708,7 @@ export function recoveryRoutes(router: Router, emu: Emulator) {
     method: 'POST',
     family: R,
     path: '/v1/recover',
-    access: 'public',
+    access: 'caller',
     schema: z.object({ recoveryToken: z.string().min(1).max(512), password: password().optional() }),
     async handler({ msg, identity, c }) {
       noStore(c);

@@ -94,7 +94,14 @@ export function devRoutes(router: Router, emu: Emulator) {
             `UPDATE members SET ${sqlSet}, revision = revision + 1, updated_at = $2 WHERE id = $1 RETURNING *`,
             [String((msg as { id: string }).id), emu.now()],
           );
-          if (rows[0] && opts.endsSessions) await revokeMemberTokens(emu, sql, rows[0].id);
+          if (rows[0] && opts.endsSessions) {
+            await revokeMemberTokens(emu, sql, rows[0].id);
+            // Its open links and codes too: a reset link mailed before the block set a password.
+            await sql.query(
+              'UPDATE identity_challenges SET used_at = $2 WHERE member_id = $1 AND used_at IS NULL',
+              [rows[0].id, emu.now()],
+            );
+          }
           return rows[0];
         });
         if (!row) throw notFound('IDENTITY_NOT_FOUND', 'No identity with this id');

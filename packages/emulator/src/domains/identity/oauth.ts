@@ -57,7 +57,9 @@ const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 export type StoredAuth = AuthRequest & { sessionTokenHash?: string };
-type Outcome = { code: string } | { error: string; error_description: string };
+type Outcome =
+  | { code: string }
+  | { error: string; error_description: string; rejectedOrigin?: string; metaSiteId?: string };
 
 /**
  * A revocation request (RFC 7009 §2.1), as JSON or as a form; both spellings of the field names.
@@ -374,9 +376,12 @@ export function oauthRoutes(router: Router, emu: Emulator) {
       if ('refused' in t)
         return deliver(c, t, a.state, { error: 'invalid_request', error_description: String(t.refused) });
       if (t.mode === 'web_message' && !t.allowed)
+        // With the fields the platform's own answer carries (wix/skills#659).
         return deliver(c, t, a.state, {
           error: 'redirect_uri_not_allowed',
           error_description: `${t.origin} is not an allowed origin of this client`,
+          rejectedOrigin: t.origin,
+          metaSiteId: emu.siteId,
         });
       if (session.request.prompt === 'none') {
         const login = a.sessionTokenHash

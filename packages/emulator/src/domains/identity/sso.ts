@@ -386,7 +386,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     method: 'POST',
     family: A,
     path: '/v1/sso/login-with-token-params',
-    access: 'public',
+    access: 'caller',
     schema: z.object({
       idpConnectionId: z.string().min(1).max(200),
       tokenParams: z.record(z.string().max(100), z.string().max(8192)),

@@ -426,6 +426,15 @@ export async function countLoginAttempt(
   return { wait: 0 };
 }
 
+/** Whether an address is blocked by failed logins until its password is reset (`BLOCK_AFTER`). */
+export async function loginBlocked(sql: Sql, email: string) {
+  const rows = await sql.query<{ failed_logins: number }>(
+    'SELECT failed_logins FROM login_throttles WHERE email_lower = $1',
+    [emailKey(email)],
+  );
+  return (rows[0]?.failed_logins ?? 0) >= BLOCK_AFTER;
+}
+
 /** Clears an address's failed logins (a correct password, a password reset). */
 export async function forgetLoginFailures(sql: Sql, email: string) {
   await sql.query('DELETE FROM login_throttles WHERE email_lower = $1', [emailKey(email)]);
