@@ -60,6 +60,19 @@ describe('return URLs (checklist 13: no open redirect)', () => {
         expect(returnUrlProblem(url, allowed), url).toBe('must not hold a user name or password before "@"');
   });
 
+  it('says a host the URL parser refuses is no valid URL, never throwing its TypeError', async () => {
+    const bad = ['https://exa%mple.com/x', 'https://[::1/x', 'https://a..b%zz/', 'https://xn--/'];
+    for (const url of bad) {
+      expect(returnUrlProblem(url), url).toBe('must be a valid URL');
+      expect(returnUrlProblem(url, ['https://shop.example']), url).toBe('must be a valid URL');
+      expect(allowedReturnOrigins(url), url).toEqual([]);
+      const client = createClient({ baseUrl: 'http://h', auth: OAuthStrategy({ clientId: 'c' }) });
+      await expect(generateOAuthData(client, 'https://shop.example/cb', url)).rejects.toBeInstanceOf(
+        ValidationError,
+      );
+    }
+  });
+
   it("allows this page's origin and the redirect URI's", () => {
     expect(allowedReturnOrigins('https://shop.example/callback')).toEqual(['https://shop.example']);
     vi.stubGlobal('location', { origin: 'https://www.shop.example' });

@@ -19,6 +19,13 @@ export const REDIRECT_SESSION_PATH = '/_api/redirects-api/v1/redirect-session';
 /** An http(s) URL written with `//`, whose authority holds no credentials and no backslash. */
 const ABSOLUTE = /^https?:\/\/[^/\\?#@]+(?:[/?#]|$)/i;
 
+/** A URL's origin, or `undefined` for text the URL parser refuses (`https://exa%mple.com`). */
+const originOf = (v: string) => {
+  try {
+    return new URL(v).origin;
+  } catch {}
+};
+
 /**
  * What is wrong with a return URL, or `undefined` when it is fine. With `allowedOrigins`, a path on
  * this site is fine and an absolute URL must be on one of them; without, the URL must be absolute.
@@ -38,7 +45,10 @@ export function returnUrlProblem(value: unknown, allowedOrigins?: readonly strin
     return allowedOrigins
       ? 'must be a path on this site or an http(s) URL'
       : 'must be an absolute http(s) URL';
-  if (allowedOrigins && !allowedOrigins.includes(new URL(value).origin))
+  const origin = originOf(value);
+  // (a host the parser refuses threw its `TypeError` out of the flow that checked it)
+  if (!origin) return 'must be a valid URL';
+  if (allowedOrigins && !allowedOrigins.includes(origin))
     return allowedOrigins.length
       ? `must be a path on this site or a URL on ${allowedOrigins.join(' or ')}`
       : 'must be a path on this site';
@@ -48,6 +58,6 @@ export function returnUrlProblem(value: unknown, allowedOrigins?: readonly strin
 /** The origins a post-login target may name: this page's and the redirect URI's. */
 export function allowedReturnOrigins(redirectUri?: string): string[] {
   const origins = [(globalThis as { location?: Location }).location?.origin];
-  if (redirectUri && ABSOLUTE.test(redirectUri)) origins.push(new URL(redirectUri).origin);
+  if (redirectUri && ABSOLUTE.test(redirectUri)) origins.push(originOf(redirectUri));
   return origins.filter((o): o is string => !!o && o !== 'null');
 }
