@@ -18,7 +18,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `Chromium not found at ${CHROMIUM}: run "node scripts/ensure-chromium.mjs" (npm test does) or set CHROMIUM_PATH.`,
@@ -33,6 +33,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }

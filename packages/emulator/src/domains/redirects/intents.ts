@@ -152,22 +152,35 @@ export function htmlPage(
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
+      'Set-Cookie': `${PAGE_COOKIE}; Path=/; HttpOnly; SameSite=Strict`,
     },
   );
 }
 
 /**
+ * The cookie every hosted page sets, `SameSite=Strict`: browsers send it with a form post from a
+ * page of this site, never with one from another site. It tells a post of the pages' own from a
+ * forged one where no `Sec-Fetch-Site` says so (Chromium sends none over plain http to a host other
+ * than localhost, as a LAN address or a container name is) and the origin is `null`, as it is for
+ * the pages' own posts (they send no referrer) and for an attacker's page that sends none either.
+ */
+const PAGE_COOKIE = 'shopkit_page=1';
+const hasPageCookie = (c: Context) => /(?:^|;)\s*shopkit_page=1\s*(?:;|$)/.test(c.req.header('cookie') ?? '');
+
+/**
  * Whether a hosted page's form post came from another site: such a post is refused (the forms
  * post back to their own page). Browsers say so in `Sec-Fetch-Site`; without it, a real `Origin`
- * must be this emulator's (the pages send no referrer, so a same-origin post may carry
- * `Origin: null`).
+ * must be this emulator's, and an `Origin: null` (the pages send no referrer, so their own posts
+ * may carry it) must come with the pages' `SameSite=Strict` cookie. A post without `Origin` is
+ * no browser's (they all send one with a POST), so no visitor's browser can be made to send it.
  */
 export function isCrossSitePost(emu: Emulator, c: Context): boolean {
   const site = c.req.header('sec-fetch-site');
   if (site) return site !== 'same-origin' && site !== 'none';
   const origin = c.req.header('origin');
-  const own = [new URL(c.req.url).origin, new URL(emu.config.publicUrl).origin];
-  return !!origin && origin !== 'null' && !own.includes(origin);
+  if (!origin) return false;
+  if (origin === 'null') return !hasPageCookie(c);
+  return ![new URL(c.req.url).origin, new URL(emu.config.publicUrl).origin].includes(origin);
 }
 
 /** A hosted page's refusal of a request it cannot serve (400): `reason` is text, escaped here. */
