@@ -516,3 +516,30 @@ it('logs out once on a double click even when the logout renews the member token
   expect(sessions).toHaveLength(1);
   expect(visited).toHaveLength(1);
 });
+
+it("sends a login and a logout made offline at once: the login fails in the network's words, the logout clears the tokens", async () => {
+  const tokens = await memberTokens();
+  let down = false;
+  const flaky: typeof fetch = (input, init) =>
+    down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
+  const { client, wrapper } = setup(memoryStorage(tokens), flaky);
+  const navigated: string[] = [];
+  const hook = renderHook(
+    () => ({ login: useLogin(), logout: useLogout((url) => navigated.push(url)) }),
+    { wrapper },
+  );
+  down = true;
+  onlineManager.setOnline(false);
+  // Held, as TanStack Query holds mutations offline by default, each said "please wait" for as
+  // long as the connection was gone, and the logout never cleared the member's tokens.
+  act(() => hook.result.current.login.mutate({ email: 'ada@example.test', password: 'long enough pw' }));
+  await waitFor(() => expect(hook.result.current.login.isSuccess).toBe(true));
+  expect(hook.result.current.login.isPaused).toBe(false);
+  expect(hook.result.current.login.data).toMatchObject({ loginState: 'FAILURE', errorCode: 'network' });
+  act(() => hook.result.current.logout.mutate({ returnUrl: 'http://127.0.0.1/' }));
+  await waitFor(() => expect(hook.result.current.logout.isSuccess).toBe(true));
+  expect((await client.auth.getTokens()).refreshToken.role).toBe('none');
+  expect(hook.result.current.logout.data?.warning?.code).toBe('NETWORK_ERROR');
+  expect(navigated).toEqual(['http://127.0.0.1/']);
+  hook.unmount();
+});

@@ -211,6 +211,15 @@ async function finish(client: AnyClient, result: LoginResult, { silentLoginTimeo
 }
 
 /**
+ * The member's own steps (login, sign-up, verification, reset e-mails, logout) are sent at once
+ * whatever the browser says of the network, not held until it is back online as TanStack Query
+ * holds mutations by default: held, a login offline showed "Please wait…" for as long as the
+ * connection was gone (never the SDK's network failure and its words), and a logout never cleared
+ * the member's tokens (checklist 33).
+ */
+const AT_ONCE = { networkMode: 'always' } as const;
+
+/**
  * Logs a member in with e-mail and password (and whatever else `identity.login` takes, such as
  * `captchaTokens`). On `SUCCESS` the member tokens are fetched (silent
  * login) and stored; other states (`EMAIL_VERIFICATION_REQUIRED`, `FAILURE` with `errorCode`) are
@@ -221,6 +230,7 @@ export function useLogin(options: LoginHookOptions = {}) {
   const after = useAfterIdentityChange();
   return useMutation({
     mutationKey: ['shopkit', 'login'],
+    ...AT_ONCE,
     mutationFn: async (params: LoginParams) => {
       return finish(client, await identity.login(client, params), options);
     },
@@ -237,6 +247,7 @@ export function useRegister(options: LoginHookOptions = {}) {
   const after = useAfterIdentityChange();
   return useMutation({
     mutationKey: ['shopkit', 'register'],
+    ...AT_ONCE,
     mutationFn: async (params: RegisterParams) => {
       return finish(client, await identity.register(client, params), options);
     },
@@ -265,6 +276,7 @@ export function useVerifyEmail(options: LoginHookOptions = {}) {
   const after = useAfterIdentityChange();
   return useMutation({
     mutationKey: ['shopkit', 'verify'],
+    ...AT_ONCE,
     mutationFn: async (vars: string | VerifyEmailVars) => {
       const { code, stateToken } = typeof vars === 'string' ? { code: vars } : vars;
       return finish(client, await identity.processVerification(client, { code, stateToken }), options);
@@ -282,6 +294,7 @@ export function useResendVerification() {
   const client = useShopkit();
   return useMutation({
     mutationKey: ['shopkit', 'verify', 'resend'],
+    ...AT_ONCE,
     mutationFn: async (stateToken: string) => {
       await identity.resendVerification(client, stateToken);
     },
@@ -293,6 +306,7 @@ export function useSendPasswordReset() {
   const client = useShopkit();
   return useMutation({
     mutationKey: ['shopkit', 'password-reset'],
+    ...AT_ONCE,
     mutationFn: ({ email, redirectUri }: { email: string; redirectUri: string }) =>
       identity.sendPasswordResetEmail(client, email, redirectUri),
   });
@@ -320,6 +334,7 @@ export function useLogout(navigate: (url: string) => void = (url) => globalThis.
     'logout',
     useMutation({
       mutationKey: ['shopkit', 'logout'],
+      ...AT_ONCE,
       mutationFn: ({ returnUrl }: LogoutVars) => identity.logout(client, returnUrl),
       onSuccess: ({ logoutUrl }, { returnUrl }) => navigate(logoutUrl ?? returnUrl),
       // The member's cart goes at once (never shown to whoever is next); the rest is refetched.

@@ -46,6 +46,7 @@ function Form({
   onSubmit,
   busy,
   attempt,
+  reset,
   submit,
   message,
   fieldErrors = {},
@@ -57,6 +58,12 @@ function Form({
   busy: boolean;
   /** When the form's mutation was last sent (its `submittedAt`): a new attempt, even one that failed before `busy` was ever seen. */
   attempt: number;
+  /**
+   * Forgets the last answer (the mutation's `reset`): a new attempt stopped by the form's own
+   * checks was never sent, and the last one's refusal ("There is already an account with this
+   * e-mail") said nothing true of it.
+   */
+  reset: () => void;
   submit: string;
   message: string;
   /** Errors from the server, by field name; the form adds its own checks before sending. */
@@ -77,8 +84,10 @@ function Form({
     ) as FieldErrors;
     setChecked(problems);
     const first = inputs.find((i) => problems[i.name]);
-    if (first) first.focus();
-    else {
+    if (first) {
+      reset();
+      first.focus();
+    } else {
       sending.current = true;
       onSubmit(new FormData(e.currentTarget));
     }
@@ -172,12 +181,20 @@ function useAfterLogin() {
     }
     if (r.loginState === 'EMAIL_VERIFICATION_REQUIRED') {
       pendingVerification.set(r.data?.stateToken);
-      navigate('/verify');
+      // The login, sign-up and verification forms are one place in the history (see `FORM_LINK`).
+      navigate('/verify', { replace: true });
     }
   };
 }
 
 const hooks = { silentLoginTimeoutMs: config.silentLoginTimeoutMs };
+
+/**
+ * A link from one login form to another (log in ↔ sign up) takes the form's place in the history,
+ * as the verification step and the account page do: Back from the account goes to where the
+ * member was before the first form, not through spent forms that send a member on to the account.
+ */
+const FORM_LINK = { replace: true } as const;
 
 /**
  * Whether a member already logged in (on arrival, or in another tab) is on a login or
@@ -192,7 +209,10 @@ export function Login() {
   const login = useLogin(hooks);
   const next = useAfterLogin();
   const [params] = useSearchParams();
-  const away = useLoggedInAlready(login.isPending || login.isSuccess);
+  // Back from a password reset: the session stored here (if any) was ended by it, so the form
+  // and its notice stay (the account page showed "You are logged in" until the session's end
+  // came back to a login page without the notice).
+  const away = useLoggedInAlready(login.isPending || login.isSuccess) && !params.get('reset');
   if (away) return <Navigate to="/account" replace />;
   return (
     <Form
@@ -200,6 +220,7 @@ export function Login() {
       submit="Log in"
       busy={login.isPending}
       attempt={login.submittedAt}
+      reset={login.reset}
       message={
         login.error instanceof MemberSessionError
           ? 'Your password was right, but the login could not finish. Please try again.'
@@ -220,7 +241,10 @@ export function Login() {
             <Link to="/forgot-password">Forgot your password?</Link>
           </p>
           <p>
-            New here? <Link to="/register">Create an account</Link>
+            New here?{' '}
+            <Link to="/register" {...FORM_LINK}>
+              Create an account
+            </Link>
           </p>
         </>
       }
@@ -256,6 +280,7 @@ export function Register() {
       submit="Create account"
       busy={register.isPending}
       attempt={register.submittedAt}
+      reset={register.reset}
       fieldErrors={fieldErrors}
       message={
         Object.keys(fieldErrors).length
@@ -279,7 +304,10 @@ export function Register() {
           </ReadyLogIn>
         ) : (
           <p>
-            Already have an account? <Link to="/login">Log in</Link>
+            Already have an account?{' '}
+            <Link to="/login" {...FORM_LINK}>
+              Log in
+            </Link>
           </p>
         )
       }
@@ -338,6 +366,7 @@ export function Verify() {
       submit="Verify"
       busy={verify.isPending}
       attempt={verify.submittedAt}
+      reset={verify.reset}
       message={outcomeMessage(verify.data, verify.error)}
       onSubmit={(f) =>
         verify.mutate(
@@ -390,6 +419,7 @@ export function ForgotPassword() {
       submit="Send reset link"
       busy={reset.isPending}
       attempt={reset.submittedAt}
+      reset={reset.reset}
       message={reset.error ? humanMessage(reset.error) : ''}
       onSubmit={(f) =>
         reset.mutate({ email: str(f, 'email'), redirectUri: `${location.origin}/login?reset=1` })
@@ -411,7 +441,14 @@ export function Account() {
   useTitle('Your account');
   const session = useMemberSession();
   const { data: cart } = useCart();
-  const logout = useLogout();
+  const navigate = useNavigate();
+  // The shop's own pages in the app (offline, a logout that could not reach the platform comes back
+  // here: a full load of it would be the browser's offline page); the platform's logout page by a load.
+  const logout = useLogout((url) =>
+    url.startsWith(`${location.origin}/`)
+      ? navigate(url.slice(location.origin.length))
+      : location.assign(url),
+  );
   // No session known yet (the stored tokens are being read, or the first visitor token is on its
   // way): the loading skeleton, not a blank page.
   if (session.role === 'none')
