@@ -22,7 +22,10 @@ import {
 const shop = setupStorefront();
 
 const role = (page: import('playwright-core').Page) =>
-  page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').refreshToken?.role ?? 'none', tokensKey(shop));
+  page.evaluate(
+    (key) => JSON.parse(localStorage.getItem(key) ?? '{}').refreshToken?.role ?? 'none',
+    tokensKey(shop),
+  );
 
 it('logs out offline: the tokens go, the shop shows the visitor; a login offline says the shop could not be reached', async () => {
   const email = await registerInNode(shop, 'offline-logout@example.com');
@@ -41,7 +44,10 @@ it('logs out offline: the tokens go, the shop shows the visitor; a login offline
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(MEMBER_PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.getByRole('alert').filter({ hasText: 'The shop could not be reached' }).waitFor({ timeout: 5000 });
+  await page
+    .getByRole('alert')
+    .filter({ hasText: 'The shop could not be reached' })
+    .waitFor({ timeout: 5000 });
   expect(await page.getByRole('button', { name: 'Log in' }).isEnabled()).toBe(true);
   await page.context().setOffline(false);
   await page.close();

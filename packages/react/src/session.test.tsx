@@ -524,10 +524,9 @@ it("sends a login and a logout made offline at once: the login fails in the netw
     down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
   const { client, wrapper } = setup(memoryStorage(tokens), flaky);
   const navigated: string[] = [];
-  const hook = renderHook(
-    () => ({ login: useLogin(), logout: useLogout((url) => navigated.push(url)) }),
-    { wrapper },
-  );
+  const hook = renderHook(() => ({ login: useLogin(), logout: useLogout((url) => navigated.push(url)) }), {
+    wrapper,
+  });
   down = true;
   onlineManager.setOnline(false);
   // Held, as TanStack Query holds mutations offline by default, each said "please wait" for as
