@@ -125,6 +125,8 @@ function int(flag: string, min: number, max: number): number {
 }
 
 const port = int('port', 0, 65535);
+// An empty host (an unset variable expanded) bound every interface and printed `http://:PORT`.
+if (!(values.host as string).trim()) fail('--host must be an address such as 127.0.0.1 or 0.0.0.0, got ""');
 if (values.seed !== 'demo' && values.seed !== 'none') fail(`--seed must be demo or none, got ${values.seed}`);
 const origins = values['allowed-origin'] as string[];
 for (const o of origins) {

@@ -60,7 +60,8 @@ export function dataDirError(dir: string, e: unknown): unknown {
     );
   if (err?.name === 'ErrnoError')
     return new Error(`the data directory ${dir} could not be used (file system error ${err.errno})`);
-  if (/failed to initialize/i.test(err?.message ?? '')) {
+  // (a cluster without its control file makes PGlite's WebAssembly abort: `Aborted(). Build with …`)
+  if (/failed to initialize|^Aborted\(/i.test(err?.message ?? '')) {
     let version = '';
     try {
       version = readFileSync(`${dir}/PG_VERSION`, 'utf8').trim();

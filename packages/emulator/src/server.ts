@@ -93,6 +93,13 @@ export async function startEmulator(options: EmulatorOptions & ServerOptions = {
     await instance.close();
     throw e;
   });
+  // `close()` ends idle connections only, and a client that keeps its connection busy sends the
+  // next request on it as soon as one is answered: a stop under load never ended. Once stopping,
+  // every answer closes its connection.
+  let closing = false;
+  server.on('request', (_: unknown, res: { setHeader(name: string, value: string): void }) => {
+    if (closing) res.setHeader('Connection', 'close');
+  });
   let stopping: Promise<void> | undefined;
   return {
     ...instance,
@@ -100,6 +107,7 @@ export async function startEmulator(options: EmulatorOptions & ServerOptions = {
     deliverWebhooks: () => webhookWorker.flush(),
     stop() {
       stopping ??= (async () => {
+        closing = true;
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
