@@ -76,6 +76,31 @@ describe('with e-mail verification', () => {
   beforeAll(() => ownerCall(shop.emu, '/_api/emulator/v1/settings', { emailVerificationRequired: true }));
   afterAll(() => ownerCall(shop.emu, '/_api/emulator/v1/settings', { emailVerificationRequired: false }));
 
+  it('says a refused code beside its field, described by it and focused', async () => {
+    const email = 'wrong-code@example.com';
+    const { page, errors } = await newPage(shop.browser);
+    await page.goto(`${shop.url}/register`);
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(MEMBER_PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Verify your e-mail' }).waitFor();
+    const field = page.getByLabel('Verification code');
+    await field.fill('000000');
+    await field.press('Enter');
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('code');
+    const described = await field.evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent)
+        .join(' '),
+    );
+    expect(described).toContain('The code is wrong or has expired');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('goes Back from the account to where the member was before the login form, after a sign-up from it', async () => {
     const email = 'back-after-signup@example.com';
     const { page, errors } = await newPage(shop.browser);

@@ -96,19 +96,24 @@ function Form({
   // The button is disabled while the form is sent, which drops keyboard focus to the page's body:
   // once the answer is in (a refusal stays on this page), focus goes back to it.
   const button = useRef<HTMLButtonElement>(null);
+  const form = useRef<HTMLFormElement>(null);
   const wasBusy = useRef(busy);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new attempt (`attempt`) that ended before `busy` was ever rendered must free the guard too
   useEffect(() => {
     // Answered (also when the answer came so fast that `busy` was never rendered): sendable again.
     if (!busy) sending.current = false;
-    if (wasBusy.current && !busy && (!document.activeElement || document.activeElement === document.body))
-      button.current?.focus();
+    // To the first field the answer found fault with (its words are its description), else the button.
+    if (wasBusy.current && !busy && (!document.activeElement || document.activeElement === document.body)) {
+      const faulty = Object.keys(fieldErrors).map((name) => `[name="${CSS.escape(name)}"]`);
+      const field = faulty.length ? form.current?.querySelector<HTMLElement>(faulty.join(',')) : null;
+      (field ?? button.current)?.focus();
+    }
     wasBusy.current = busy;
   }, [busy, attempt]);
   return (
     <section className="auth-card">
       <h1>{title}</h1>
-      <form onSubmit={handle} noValidate>
+      <form ref={form} onSubmit={handle} noValidate>
         <ErrorsContext.Provider value={errors}>{children}</ErrorsContext.Provider>
         <p role="alert" className="field-error">
           {message}
@@ -360,6 +365,8 @@ export function Verify() {
       </section>
     );
   const verified = verify.error instanceof MemberSessionError;
+  // A refused code is said beside its field (described by it, and focused), not only in the alert.
+  const codeRefused = verify.data?.errorCode === 'VERIFICATION_FAILED';
   return (
     <Form
       title={title}
@@ -367,7 +374,8 @@ export function Verify() {
       busy={verify.isPending}
       attempt={verify.submittedAt}
       reset={verify.reset}
-      message={outcomeMessage(verify.data, verify.error)}
+      fieldErrors={codeRefused ? { code: outcomeMessage(verify.data, null) } : {}}
+      message={codeRefused ? '' : outcomeMessage(verify.data, verify.error)}
       onSubmit={(f) =>
         verify.mutate(
           { code: str(f, 'code'), stateToken },

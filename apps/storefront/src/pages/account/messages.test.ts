@@ -51,7 +51,7 @@ describe('outcomeMessage', () => {
     expect(said('invalidCaptchaToken')).toBe('Please confirm you are not a robot.');
     expect(said('network')).toBe(OFFLINE);
     expect(said('VERIFICATION_FAILED')).toBe(
-      'The code is wrong or has expired. Check the e-mail, or send a new code.',
+      'The code is wrong or has expired. Check the e-mail, send a new code, or log in again for one.',
     );
   });
 

@@ -17,7 +17,9 @@ const MESSAGES: Record<string, string> = {
   missingCaptchaToken: 'Please confirm you are not a robot.',
   invalidCaptchaToken: 'Please confirm you are not a robot.',
   network: OFFLINE,
-  VERIFICATION_FAILED: 'The code is wrong or has expired. Check the e-mail, or send a new code.',
+  // (also what a code's last allowed attempt got: after it only a new login gives a code)
+  VERIFICATION_FAILED:
+    'The code is wrong or has expired. Check the e-mail, send a new code, or log in again for one.',
 };
 
 /** What to say about a refused login, registration or verification ('' when there is nothing to say). */
