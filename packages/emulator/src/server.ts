@@ -97,8 +97,9 @@ export async function startEmulator(options: EmulatorOptions & ServerOptions = {
   // next request on it as soon as one is answered: a stop under load never ended. Once stopping,
   // every answer closes its connection.
   let closing = false;
-  server.on('request', (_: unknown, res: { setHeader(name: string, value: string): void }) => {
-    if (closing) res.setHeader('Connection', 'close');
+  // (Not an answer Hono made at once, as to a request line it cannot read: its headers are sent.)
+  server.on('request', (_: unknown, res: { headersSent: boolean; setHeader(n: string, v: string): void }) => {
+    if (closing && !res.headersSent) res.setHeader('Connection', 'close');
   });
   let stopping: Promise<void> | undefined;
   return {

@@ -8,7 +8,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -73,11 +73,11 @@ it('names a data directory without its control file, instead of "Aborted(). Buil
   expect(r.err).toContain('move it away and start on a new directory');
 }, 60_000);
 
-it("says PostgreSQL's refusal without the URL's user", async () => {
-  // A server that refuses every start-up as PostgreSQL does an unknown role: an ErrorResponse.
+/** What a start on a server that refuses every start-up with `message` (an ErrorResponse) says. */
+async function refusedWith(message: string, user: string) {
   const server = createServer((socket) => {
     socket.once('data', () => {
-      const fields = Buffer.from('SFATAL\0VFATAL\0C28000\0Mrole "someone" does not exist\0\0', 'utf8');
+      const fields = Buffer.from(`SFATAL\0VFATAL\0C28000\0M${message}\0\0`, 'utf8');
       const head = Buffer.alloc(5);
       head.write('E', 0);
       head.writeInt32BE(fields.length + 4, 1);
@@ -87,12 +87,58 @@ it("says PostgreSQL's refusal without the URL's user", async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   try {
-    const refused = await startEmulator({ db: `postgres://someone:secret@127.0.0.1:${port}/test` }).then(
-      () => undefined,
+    const said = await startEmulator({ db: `postgres://${user}:secret@127.0.0.1:${port}/shop` }).then(
+      () => 'started',
       (e: Error) => e.message,
     );
-    expect(refused).toBe(`PostgreSQL at 127.0.0.1:${port}: role (the URL's user) does not exist`);
+    return said.replace(`127.0.0.1:${port}`, 'HOST');
   } finally {
     server.close();
+  }
+}
+
+it("says PostgreSQL's refusal without the URL's user, and its other words as they are", async () => {
+  expect(await refusedWith('role "someone" does not exist', 'someone')).toBe(
+    "PostgreSQL at HOST: role (the URL's user) does not exist",
+  );
+  expect(await refusedWith('password authentication failed for user "someone"', 'someone')).toBe(
+    "PostgreSQL at HOST: password authentication failed for user (the URL's user)",
+  );
+  // A user named as the database (the usual set-up), or within its name, or with a stray `%`.
+  expect(await refusedWith('database "shop" does not exist', 'shop')).toBe(
+    'PostgreSQL at HOST: database "shop" does not exist',
+  );
+  expect(await refusedWith('database "shop" does not exist', 'sh')).toBe(
+    'PostgreSQL at HOST: database "shop" does not exist',
+  );
+  expect(await refusedWith('database "shop" does not exist', 'a%zz')).toBe(
+    'PostgreSQL at HOST: database "shop" does not exist',
+  );
+});
+
+it('stops without throwing when a request it cannot read arrives meanwhile (its answer is sent at once)', async () => {
+  const emu = await startEmulator({ db: 'memory', log: () => {} });
+  const thrown: unknown[] = [];
+  const onUncaught = (e: unknown) => thrown.push(e);
+  process.on('uncaughtException', onUncaught);
+  try {
+    const sock = connect(Number(new URL(emu.url).port), '127.0.0.1');
+    await new Promise((r) => sock.once('connect', r));
+    let got = '';
+    sock.on('data', (d) => {
+      got += d;
+    });
+    // A request line Hono cannot read, its headers unfinished: the connection is busy at the stop.
+    sock.write('GET http://[bad/ HTTP/1.1\r\n');
+    await new Promise((r) => setTimeout(r, 100));
+    const stopped = emu.stop();
+    sock.write('Host: x\r\n\r\n');
+    await new Promise((r) => sock.once('close', r));
+    await stopped;
+    expect(got.split('\r\n')[0]).toMatch(/^HTTP\/1\.1 [45]\d\d /);
+    // Was: ERR_HTTP_HEADERS_SENT thrown from the stop's listener, which ended the process.
+    expect(thrown).toEqual([]);
+  } finally {
+    process.off('uncaughtException', onUncaught);
   }
 });

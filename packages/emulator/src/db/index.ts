@@ -188,9 +188,10 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
     await first?.end().catch(() => {});
     // The server's words name the user (`role "x" does not exist`, `password authentication
     // failed for user "x"`): said without it, as the URL is shown without it.
-    const user = decodeURIComponent(new URL(url).username);
-    let message = String((e as Error)?.message ?? e).replace(/\b(role|user) "[^"]*"/g, "$1 (the URL's user)");
-    if (user) message = message.split(user).join("(the URL's user)");
+    const message = String((e as Error)?.message ?? e).replace(
+      /\b(role|user) "[^"]*"/g,
+      "$1 (the URL's user)",
+    );
     throw new Error(
       /timeout/i.test(message)
         ? `PostgreSQL at ${where} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`

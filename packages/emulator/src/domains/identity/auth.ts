@@ -101,10 +101,6 @@ export async function stateResponse(
   caller: Identity,
   pageClient?: string,
 ) {
-  // Blocked (or deleted) since the login, the link or the code was issued: no session for it (a
-  // recovery or verification answered SUCCESS with a session token, and a silent login minted a code).
-  if (m.status === 'BLOCKED' || m.status === 'DELETED')
-    throw appError(403, 'MEMBER_BLOCKED', 'This member cannot log in');
   const state = stateOf(m);
   const out: Record<string, unknown> = { state, identity: identityOf(m), additionalData: {} };
   if (state === 'SUCCESS')
