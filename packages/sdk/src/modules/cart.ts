@@ -51,6 +51,8 @@ export interface Address {
   postalCode?: string;
   addressLine1?: string;
   addressLine2?: string;
+  /** Directions for finding the address. */
+  hint?: string;
   formatted?: string;
   location?: { latitude?: number; longitude?: number };
   streetAddress?: { name?: string; number?: string; apt?: string; formattedAddressLine?: string };
@@ -91,6 +93,12 @@ export interface LineItem {
   fullPrice?: Price;
   priceBeforeDiscounts?: Price;
   lineItemPrice?: Price;
+  /** The part of the price paid now, for an item paid partly later. */
+  depositAmount?: Price;
+  /** The price is set later (a service priced on the day). */
+  priceUndetermined?: boolean;
+  /** The quantity cannot be changed in the cart. */
+  fixedQuantity?: boolean;
   descriptionLines?: DescriptionLine[];
   image?: string;
   availability?: { status: ItemAvailabilityStatus; quantityAvailable?: number };
@@ -153,8 +161,13 @@ export interface Cart {
   id: string;
   lineItems: LineItem[];
   buyerNote?: string;
-  buyerInfo?: { visitorId?: string; memberId?: string; userId?: string; email?: string };
+  buyerInfo?: { visitorId?: string; memberId?: string; userId?: string; contactId?: string; email?: string };
   currency?: string;
+  /** The currency the buyer pays in. */
+  paymentCurrency?: string;
+  /** A checkout URL of the site's own, in place of the platform's. */
+  overrideCheckoutUrl?: string;
+  purchaseFlowId?: string;
   conversionCurrency?: string;
   buyerLanguage?: string;
   siteLanguage?: string;
@@ -393,7 +406,9 @@ const updateOp = /* @__PURE__ */ op<
 export function updateCurrentCart(client: AnyClient, options?: UpdateCurrentCartOptions, call?: CallOptions) {
   const { cartFieldmask: mask, ...rest } = options ?? {};
   // The field mask travels as one comma-joined string (wire §2).
-  return updateOp(client, options && (mask ? { ...rest, cartFieldmask: mask.join(',') } : rest), call);
+  // (a string, as the wire has it, is taken too: `join` on it threw a TypeError past `onError`)
+  const fieldmask = Array.isArray(mask) ? mask.join(',') : mask;
+  return updateOp(client, options && (mask ? { ...rest, cartFieldmask: fieldmask } : rest), call);
 }
 
 /** Deletes the current cart. */

@@ -328,7 +328,9 @@ export async function login(
  */
 export async function processVerification(
   client: AnyClient,
-  params: { code?: string; verificationCode?: string; stateToken?: string },
+  params: ({ code: string; verificationCode?: string } | { code?: undefined; verificationCode: string }) & {
+    stateToken?: string;
+  },
 ): Promise<LoginResult> {
   const r = client.auth ? remembered.get(client.auth) : undefined;
   const stateToken =
@@ -424,7 +426,7 @@ export const changePassword = /* @__PURE__ */ op<[newPassword: string], object>(
 /** POST `v2/verify` of a second factor (e-mail code). */
 export const verifyFactor = /* @__PURE__ */ op<
   [
-    factorType: string,
+    factorType: FactorType,
     options: {
       stateToken: string;
       rememberThisDevice?: boolean;
@@ -479,6 +481,10 @@ export interface TokenInfo {
   iat?: number;
   clientId?: string;
   siteId?: string;
+  accountId?: string;
+  /** An app's installation, for an app's token. */
+  instanceId?: string;
+  vendorProductId?: string;
 }
 
 /** POST `/oauth2/token-info` → who a token belongs to. */

@@ -53,7 +53,8 @@ export interface AuthRequest {
   state: string;
   responseMode?: 'query' | 'fragment' | 'web_message';
   codeChallenge: string;
-  codeChallengeMethod: 'S256';
+  /** `S256` (what the SDK makes); the platform's docs list `S512` too. */
+  codeChallengeMethod: 'S256' | 'S512';
   sessionToken?: string;
   nonce?: string;
   /** Social login connection id. */

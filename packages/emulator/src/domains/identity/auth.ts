@@ -75,18 +75,71 @@ const captchaTokens = z
   .array(z.record(z.string(), z.string().max(4096)))
   .max(4)
   .optional();
+/** A profile's custom value (wire §5.5): one of its kinds, a date as an ISO-8601 timestamp. */
+const customValue: z.ZodType = z.lazy(() =>
+  z.object({
+    strValue: z.string().optional(),
+    numValue: z.number().optional(),
+    dateValue: z
+      .string()
+      .refine(
+        (v) => /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)),
+        'must be an ISO-8601 timestamp',
+      )
+      .optional(),
+    listValue: z.object({ value: z.array(customValue).optional() }).optional(),
+    mapValue: z.object({ value: z.record(z.string(), customValue).optional() }).optional(),
+  }),
+);
+const words = z.string().max(1000).optional();
+const list = z.array(z.string().max(1000)).max(100).optional();
+
+/**
+ * A profile as registration and sign-on take it (wire §5.5 `identityProfile`): the fields the wire
+ * names, typed (a number for a name, a date that is none and a list that is no list were stored
+ * as they came, and read back as such); fields it does not name are kept as they are.
+ */
 const profile = z
-  .record(z.string(), z.unknown())
+  .object({
+    firstName: words,
+    lastName: words,
+    nickname: words,
+    picture: z.string().max(2048).optional(),
+    // The identity lists them after the login e-mail (`identityProfile.emails`).
+    emails: z.array(z.string().max(254), 'must be a list of e-mail addresses').max(100).optional(),
+    phones: list,
+    secondaryEmails: z
+      .array(z.object({ email: z.string().max(254), tag: z.string().max(50).optional() }))
+      .max(100)
+      .optional(),
+    labels: list,
+    language: z.string().max(50).optional(),
+    privacyStatus: z.string().max(50).optional(),
+    customFields: z
+      .array(z.object({ name: z.string().min(1).max(200), value: customValue.optional() }))
+      .max(100)
+      .optional(),
+    addresses: z
+      .array(
+        z.object({
+          tag: z.string().max(50).optional(),
+          address: z.record(z.string(), z.unknown()).optional(),
+        }),
+      )
+      .max(100)
+      .optional(),
+    company: words,
+    position: words,
+    birthdate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+      .optional(),
+    slug: z.string().max(255).optional(),
+    subscription: z.boolean().optional(),
+    vatId: z.object({ id: z.string().max(100).optional(), type: z.string().max(50).optional() }).optional(),
+  })
+  .passthrough()
   .refine((p) => JSON.stringify(p).length <= 32_768, 'must be at most 32768 characters of JSON')
-  // The identity lists them after the login e-mail (wire §5.5 `identityProfile.emails`).
-  .refine(
-    (p) =>
-      p.emails === undefined || (Array.isArray(p.emails) && p.emails.every((e) => typeof e === 'string')),
-    {
-      message: 'must be a list of e-mail addresses',
-      path: ['emails'],
-    },
-  )
   .optional();
 
 /**
