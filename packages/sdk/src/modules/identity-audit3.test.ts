@@ -112,3 +112,21 @@ describe('StateType', () => {
     });
   });
 });
+
+describe('additionalData', () => {
+  it('comes with the identity in the result (spec 3), its dates as Date', async () => {
+    const client = answering({
+      state: 'SUCCESS',
+      sessionToken: 's',
+      identity: { id: 'i' },
+      additionalData: { plan: { strValue: 'gold' }, since: { dateValue: '2024-05-01T00:00:00.000Z' } },
+    });
+    const r = await client.identity.login({ email: 'ada@example.test', password: 'long enough pw' });
+    // Was: dropped, the result's data holding the identity and the session token only.
+    expect(r.data?.additionalData).toEqual({
+      plan: { strValue: 'gold' },
+      since: { dateValue: new Date('2024-05-01T00:00:00.000Z') },
+    });
+    expectTypeOf(r.data!.additionalData!.since!.dateValue).toEqualTypeOf<Date | undefined>();
+  });
+});

@@ -113,7 +113,13 @@ export interface Identity {
 /** What register, login, verification and recovery answer (spec point 3). */
 export interface LoginResult {
   loginState: LoginState;
-  data?: { sessionToken?: string; stateToken?: string; identity?: Identity };
+  data?: {
+    sessionToken?: string;
+    stateToken?: string;
+    identity?: Identity;
+    /** What else the platform answered with (spec 3), by key, as custom values. */
+    additionalData?: Record<string, CustomValue>;
+  };
   error?: string;
   errorCode?:
     | 'invalidEmail'
@@ -144,7 +150,7 @@ export interface StateResponse {
   sessionToken?: string;
   stateToken?: string;
   identity?: Identity;
-  additionalData?: Record<string, unknown>;
+  additionalData?: Record<string, CustomValue>;
 }
 
 const profileReq = { profile: PROFILE };
@@ -195,7 +201,10 @@ const UNFINISHED: Partial<Record<StateType | (string & {}), LoginResult['errorCo
 };
 
 function fromState(client: AnyClient, r: StateResponse): LoginResult {
-  const data = { identity: r.identity };
+  // (`additionalData` was dropped: spec 3 reads it with the identity)
+  const data = r.additionalData
+    ? { identity: r.identity, additionalData: r.additionalData }
+    : { identity: r.identity };
   const unfinished = UNFINISHED[r.state];
   const out: LoginResult =
     r.state === StateType.SUCCESS
