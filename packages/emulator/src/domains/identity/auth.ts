@@ -6,7 +6,6 @@
  * @module
  */
 import type { Emulator, Identity } from '../../context.ts';
-import { hashToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, invalid, notFound, tooMany, unauthenticated } from '../../http/errors.ts';
 import type { RawAnswer } from '../../http/raw.ts';
@@ -28,6 +27,7 @@ import {
   emailKey,
   forgetLoginFailures,
   getSettings,
+  hashCode,
   hashPassword,
   IDENTITY_EVENTS,
   identityOf,
@@ -501,7 +501,7 @@ async function verifyCode(
     if (!member || !ch?.code_hash) return { error: failed() };
     // A decoy's code was never sent: every code is a wrong one, counted as a member's are.
     const spent = ch.purpose !== 'DECOY' && member.code_failures >= MEMBER_CODE_FAILURES;
-    if (spent || ch.purpose === 'DECOY' || hashToken(code.trim()) !== ch.code_hash) {
+    if (spent || ch.purpose === 'DECOY' || hashCode(emu, code.trim()) !== ch.code_hash) {
       const attempts = ch.attempts + 1;
       await sql.query('UPDATE identity_challenges SET attempts = $2 WHERE token_hash = $1', [
         ch.token_hash,

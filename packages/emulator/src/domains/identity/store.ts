@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import type { Emulator } from '../../context.ts';
-import { hashToken, newId, newToken } from '../../crypto.ts';
+import { derive, hashToken, newId, newToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError } from '../../http/errors.ts';
 
@@ -571,7 +571,7 @@ export async function createChallenge(
       hashToken(token),
       input.memberId,
       input.purpose,
-      code ? hashToken(code) : null,
+      code ? hashCode(emu, code) : null,
       input.visitorId ?? null,
       input.clientId ?? null,
       input.redirectUrl ?? null,
@@ -715,6 +715,13 @@ export async function decoyLogin(
  * code (the old one stops working, the wrong codes so far still count, the 10 minutes start
  * again); without, the resend counts and the code stays, as when no code may be mailed.
  */
+/**
+ * A verification code as stored: keyed with the emulator's secret. A code has a million values, so
+ * its plain SHA-256 told it to anyone who read the database (a backup, a dump) in a second.
+ */
+export const hashCode = (emu: Emulator, code: string) =>
+  derive(emu.secret, `verification-code:${code}`).toString('hex');
+
 export async function renewChallengeCode(emu: Emulator, sql: Sql, ch: ChallengeRow, renew: boolean) {
   if (ch.resends >= CODE_RESENDS) return undefined;
   if (!renew) {
@@ -727,7 +734,7 @@ export async function renewChallengeCode(emu: Emulator, sql: Sql, ch: ChallengeR
   const now = emu.now();
   await sql.query(
     'UPDATE identity_challenges SET code_hash = $2, resends = resends + 1, expires_at = $3 WHERE token_hash = $1',
-    [ch.token_hash, hashToken(code), new Date(now.getTime() + CODE_TTL_MS)],
+    [ch.token_hash, hashCode(emu, code), new Date(now.getTime() + CODE_TTL_MS)],
   );
   return { code };
 }
