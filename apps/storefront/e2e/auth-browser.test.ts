@@ -100,15 +100,20 @@ const finishAtCallback = (page: Page, responseMode: 'query' | 'fragment') =>
     const after = location.href;
     const data = JSON.parse(sessionStorage.getItem('oauth')!);
     const tokens = await client.identity.getMemberTokens(p.code, p.state, data);
+    // Stored as an application does, then used by a call: the member's tokens in the strategy.
+    await client.auth.setTokens(tokens);
+    const subject = (await client.identity.getTokenInfo(tokens.accessToken.value)).subjectId as string;
+    const held = (await client.auth.getTokens()).refreshToken.role as string;
     return {
       before,
       after,
-      // The default client keeps tokens in memory only (checklist 29).
+      // The default client keeps tokens in memory only (checklist 29), the member's included.
       localStorageKeys: localStorage.length,
       cookie: document.cookie,
       error: p.error,
       role: tokens.refreshToken.role as string,
-      subject: (await client.identity.getTokenInfo(tokens.accessToken.value)).subjectId as string,
+      held,
+      subject,
     };
   }, responseMode);
 
@@ -139,7 +144,13 @@ describe('checklist 11: code and state leave the address bar', () => {
       expect(r.after).not.toMatch(/code=|state=/);
       expect(r.after).toBe(`${shop.origin}/callback?keep=1`);
       expect(page.url()).toBe(`${shop.origin}/callback?keep=1`);
-      expect(r).toMatchObject({ role: 'member', subject: who.id, localStorageKeys: 0, cookie: '' });
+      expect(r).toMatchObject({
+        role: 'member',
+        held: 'member',
+        subject: who.id,
+        localStorageKeys: 0,
+        cookie: '',
+      });
       await ctx.close();
     });
 
