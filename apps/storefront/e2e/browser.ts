@@ -367,6 +367,15 @@ export async function registerInNode(shop: StorefrontUnderTest, email: string) {
   return email;
 }
 
+/** Registers on the shop's form at `shopUrl`; with e-mail verification on, it lands on /verify. */
+export async function registerInPage(page: Page, shopUrl: string, email: string) {
+  await page.goto(`${shopUrl}/register`);
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(MEMBER_PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
+}
+
 /** Logs in on the login form the page shows, and waits for the account page. */
 export async function logInOnForm(page: Page, email: string) {
   await page.getByLabel('E-mail').fill(email);

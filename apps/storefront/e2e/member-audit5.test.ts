@@ -15,6 +15,7 @@ import {
   newPage,
   ownerCall,
   registerInNode,
+  registerInPage,
   setupStorefront,
   tokensKey,
 } from './browser.ts';
@@ -56,11 +57,7 @@ it('logs out offline: the tokens go, the shop shows the visitor; a login offline
 it("does not show the last refusal beside a new attempt the form's own checks stopped", async () => {
   const taken = await registerInNode(shop, 'taken-stale@example.com');
   const { page, errors } = await newPage(shop.browser);
-  await page.goto(`${shop.url}/register`);
-  await page.getByLabel('First name').fill('Ada');
-  await page.getByLabel('E-mail').fill(taken);
-  await page.getByLabel('Password').fill(MEMBER_PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await registerInPage(page, shop.url, taken);
   const alert = page.locator('form [role=alert]');
   await alert.filter({ hasText: 'already an account' }).waitFor();
   await page.getByLabel('E-mail').fill('someone-else@example.com');
@@ -79,11 +76,7 @@ describe('with e-mail verification', () => {
   it('says a refused code beside its field, described by it and focused', async () => {
     const email = 'wrong-code@example.com';
     const { page, errors } = await newPage(shop.browser);
-    await page.goto(`${shop.url}/register`);
-    await page.getByLabel('First name').fill('Ada');
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(MEMBER_PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await registerInPage(page, shop.url, email);
     await page.getByRole('heading', { name: 'Verify your e-mail' }).waitFor();
     const field = page.getByLabel('Verification code');
     await field.fill('000000');

@@ -15,9 +15,9 @@ import {
   focused,
   holdRequests,
   logInOnForm,
-  MEMBER_PASSWORD,
   newPage,
   ownerCall,
+  registerInPage as register,
   registerInNode,
   setupStorefront,
   tokensKey,
@@ -26,13 +26,7 @@ import {
 const shop = setupStorefront();
 
 /** Registers in the page; with e-mail verification on, it lands on /verify. */
-async function registerInPage(page: Page, email: string) {
-  await page.goto(`${shop.url}/register`);
-  await page.getByLabel('First name').fill('Ada');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(MEMBER_PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-}
+const registerInPage = (page: Page, email: string) => register(page, shop.url, email);
 
 async function newestCode(email: string) {
   return (await mailbox(shop.emu, email)).find((m) => m.code)?.code;
