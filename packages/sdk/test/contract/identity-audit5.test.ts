@@ -158,4 +158,77 @@ describe.each(testBackends())('member flows, audit 5 (%s)', (backend) => {
       expect(r.body.details.applicationError.code).toBe(code);
     }
   });
+
+  describe('sign-on (a trusted server, `<visitor token>,<api key>`)', () => {
+    const signOnRaw = (email: string, authorization: string) =>
+      fetch(`${emu.url}/_api/iam/authentication/v2/sign-on`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ loginId: { email } }),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const redeem = async (client: ReturnType<typeof member>, memberId: string, sessionToken: string) => {
+      const { accessToken } = await client.auth.getTokens();
+      const r = await fetch(`${emu.url}/oauth2/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `${accessToken.value},${emu.demo.apiKey}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({
+          grant_type: 'authorized_client',
+          member_id: memberId,
+          session_token: sessionToken,
+        }),
+      });
+      return r.status;
+    };
+
+    it('with verifyEmail, makes a member waiting for its e-mail active, and its session token works', async () => {
+      const settings = (v: boolean) =>
+        call(
+          createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) }),
+          { method: 'POST', path: '/_api/emulator/v1/settings', args: ['s:'] },
+          [{ emailVerificationRequired: v }],
+        );
+      await settings(true);
+      try {
+        const e = email();
+        const client = member();
+        expect((await client.identity.register({ email: e, password: PASSWORD })).loginState).toBe(
+          LoginState.EMAIL_VERIFICATION_REQUIRED,
+        );
+        const on = await identity.signOn(client, emu.demo.apiKey, { email: e, verifyEmail: true });
+        // Was: verified, yet PENDING for its e-mail, and the session token refused.
+        expect(on.identity?.status).toEqual({ name: 'ACTIVE', reasons: [] });
+        expect(await redeem(client, on.identity!.id, on.sessionToken!)).toBe(200);
+        expect((await member().identity.login({ email: e, password: PASSWORD })).loginState).toBe(
+          LoginState.SUCCESS,
+        );
+      } finally {
+        await settings(false);
+      }
+    });
+
+    it('refuses a visitor token that is no longer valid, a key without a visitor, and a blocked member', async () => {
+      const before = email();
+      // Each answered 200 with a member made and a session token nothing would redeem.
+      const expired = await signOnRaw(before, `OauthNG.not-a-live-token,${emu.demo.apiKey}`);
+      expect(expired.status).toBe(401);
+      const keyAlone = await signOnRaw(before, emu.demo.apiKey);
+      expect(keyAlone.status).toBe(400);
+      expect(keyAlone.body.message).toContain('needs a visitor token');
+      expect((await member().identity.login({ email: before, password: PASSWORD })).errorCode).toBe(
+        'invalidEmail',
+      );
+      const e = email();
+      const client = member();
+      const id = (await client.identity.register({ email: e, password: PASSWORD })).data!.identity!.id!;
+      await owner(`/_api/emulator/v1/members/${id}/block`);
+      const { accessToken } = await client.auth.getTokens();
+      const blocked = await signOnRaw(e, `${accessToken.value},${emu.demo.apiKey}`);
+      expect(blocked.status).toBe(403);
+      expect(blocked.body.details.applicationError.code).toBe('MEMBER_BLOCKED');
+      expect(blocked.body.sessionToken).toBeUndefined();
+    });
+  });
 });

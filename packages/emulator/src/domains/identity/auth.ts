@@ -42,6 +42,7 @@ import {
   memberByEmail,
   memberById,
   openChallenge,
+  REASONS_VERIFIED,
   RECOVERY_TTL_MS,
   rehashIfWeak,
   renewChallengeCode,
@@ -197,6 +198,10 @@ export async function trustedCaller(emu: Emulator, authorization: string | undef
   const parts = (authorization ?? '').split(',').map((s) => s.trim());
   if (!parts[0]) throw unauthenticated();
   const who = await Promise.all(parts.map((p) => identify(emu, p)));
+  // Each part is a credential: an expired or made-up visitor token is refused, not taken as no
+  // visitor (a sign-on then answered a session token no client could redeem).
+  if (who.some((w) => w.type === 'NONE'))
+    throw appError(401, 'UNAUTHENTICATED', 'The access token is invalid or expired');
   const elevated = who.find((w) => w.type === 'WIX_USER' || w.type === 'APP');
   if (!elevated) throw forbidden('This call needs an API key or an app token');
   const visitor = who.find((w) => w.type === 'ANONYMOUS_VISITOR' || w.type === 'MEMBER');
@@ -368,6 +373,13 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
     async handler({ msg, c }) {
       noStore(c);
       const { visitor } = await trustedCaller(emu, c.req.header('authorization'));
+      // Its session token is for the visitor's client: without one, nothing could redeem it.
+      if (!visitor?.clientId)
+        throw appError(
+          400,
+          'INVALID_ARGUMENT',
+          'The Authorization header needs a visitor token before the API key',
+        );
       return emu.db.tx(async (sql) => {
         let m = await memberByEmail(sql, msg.loginId.email, true);
         const now = emu.now();
@@ -388,9 +400,18 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
           // Created by a sign-on or registration at the same moment (the insert waited for it).
           m = rows[0] ?? (await memberByEmail(sql, msg.loginId.email, true))!;
         }
+        // As SSO refuses them: no session for a blocked or deleted member.
+        if (m.status === 'BLOCKED' || m.status === 'DELETED')
+          throw appError(403, 'MEMBER_BLOCKED', 'This member cannot log in');
         if (msg.verifyEmail && !m.email_verified) {
+          // As a verification code does: the pending reason goes, and the member is active when
+          // it was the last (it stayed PENDING, its session token refused).
+          const reasons = REASONS_VERIFIED;
           const rows = await sql.query<MemberRow>(
-            'UPDATE members SET email_verified = true, updated_at = $2 WHERE id = $1 RETURNING *',
+            `UPDATE members SET email_verified = true, status_reasons = ${reasons},
+               status = CASE WHEN status = 'PENDING' AND jsonb_array_length(${reasons}) = 0 THEN 'ACTIVE' ELSE status END,
+               revision = revision + 1, updated_at = $2
+             WHERE id = $1 RETURNING *`,
             [m.id, now],
           );
           m = rows[0]!;
@@ -513,8 +534,7 @@ async function verifyCode(
       return { error: failed() };
     }
     await closeChallenge(emu, sql, ch.token_hash);
-    const reasons = `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements_text(status_reasons) r
-                      WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
+    const reasons = REASONS_VERIFIED;
     const rows = await sql.query<MemberRow>(
       `UPDATE members SET email_verified = true, status_reasons = ${reasons}, code_failures = 0,
          status = CASE WHEN status = 'PENDING' AND jsonb_array_length(${reasons}) = 0 THEN 'ACTIVE' ELSE status END,
@@ -694,8 +714,7 @@ export async function recover(
     await closeChallenge(emu, sql, ch.token_hash);
     // Before the member is read back: the login this answers carries the new login epoch.
     if (hash) await revokeMemberTokens(emu, sql, ch.member_id);
-    const reasons = `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements_text(status_reasons) r
-                      WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
+    const reasons = REASONS_VERIFIED;
     const rows = await sql.query<MemberRow>(
       `UPDATE members SET password_hash = coalesce($2, password_hash), reset_required = false,
          email_verified = true, status_reasons = ${reasons}, code_failures = 0,

@@ -32,6 +32,7 @@ import {
   idpConnections,
   type MemberRow,
   memberByEmail,
+  REASONS_VERIFIED,
   stateOf,
 } from './store.ts';
 
@@ -185,8 +186,7 @@ async function signOnFromIdp(
   }
   if (m.status === 'BLOCKED' || m.status === 'DELETED')
     return { error: appError(403, 'MEMBER_BLOCKED', 'This member cannot log in') };
-  const reasons = `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements_text(status_reasons) r
-                    WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
+  const reasons = REASONS_VERIFIED;
   const rows = await sql.query<MemberRow>(
     `UPDATE members SET email_verified = true, status_reasons = ${reasons},
        status = CASE WHEN status = 'PENDING' AND jsonb_array_length(${reasons}) = 0 THEN 'ACTIVE' ELSE status END,

@@ -426,6 +426,13 @@ export async function countLoginAttempt(
   return { wait: 0 };
 }
 
+/**
+ * SQL: the member's status reasons without `PENDING_EMAIL_VERIFICATION_REQUIRED`, for the updates
+ * that verify its e-mail (a code, a recovery, a sign-on, an SSO login).
+ */
+export const REASONS_VERIFIED = `(SELECT coalesce(jsonb_agg(r), '[]'::jsonb) FROM jsonb_array_elements_text(status_reasons) r
+  WHERE r <> 'PENDING_EMAIL_VERIFICATION_REQUIRED')`;
+
 /** Whether an address is blocked by failed logins until its password is reset (`BLOCK_AFTER`). */
 export async function loginBlocked(sql: Sql, email: string) {
   const rows = await sql.query<{ failed_logins: number }>(
