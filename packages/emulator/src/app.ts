@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { actor, eventIdentity } from './actor.ts';
 import type { Domain, Emulator, EmulatorConfig } from './context.ts';
 import { checkDataDir, dataDirError, isDataDir } from './datadir.ts';
-import { type Db, migrate, openDb } from './db/index.ts';
+import { type Db, migrate, openDb, storageUnavailable } from './db/index.ts';
 import { DOMAINS } from './domains/index.ts';
 import { clientOrigins, demoCredentials, identify } from './domains/platform/index.ts';
 import { limitBody } from './http/decode.ts';
@@ -277,17 +277,3 @@ async function seedOnce(emu: Emulator, domains: Domain[], demo: boolean) {
 /** PostgreSQL's deadlock and serialization failures: the transaction was rolled back. */
 const transactionConflict = (error: unknown) =>
   ['40P01', '40001'].includes(String((error as { code?: unknown } | null)?.code));
-
-/** Connection-level failures of the storage (PostgreSQL down, restarting, or the link cut). */
-function storageUnavailable(error: unknown) {
-  const e = error as { code?: unknown; message?: unknown } | null;
-  const code = typeof e?.code === 'string' ? e.code : '';
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) ||
-    // (not 08P01, a protocol violation: a statement the database could never take)
-    (code.startsWith('08') && code !== '08P01') ||
-    /Connection terminated|connection timeout|Client has encountered a connection error/i.test(
-      String(e?.message ?? ''),
-    )
-  );
-}

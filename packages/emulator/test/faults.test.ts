@@ -1,7 +1,8 @@
 /**
  * Faults: the emulator killed with SIGKILL during a stream of writes keeps every acknowledged
  * write (embedded data directory and PostgreSQL); PostgreSQL dropping every connection under a
- * running emulator is survived, also a connection dropped in the middle of a transaction.
+ * running emulator is survived, also under load and a connection dropped in the middle of a
+ * transaction; a bulk change cut off by the storage names the products to send again.
  * A real PostgreSQL restart is in faults.long.test.ts (`npm run test:long`).
  */
 import { randomBytes } from 'node:crypto';
@@ -123,6 +124,53 @@ describe.runIf(testBackends().includes('postgres'))('PostgreSQL dropping every c
     }
   }, 60_000);
 
+  it('is survived under load: connections dropped while the pool hands them over crash nothing', async () => {
+    // Forty clients asking for visitor tokens back to back while every connection of the
+    // emulator is terminated, twice: a connection dropped between the pool's handing it over and
+    // the transaction's listening emitted an unhandled `error` that ended the process (3 runs in 4).
+    const emu = await startTestEmulator('postgres');
+    const thrown: unknown[] = [];
+    const onUncaught = (e: unknown) => thrown.push(e);
+    process.on('uncaughtException', onUncaught);
+    const admin = new pg.Client({ connectionString: PG });
+    await admin.connect();
+    try {
+      let stop = false;
+      const statuses = new Map<number, number>();
+      const visitor = () =>
+        fetch(`${emu.url}/oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ clientId: emu.demo.clientId, grantType: 'anonymous' }),
+        });
+      const load = Array.from({ length: 40 }, async () => {
+        while (!stop) {
+          const res = await visitor();
+          await res.text();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        }
+      });
+      for (let round = 0; round < 2; round++) {
+        await new Promise((r) => setTimeout(r, 300));
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+          [`shopkit-emulator:${emu.schema}`],
+        );
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      stop = true;
+      await Promise.all(load);
+      expect(thrown).toEqual([]);
+      // Every answer a token or a 503 to send again; and the next call is answered.
+      expect([...statuses.keys()].filter((s) => s !== 200 && s !== 503)).toEqual([]);
+      expect((await visitor()).status).toBe(200);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await admin.end();
+      await emu.stop();
+    }
+  }, 60_000);
+
   it('fails a transaction whose connection is dropped between two queries, without crashing', async () => {
     // A connection checked out for a transaction is one the pool does not listen on: dropped
     // while idle, it emits `error`, an uncaught exception (the test run fails) unless handled.
@@ -156,4 +204,49 @@ describe.runIf(testBackends().includes('postgres'))('PostgreSQL dropping every c
       await db.close();
     }
   }, 60_000);
+});
+
+describe('a bulk change cut off by the storage', () => {
+  it('says which products were not changed as UNAVAILABLE to send again, not as an internal error', async () => {
+    const emu = await startTestEmulator('pglite');
+    try {
+      const owner = (path: string, body: object) =>
+        fetch(emu.url + path, {
+          method: 'POST',
+          headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((r) => r.json());
+      const ids: string[] = [];
+      for (const name of ['Cut A', 'Cut B', 'Cut C'])
+        ids.push(
+          (
+            await owner('/stores/v1/products', {
+              product: { name, productType: 'physical', priceData: { price: 10 } },
+            })
+          ).product.id,
+        );
+      // The storage goes away after the first product's change (as a PostgreSQL restart would).
+      const db = emu.emu.db;
+      const tx = db.tx.bind(db);
+      let calls = 0;
+      db.tx = ((fn: Parameters<typeof tx>[0]) =>
+        ++calls > 1
+          ? Promise.reject(Object.assign(new Error('Connection terminated unexpectedly'), {}))
+          : tx(fn)) as typeof db.tx;
+      const out = await owner('/stores/v1/bulk/products/adjust-properties', {
+        ids,
+        adjust: { price: { amount: 1 } },
+      });
+      db.tx = tx;
+      expect(out.bulkActionMetadata).toMatchObject({ totalSuccesses: 1, totalFailures: 2 });
+      // Was: INTERNAL_ERROR, which says nothing of sending the items again.
+      expect(out.results.map((r: any) => r.itemMetadata.error?.code ?? 'ok')).toEqual([
+        'ok',
+        'UNAVAILABLE',
+        'UNAVAILABLE',
+      ]);
+    } finally {
+      await emu.stop();
+    }
+  });
 });

@@ -206,12 +206,21 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // A server that stops answering (a cut link, a stalled host) fails a new connection in this
+    // time, answered 503 (`storageUnavailable`), not a request held until it answers again.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // Names the connections, so operators (and the fault tests) can tell which emulator they serve.
     application_name: `shopkit-emulator${schema ? `:${schema}` : ''}`,
     options: schema ? `-c search_path="${schema.replace(/"/g, '')}"` : undefined,
   });
   // A dropped connection must not crash the process; the pool reconnects on the next query.
   pool.on('error', () => {});
+  // Nor one dropped while the pool hands it over (the pool no longer listens, `tx` not yet; or
+  // within `pool.query`): under load, terminated backends ended the process ("Unhandled 'error'
+  // event"). Every connection listens from the moment it is made, and keeps the error, so that
+  // a transaction that then fails on it gives it back as broken.
+  const dropped = new WeakMap<object, Error>();
+  pool.on('connect', (client) => client.on('error', (e: Error) => dropped.set(client, e)));
   return {
     kind: 'postgres',
     query: async (text, params) => (await pool.query(text, params as any[])).rows,
@@ -240,11 +249,25 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
         throw e;
       } finally {
         conn.off('error', onError);
-        conn.release(broken);
+        conn.release(broken ?? dropped.get(conn));
       }
     },
     close: () => pool.end(),
   };
+}
+
+/** Connection-level failures of the storage (PostgreSQL down, restarting, or the link cut). */
+export function storageUnavailable(error: unknown) {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) ||
+    // (not 08P01, a protocol violation: a statement the database could never take)
+    (code.startsWith('08') && code !== '08P01') ||
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      String(e?.message ?? ''),
+    )
+  );
 }
 
 /** `host:port` of a postgres:// URL, for messages: no user, password, database or query. */

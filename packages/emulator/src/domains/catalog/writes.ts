@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Emulator } from '../../context.ts';
-import type { Sql } from '../../db/index.ts';
+import { type Sql, storageUnavailable } from '../../db/index.ts';
 import { ApiError, appError, invalid, notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { float, repeated, z } from '../../http/validate.ts';
@@ -298,6 +298,16 @@ function changeNumber(p: ProductState, field: Field, fn: (n: number) => number):
 
 /** An unexpected failure of one bulk item: the gist logged, never the driver's words answered (as `onError`). */
 function unexpected(emu: Emulator, id: string, e: unknown) {
+  // The storage out of reach (PostgreSQL restarting, the link cut): this item may be sent again.
+  if (storageUnavailable(e))
+    return appError(
+      503,
+      'UNAVAILABLE',
+      `The product ${id} could not be changed: the storage could not be reached (read it before sending the change again)`,
+      {
+        productId: id,
+      },
+    );
   emu.log(`[emulator] bulk change of product ${id} failed: ${(e as Error)?.message ?? String(e)}`);
   return appError(500, 'INTERNAL_ERROR', `The product ${id} could not be changed`, { productId: id });
 }
