@@ -340,7 +340,13 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     await shopper.identity.sendPasswordResetEmail(email);
     await shopper.identity.sendActivationEmail(email);
     const send = async (who: string, method: string, path: string, body?: object) => {
-      const auth = who === 'merchant' ? emu.demo.apiKey : credentials[who];
+      // `trusted`: a storefront's server, acting for its visitor with the API key (`<token>,<key>`).
+      const auth =
+        who === 'merchant'
+          ? emu.demo.apiKey
+          : who === 'trusted'
+            ? `${credentials.visitor},${emu.demo.apiKey}`
+            : credentials[who];
       const res = await recording(who)(`${emu.url}${path}`, {
         method,
         headers: { authorization: auth!, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -373,7 +379,7 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     await send('merchant', 'GET', '/_api/emulator/v1/webhooks/subscriptions');
     await send('merchant', 'GET', '/_api/emulator/v1/webhooks/deliveries');
     await send('merchant', 'GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`);
-    await send('merchant', 'POST', '/_api/iam/authentication/v2/sign-on', {
+    await send('trusted', 'POST', '/_api/iam/authentication/v2/sign-on', {
       loginId: { email: `sso-${email}` },
     });
     // Single sign-on: the provider's token for a person, exchanged by the storefront for a session.
@@ -503,7 +509,7 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     ]);
     expect(corpus.length).toBeGreaterThan(60);
     expect(corpus.filter((r) => r.who === 'member').length).toBeGreaterThan(5);
-    expect(Object.keys(credentials).sort()).toEqual(['app', 'changer', 'member', 'merchant', 'visitor']);
+    expect(Object.keys(credentials).sort()).toEqual(['app', 'changer', 'member', 'merchant', 'trusted', 'visitor']);
     expect(corpus.map((r) => r.path)).toEqual(
       expect.arrayContaining([
         '/_api/iam/authentication/v2/change-password',
