@@ -509,7 +509,14 @@ describe.each(testBackends())('mutation fuzzing of a recorded session (%s)', (ba
     ]);
     expect(corpus.length).toBeGreaterThan(60);
     expect(corpus.filter((r) => r.who === 'member').length).toBeGreaterThan(5);
-    expect(Object.keys(credentials).sort()).toEqual(['app', 'changer', 'member', 'merchant', 'trusted', 'visitor']);
+    expect(Object.keys(credentials).sort()).toEqual([
+      'app',
+      'changer',
+      'member',
+      'merchant',
+      'trusted',
+      'visitor',
+    ]);
     expect(corpus.map((r) => r.path)).toEqual(
       expect.arrayContaining([
         '/_api/iam/authentication/v2/change-password',
