@@ -370,6 +370,11 @@ export async function registerInNode(shop: StorefrontUnderTest, email: string) {
 /** Registers on the shop's form at `shopUrl`; with e-mail verification on, it lands on /verify. */
 export async function registerInPage(page: Page, shopUrl: string, email: string) {
   await page.goto(`${shopUrl}/register`);
+  await fillRegistration(page, email);
+}
+
+/** Fills and sends the registration form the page shows (first name Ada, `MEMBER_PASSWORD`). */
+export async function fillRegistration(page: Page, email: string) {
   await page.getByLabel('First name').fill('Ada');
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(MEMBER_PASSWORD);

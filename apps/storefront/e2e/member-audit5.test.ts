@@ -10,6 +10,7 @@
 import { mailbox } from '@shopkit/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  fillRegistration,
   logInOnForm,
   MEMBER_PASSWORD,
   newPage,
@@ -100,10 +101,7 @@ describe('with e-mail verification', () => {
     await page.goto(`${shop.url}/products`);
     await page.getByRole('link', { name: 'Log in' }).first().click();
     await page.getByRole('link', { name: 'Create an account' }).click();
-    await page.getByLabel('First name').fill('Ada');
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill(MEMBER_PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await fillRegistration(page, email);
     await page.getByRole('heading', { name: 'Verify your e-mail' }).waitFor();
     const code = (await mailbox(shop.emu, email)).find((m) => m.code)!.code!;
     await page.getByLabel('Verification code').fill(code);

@@ -21,7 +21,15 @@ import {
 } from '../redirects/intents.ts';
 import { appInstanceId } from './apps.ts';
 import { recover } from './auth.ts';
-import { getSettings, identityOf, MAX_PASSWORD, type MemberRow, MIN_PASSWORD, setSettings } from './store.ts';
+import {
+  closeMemberChallenges,
+  getSettings,
+  identityOf,
+  MAX_PASSWORD,
+  type MemberRow,
+  MIN_PASSWORD,
+  setSettings,
+} from './store.ts';
 
 const E = FAMILY.none;
 
@@ -96,11 +104,7 @@ export function devRoutes(router: Router, emu: Emulator) {
           );
           if (rows[0] && opts.endsSessions) {
             await revokeMemberTokens(emu, sql, rows[0].id);
-            // Its open links and codes too: a reset link mailed before the block set a password.
-            await sql.query(
-              'UPDATE identity_challenges SET used_at = $2 WHERE member_id = $1 AND used_at IS NULL',
-              [rows[0].id, emu.now()],
-            );
+            await closeMemberChallenges(emu, sql, rows[0].id);
           }
           return rows[0];
         });

@@ -826,6 +826,14 @@ export async function openChallenge(emu: Emulator, sql: Sql, token: string, purp
   return ch;
 }
 
+/** Closes every open link and code of a member (a block: a reset link mailed before it set a password). */
+export async function closeMemberChallenges(emu: Emulator, sql: Sql, memberId: string) {
+  await sql.query('UPDATE identity_challenges SET used_at = $2 WHERE member_id = $1 AND used_at IS NULL', [
+    memberId,
+    emu.now(),
+  ]);
+}
+
 export async function closeChallenge(emu: Emulator, sql: Sql, tokenHash: string) {
   await sql.query('UPDATE identity_challenges SET used_at = $2 WHERE token_hash = $1', [
     tokenHash,
