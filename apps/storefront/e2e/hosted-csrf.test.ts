@@ -72,7 +72,8 @@ const memberExists = async (email: string) =>
 const isSubmit = (r: { url(): string }) => r.url().includes('/oauth2/authorize/submit');
 
 it("takes the login page's own sign-up, and refuses another site's, where no Sec-Fetch-Site is sent", async () => {
-  const page = await browser.newPage();
+  const context = await browser.newContext();
+  const page = await context.newPage();
   try {
     // The page's own post: Origin `null`, no Sec-Fetch-Site (the premise), the page's cookie.
     const own = 'own-csrf@example.test';
@@ -95,17 +96,23 @@ it("takes the login page's own sign-up, and refuses another site's, where no Sec
       const victim = `forged${noref}-csrf@example.test`;
       const { session } = await loginPage();
       const fields = { redirect_session_id: session, action: 'register', email: victim, password: PASSWORD };
+      // In a tab of its own in the same browser (the pages' cookie is there): the first tab may
+      // still be on its way to the callback, which no server answers here.
+      const tab = await context.newPage();
       const [forged] = await Promise.all([
-        page.waitForResponse(isSubmit),
-        page.goto(
+        tab.waitForResponse(isSubmit),
+        tab.goto(
           `${EVIL}/?${new URLSearchParams({ noref, action: `${EMU}/oauth2/authorize/submit`, f: JSON.stringify(fields) })}`,
+          // The page posts its form as soon as it is parsed: wait only for it to arrive.
+          { waitUntil: 'commit' },
         ),
       ]);
       expect((await (forged.request() as Request).allHeaders())['sec-fetch-site']).toBeUndefined();
       expect(forged.status()).toBe(403);
       expect(await memberExists(victim)).toBe(false);
+      await tab.close();
     }
   } finally {
-    await page.close();
+    await context.close();
   }
 });
