@@ -19,6 +19,11 @@ export interface Identity {
   /** Platform user (API key owner) or app id. */
   userId?: string;
   appId?: string;
+  /**
+   * The app instance (site installation) an app token was granted for. An app token without one is
+   * the app acting as itself: it acts on no site, so every call but the public ones refuses it.
+   */
+  instanceId?: string;
   /** The OAuth client the token was issued to. */
   clientId?: string;
 }

@@ -277,11 +277,24 @@ function setPath(obj: Record<string, any>, path: string, value: unknown) {
 }
 
 function checkAccess(access: Access, who: Identity, hasHeader: boolean) {
-  if (access === 'public' || (access === 'caller' && (!hasHeader || who.type !== 'NONE'))) return;
+  if (access === 'public') return;
+  refuseAppWithoutInstance(who);
+  if (access === 'caller' && (!hasHeader || who.type !== 'NONE')) return;
   if (who.type === 'NONE')
     throw hasHeader
       ? appError(401, 'UNAUTHENTICATED', 'The access token is invalid or expired')
       : unauthenticated();
   if (access === 'member' && who.type !== 'MEMBER' && who.type !== 'WIX_USER') throw forbidden();
   if (access === 'elevated' && who.type !== 'WIX_USER' && who.type !== 'APP') throw forbidden();
+}
+
+/**
+ * An app token granted for no instance (client credentials without `instance_id`) is the app
+ * acting as itself, on no site: refused (403) by every call that acts on the site.
+ */
+export function refuseAppWithoutInstance(who: Identity) {
+  if (who.type === 'APP' && !who.instanceId)
+    throw forbidden(
+      'The app token was granted for no instance: ask for one with instance_id to act on this site',
+    );
 }

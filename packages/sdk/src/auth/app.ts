@@ -18,7 +18,7 @@ export type AppOptions = {
   appSecret: string;
 } & (
   | {
-      /** The app instance (site installation) to act on; left out, the app acts as itself. */
+      /** The app instance (site installation) to act on; left out, the token is the app's own, for no site, and the site's calls refuse it (403). */
       instanceId?: string;
       refreshToken?: undefined;
       accessToken?: undefined;

@@ -938,18 +938,21 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
   });
 
   it('the app strategy gets an elevated token with client credentials', async () => {
-    const { appId, appSecret } = await call<{ appId: string; appSecret: string }>(
-      admin(),
-      { method: 'POST', path: '/_api/emulator/v1/apps', args: ['m:'] },
-      [{ name: 'Test app' }],
-    );
-    const app = createClient({ baseUrl: emu.url, auth: AppStrategy({ appId, appSecret }) });
-    const s = await call<{ settings: Record<string, boolean> }>(
-      app,
-      { method: 'GET', path: '/_api/emulator/v1/settings', elevated: true },
-      [],
-    );
+    const { appId, appSecret, instanceId } = await call<{
+      appId: string;
+      appSecret: string;
+      instanceId: string;
+    }>(admin(), { method: 'POST', path: '/_api/emulator/v1/apps', args: ['m:'] }, [{ name: 'Test app' }]);
+    const settings = { method: 'GET', path: '/_api/emulator/v1/settings', elevated: true } as const;
+    const app = createClient({ baseUrl: emu.url, auth: AppStrategy({ appId, appSecret, instanceId }) });
+    const s = await call<{ settings: Record<string, boolean> }>(app, settings, []);
     expect(s.settings.captchaRequired).toBe(false);
+    // Without an instance the app acts as itself, on no site: the site's calls refuse its token.
+    const itself = createClient({ baseUrl: emu.url, auth: AppStrategy({ appId, appSecret }) });
+    await expect(call(itself, settings, [])).rejects.toMatchObject({
+      status: 403,
+      description: expect.stringContaining('granted for no instance'),
+    });
     const bad = createClient({ baseUrl: emu.url, auth: AppStrategy({ appId, appSecret: 'wrong' }) });
     await expect(call(bad, { method: 'GET', path: '/_api/emulator/v1/settings' }, [])).rejects.toThrow(
       'something went wrong',

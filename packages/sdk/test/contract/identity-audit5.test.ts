@@ -24,14 +24,11 @@ describe.each(testBackends())('member flows, audit 5 (%s)', (backend) => {
   const fromShop: typeof fetch = (input, init) =>
     fetch(input, { ...init, headers: { ...(init?.headers as object), origin: SHOP } });
   const member = (tokens?: Tokens) => visitorClient(emu, { identity }, { tokens, fetch: fromShop });
-  const owner = (path: string) =>
-    call(
+  const owner = (path: string, body?: object) =>
+    call<Record<string, string>>(
       createClient({ baseUrl: emu.url, auth: ApiKeyStrategy({ apiKey: emu.demo.apiKey }) }),
-      {
-        method: 'POST',
-        path,
-      },
-      [],
+      { method: 'POST', path, ...(body ? { args: ['m:'] } : {}) },
+      body ? [body] : [],
     );
   /** The member's tokens through a silent login (prompt=none) with the login's session token. */
   async function tokensOf(client: ReturnType<typeof member>, sessionToken: string) {
@@ -229,6 +226,32 @@ describe.each(testBackends())('member flows, audit 5 (%s)', (backend) => {
       expect(blocked.status).toBe(403);
       expect(blocked.body.details.applicationError.code).toBe('MEMBER_BLOCKED');
       expect(blocked.body.sessionToken).toBeUndefined();
+    });
+
+    it("refuses an app's token granted for no instance, and takes one for the site's instance", async () => {
+      const app = await owner('/_api/emulator/v1/apps', { name: 'Sign-on app' });
+      const appToken = async (instance?: string) => {
+        const r = await fetch(`${emu.url}/oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            grant_type: 'client_credentials',
+            client_id: app.appId,
+            client_secret: app.appSecret,
+            ...(instance ? { instance_id: instance } : {}),
+          }),
+        });
+        return ((await r.json()) as { access_token: string }).access_token;
+      };
+      const client = member();
+      await client.auth.generateVisitorTokens();
+      const { accessToken } = await client.auth.getTokens();
+      const itself = await signOnRaw(email(), `${accessToken.value},${await appToken()}`);
+      expect(itself.status).toBe(403);
+      expect(itself.body.message).toContain('granted for no instance');
+      const site = await signOnRaw(email(), `${accessToken.value},${await appToken(app.instanceId)}`);
+      expect(site.status).toBe(200);
+      expect(site.body.sessionToken).toEqual(expect.any(String));
     });
   });
 });

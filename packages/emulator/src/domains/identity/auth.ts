@@ -9,7 +9,7 @@ import type { Emulator, Identity } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, invalid, notFound, tooMany, unauthenticated } from '../../http/errors.ts';
 import type { RawAnswer } from '../../http/raw.ts';
-import { FAMILY, noStore, type Router } from '../../http/router.ts';
+import { FAMILY, noStore, type Router, refuseAppWithoutInstance } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { hostedPageClient, identify, revokeMemberTokens } from '../platform/index.ts';
 import { isAllowedRedirect } from '../redirects/intents.ts';
@@ -204,6 +204,7 @@ export async function trustedCaller(emu: Emulator, authorization: string | undef
     throw appError(401, 'UNAUTHENTICATED', 'The access token is invalid or expired');
   const elevated = who.find((w) => w.type === 'WIX_USER' || w.type === 'APP');
   if (!elevated) throw forbidden('This call needs an API key or an app token');
+  refuseAppWithoutInstance(elevated);
   const visitor = who.find((w) => w.type === 'ANONYMOUS_VISITOR' || w.type === 'MEMBER');
   return { elevated, visitor };
 }

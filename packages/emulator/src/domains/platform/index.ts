@@ -537,6 +537,7 @@ async function resolve(emu: Emulator, authorization: string | undefined): Promis
     return {
       type: t.subject_type === 'MEMBER' ? 'MEMBER' : t.subject_type === 'APP' ? 'APP' : 'ANONYMOUS_VISITOR',
       appId: t.app_id ?? undefined,
+      instanceId: t.instance_id ?? undefined,
       siteId: emu.siteId,
       clientId: t.client_id,
       visitorId: t.visitor_id ?? undefined,
