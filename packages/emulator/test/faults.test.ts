@@ -2,18 +2,21 @@
  * Faults: the emulator killed with SIGKILL during a stream of writes keeps every acknowledged
  * write (embedded data directory and PostgreSQL); PostgreSQL dropping every connection under a
  * running emulator is survived, also under load and a connection dropped in the middle of a
- * transaction; a bulk change cut off by the storage names the products to send again.
+ * transaction; PostgreSQL that stops answering on open connections is a 503 in the query time
+ * limit, and served again once it answers; a bulk change cut off by the storage names the
+ * products to send again.
  * A real PostgreSQL restart is in faults.long.test.ts (`npm run test:long`).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDb } from '../src/db/index.ts';
 import { startTestEmulator, testBackends } from '../src/testing.ts';
-import { createCollection, exited, getCollection, startCli } from './faults-cli.ts';
+import { createCollection, exited, getCollection, postCollection, startCli } from './faults-cli.ts';
 
 const PG = process.env.SHOPKIT_TEST_DATABASE_URL;
 
@@ -202,6 +205,66 @@ describe.runIf(testBackends().includes('postgres'))('PostgreSQL dropping every c
       expect(await db.tx((sql) => sql.query('SELECT 1 AS one'))).toEqual([{ one: 1 }]);
     } finally {
       await db.close();
+    }
+  }, 60_000);
+});
+
+describe.runIf(testBackends().includes('postgres'))('PostgreSQL that stops answering', () => {
+  it('answers 503 on an open connection in the query time limit, and serves again once the server answers', async () => {
+    // Between the emulator and PostgreSQL, a relay that can stop passing bytes on without closing
+    // anything (it holds them until it goes on): a stalled server or link. A request then waited
+    // on its pooled connection for as long as the operating system kept the socket (many minutes).
+    let stalled = false;
+    const sockets = new Set<Socket>();
+    const target = new URL(PG!);
+    const relay = createServer((inbound) => {
+      const outbound = connect(Number(target.port || 5432), target.hostname);
+      for (const [from, to] of [
+        [inbound, outbound],
+        [outbound, inbound],
+      ] as const) {
+        sockets.add(from);
+        if (stalled) from.pause();
+        from.on('data', (chunk) => to.write(chunk));
+        from.on('error', () => to.destroy());
+        from.on('close', () => to.destroy());
+      }
+    });
+    const stall = (on: boolean) => {
+      stalled = on;
+      for (const s of sockets) on ? s.pause() : s.resume();
+    };
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    const via = new URL(PG!);
+    via.host = `127.0.0.1:${(relay.address() as AddressInfo).port}`;
+    const schema = `q_${randomBytes(5).toString('hex')}`;
+    const db = await openDb(via.toString(), { schema, queryTimeoutMs: 1000 });
+    const emu = await startTestEmulator('pglite', { db });
+    try {
+      const read = () => getCollection(emu.url, emu.demo.apiKey, 'col-sale');
+      // Three connections open and idle in the pool: the calls below are made on open ones.
+      expect((await Promise.all([read(), read(), read()])).map((r) => r.status)).toEqual([200, 200, 200]);
+      stall(true);
+      const during = await read();
+      expect(during.status).toBe(503);
+      const write = await postCollection(emu.url, emu.demo.apiKey, 'Made while stalled');
+      expect(write.status).toBe(503);
+      stall(false);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await read()).status);
+      expect(statuses).toEqual([200, 200, 200]);
+      // The write refused is not there.
+      expect(
+        await emu.emu.db.query('SELECT id FROM collections WHERE name = $1', ['Made while stalled']),
+      ).toEqual([]);
+    } finally {
+      await emu.stop();
+      for (const s of sockets) s.destroy();
+      relay.close();
+      const c = new pg.Client({ connectionString: PG });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await c.end();
     }
   }, 60_000);
 });

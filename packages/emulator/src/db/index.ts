@@ -35,8 +35,16 @@ export interface Migration {
 /** PGlite's start parameters beyond its defaults (the memory note in `openDb` says why). */
 export const PGLITE_PARAMS = ['-c', 'shared_buffers=16MB'];
 
-export async function openDb(spec: string, opts: { schema?: string } = {}): Promise<Db> {
-  if (/^postgres(ql)?:\/\//.test(spec)) return openPostgres(spec, opts.schema);
+export async function openDb(
+  spec: string,
+  opts: {
+    schema?: string;
+    /** PostgreSQL: how long one statement may wait for the server's answer (default 30 s). */
+    queryTimeoutMs?: number;
+  } = {},
+): Promise<Db> {
+  if (/^postgres(ql)?:\/\//.test(spec))
+    return openPostgres(spec, opts.schema, opts.queryTimeoutMs ?? QUERY_TIMEOUT_MS);
   return openPglite(spec === 'memory' ? undefined : spec);
 }
 
@@ -146,6 +154,17 @@ function alive(pid: number) {
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
+ * How long a statement on an open PostgreSQL connection may wait for the server's answer. A server
+ * that stops answering (a stalled host, packets dropped rather than refused) held every request
+ * on a pooled connection until the operating system gave the socket up, many minutes later. The
+ * emulator's statements take milliseconds; this is far beyond any of them.
+ */
+const QUERY_TIMEOUT_MS = 30_000;
+
+/** node-postgres's words for a statement that outlived `query_timeout`. */
+const isQueryTimeout = (e: unknown) => e instanceof Error && e.message === 'Query read timeout';
+
+/**
  * A queue for the one PGlite connection: jobs (a statement, a script, a whole transaction) run
  * one at a time, in the order they were queued, and each starts in a turn of the event loop of
  * its own. PGlite is WASM executing synchronously behind promises, so without the turns a queue
@@ -167,7 +186,7 @@ function takeTurns() {
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-async function openPostgres(url: string, schema?: string): Promise<Db> {
+async function openPostgres(url: string, schema: string | undefined, queryTimeoutMs: number): Promise<Db> {
   const { default: pg } = await import('pg');
   // bigint/numeric come back as strings unless told otherwise; counts are small.
   pg.types.setTypeParser(20, (v: string) => Number(v));
@@ -209,6 +228,9 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
     // A server that stops answering (a cut link, a stalled host) fails a new connection in this
     // time, answered 503 (`storageUnavailable`), not a request held until it answers again.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // And a statement on an open connection in this time (`QUERY_TIMEOUT_MS`), also 503. The pool
+    // discards the connection (`pool.query` gives it back with the error; `tx` below does too).
+    query_timeout: queryTimeoutMs,
     // Names the connections, so operators (and the fault tests) can tell which emulator they serve.
     application_name: `shopkit-emulator${schema ? `:${schema}` : ''}`,
     options: schema ? `-c search_path="${schema.replace(/"/g, '')}"` : undefined,
@@ -245,7 +267,10 @@ async function openPostgres(url: string, schema?: string): Promise<Db> {
         await conn.query('COMMIT');
         return out;
       } catch (e) {
-        await conn.query('ROLLBACK').catch(() => {});
+        // A statement that got no answer in time leaves the connection waiting for it: not rolled
+        // back on it (that would wait as long again) but discarded, which ends the transaction.
+        if (isQueryTimeout(e)) broken ??= e as Error;
+        else await conn.query('ROLLBACK').catch(() => {});
         throw e;
       } finally {
         conn.off('error', onError);
@@ -264,7 +289,7 @@ export function storageUnavailable(error: unknown) {
     ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03'].includes(code) ||
     // (not 08P01, a protocol violation: a statement the database could never take)
     (code.startsWith('08') && code !== '08P01') ||
-    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(
       String(e?.message ?? ''),
     )
   );
