@@ -39,8 +39,9 @@ export interface OpSpec {
   /**
    * How positional arguments form the request message, one entry per argument:
    * `'name'` (the argument is field `name`), `'name:wire.path'` (the argument goes at that path),
-   * or `'name:'` (the argument object is spread into the message). Names are used to report
-   * field violations in the caller's terms.
+   * or `'name:'` (the argument object is spread into the message; `':'`, a message a wrapper built
+   * from its own parameters, whose fields keep their names). Names are used to report field
+   * violations in the caller's terms.
    */
   args?: string[];
   /** GET/DELETE with the "complex" query form (`.r` base64url JSON when the message is nested). */
@@ -116,7 +117,7 @@ export const argFieldMapper =
         best = p;
     return !best
       ? field
-      : best.path
+      : best.path || !best.name
         ? best.name + field.slice(best.path.length)
         : field
           ? `${best.name}.${field}`
@@ -164,7 +165,7 @@ export async function call<R = unknown>(
         `${spec.name ?? spec.path} needs an elevated client (ApiKeyStrategy or AppStrategy); this client has none.`,
         { code: 'ELEVATION_REQUIRED', description: 'An elevated client is required' },
       );
-    let msg = prep.places.length ? buildMessage(prep.places, args) : {};
+    let msg = buildMessage(prep.places, args);
     if (spec.req) msg = walk(copy(msg), spec.req, 0);
     filled = fillPath(spec.path, msg);
     if ('missing' in filled)

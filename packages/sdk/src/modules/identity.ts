@@ -159,16 +159,21 @@ const A = '/_api/iam/authentication';
 const post = <Args extends unknown[], R>(path: string, args: string[], extra: object = {}) =>
   op<Args, R>({ method: 'POST', path, args, res: identityRes, ...extra });
 
-const registerOp = /* @__PURE__ */ post<[msg: object], StateResponse>(`${A}/v2/register`, ['options:'], {
-  req: profileReq,
-});
-const loginOp = /* @__PURE__ */ post<[msg: object], StateResponse>(`${A}/v2/login`, ['options:']);
+// The wrappers build these messages from their own parameters, whose names the fields keep in
+// violations (`password`, `recoveryToken`; the login id is the caller's `email`).
+const registerOp = /* @__PURE__ */ post<[email: string, msg: object], StateResponse>(
+  `${A}/v2/register`,
+  ['email:loginId.email', ':'],
+  { req: profileReq },
+);
+const loginOp = /* @__PURE__ */ post<[email: string, msg: object], StateResponse>(`${A}/v2/login`, [
+  'email:loginId.email',
+  ':',
+]);
 const verifyOp = /* @__PURE__ */ post<[msg: object], StateResponse>('/_api/iam/verification/v1/auth/verify', [
-  'options:',
+  ':',
 ]);
-const recoverOp = /* @__PURE__ */ post<[msg: object], StateResponse>('/_api/iam/recovery/v1/recover', [
-  'options:',
-]);
+const recoverOp = /* @__PURE__ */ post<[msg: object], StateResponse>('/_api/iam/recovery/v1/recover', [':']);
 
 /** What the strategy remembers between login and e-mail verification. */
 const remembered = new WeakMap<object, { loginState: LoginState; stateToken?: string }>();
@@ -275,8 +280,7 @@ export async function register(
   },
 ): Promise<LoginResult> {
   try {
-    const r = await registerOp(client, {
-      loginId: { email: params.email },
+    const r = await registerOp(client, params.email, {
       password: params.password,
       profile: params.profile,
       captchaTokens: captcha(params.captchaTokens),
@@ -311,8 +315,7 @@ export async function login(
   },
 ): Promise<LoginResult> {
   try {
-    const r = await loginOp(client, {
-      loginId: { email: params.email },
+    const r = await loginOp(client, params.email, {
       password: params.password,
       captchaTokens: captcha(params.captchaTokens),
       clientMetaData: params.clientMetaData,
@@ -360,7 +363,7 @@ const SEND_EMAIL_PATH = '/_api/iam/recovery/v1/send-email';
 const sendEmailOp = /* @__PURE__ */ op<[msg: object], object>({
   method: 'POST',
   path: SEND_EMAIL_PATH,
-  args: ['m:'],
+  args: [':'],
 });
 
 /**
@@ -608,14 +611,14 @@ const ssoLoginOp = /* @__PURE__ */ op<
 const ssoCallbackOp = /* @__PURE__ */ op<[msg: { state: string; sessionToken: string }], StateResponse>({
   method: 'GET',
   path: `${A}/v1/callback`,
-  args: ['options:'],
+  args: ['params:'],
   // A GET that spends its state (one try each): not sent again after a lost answer.
   idempotent: false,
   res: identityRes,
 });
 const tokenParamsOp = /* @__PURE__ */ post<[msg: object], StateResponse>(
   `${A}/v1/sso/login-with-token-params`,
-  ['options:'],
+  [':'],
 );
 
 /**

@@ -3,7 +3,8 @@
  * with its field mask as one string (the wire's form) threw a `TypeError` past `onError`; a
  * registration's profile was stored as it came (a number as the first name, a date that is none,
  * a list that is no list); `verifyFactor` took any string as its factor and `processVerification`
- * compiled without a code.
+ * compiled without a code; a refused registration, recovery or reset e-mail named its fields as
+ * the SDK's internal message (`options.password`, `options.recoveryToken`, `m.email`).
  */
 import { testBackends } from '@shopkit/emulator/testing';
 import { describe, expect, it, vi } from 'vitest';
@@ -74,5 +75,30 @@ describe.each(testBackends())('calls as the spec names them, audit 5 (%s)', (bac
     void (() => client.identity.processVerification({}));
     void (() => client.identity.verifyFactor('EMAIL', { stateToken: 's', emailData: { code: '1' } }));
     void (() => client.identity.processVerification({ verificationCode: '123456' }));
+  });
+});
+
+describe.each(testBackends())('fields of refused identity calls in the caller’s names (%s)', (backend) => {
+  const emu = setupEmulator(backend);
+
+  it('names the parameters the caller gave, not the SDK’s internal message', async () => {
+    const client = visitorClient(emu, { identity });
+    const short = await client.identity.register({
+      email: `names-${backend}@example.test`,
+      password: 'short',
+    });
+    expect(short.violations?.map((v) => v.field)).toEqual(['password']);
+    const badEmail = await client.identity.register({ email: 'no at sign', password: 'long enough pw' });
+    expect(badEmail.errorCode).toBe('invalidEmail');
+    // Was `options.recoveryToken`, `options.password`, `m.email`.
+    const recovered = await client.identity.recover('', 'long enough pw');
+    expect(recovered.error).toContain('"recoveryToken"');
+    expect(recovered.error).not.toContain('options.');
+    const mail = await client.identity
+      .sendPasswordResetEmail(`${'a'.repeat(300)}@example.test`)
+      .catch((e: Error) => e);
+    expect(mail).toBeInstanceOf(Error);
+    expect((mail as Error).message).toContain('"email"');
+    expect((mail as Error).message).not.toContain('m.');
   });
 });

@@ -117,7 +117,7 @@ describe.each(testBackends())('visitors and members (%s)', (backend) => {
     expect(short.errorCode).toBeUndefined();
     // The violations themselves, in the caller's names, for a form to show by its fields.
     expect(short.violations).toEqual([
-      expect.objectContaining({ field: 'options.password', violatedRule: 'MIN_LENGTH', data: { min: 8 } }),
+      expect.objectContaining({ field: 'password', violatedRule: 'MIN_LENGTH', data: { min: 8 } }),
     ]);
     await settings({ captchaRequired: true });
     try {

@@ -30,7 +30,7 @@ describe('outcomeMessage', () => {
   });
 
   it('says a thrown error in words for shoppers, never the SDK’s developer text', () => {
-    const thrown = new ValidationError([{ field: 'options.password', description: 'too long' }]);
+    const thrown = new ValidationError([{ field: 'password', description: 'too long' }]);
     const text = outcomeMessage(undefined, thrown);
     expect(text).toBe('Some of the details are not valid. Check them and try again.');
     expect(text).not.toMatch(/INVALID_ARGUMENT|options\./);
@@ -86,7 +86,7 @@ describe('registrationFieldErrors', () => {
     expect(
       registrationFieldErrors({
         loginState: 'EMAIL_VERIFICATION_REQUIRED',
-        violations: [{ field: 'options.password', description: 'x', data: { max: 256 } }],
+        violations: [{ field: 'password', description: 'x', data: { max: 256 } }],
       }),
     ).toEqual({});
     expect(registrationFieldErrors(failure({ errorCode: 'emailAlreadyExists' }))).toEqual({});
@@ -99,7 +99,7 @@ describe('registrationFieldErrors', () => {
   it('says the password’s limits in words, not the platform’s field path', () => {
     const password = (data?: Record<string, unknown>) =>
       registrationFieldErrors(
-        failure({ violations: [{ field: 'options.password', description: 'bad', data }] }),
+        failure({ violations: [{ field: 'password', description: 'bad', data }] }),
       );
     expect(password({ min: 8 })).toEqual({ password: 'Use at least 8 characters.' });
     expect(password({ max: 256 })).toEqual({ password: 'Use at most 256 characters.' });
@@ -112,10 +112,10 @@ describe('registrationFieldErrors', () => {
       registrationFieldErrors(
         failure({
           violations: [
-            { field: 'options.loginId.email', description: 'bad' },
-            { field: 'options.profile.firstName', description: 'bad' },
-            { field: 'options.somethingElse', description: 'bad' },
-            { field: 'password', description: 'bad', data: { min: 8 } },
+            { field: 'email', description: 'bad' },
+            { field: 'profile.firstName', description: 'bad' },
+            { field: 'somethingElse', description: 'bad' },
+            { field: 'passwordHint', description: 'bad', data: { min: 8 } },
           ],
         }),
       ),

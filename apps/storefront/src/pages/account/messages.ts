@@ -42,17 +42,17 @@ export function outcomeMessage(r: LoginResult | undefined, error: Error | null) 
 
 export type FieldErrors = Record<string, string>;
 
-/** Field errors of a refused registration, from the platform's violations (fields as `options.…`). */
+/** Field errors of a refused registration, from the platform's violations (fields in `register`'s names). */
 export function registrationFieldErrors(r: LoginResult | undefined): FieldErrors {
   if (r?.loginState !== 'FAILURE') return {};
   if (r.errorCode === 'invalidEmail') return { email: EMAIL_PROBLEM };
   const out: FieldErrors = {};
   for (const { field, data = {} } of r.violations ?? []) {
-    if (field.startsWith('options.password')) {
+    if (/^password\b/.test(field)) {
       const [at, n] = data.min !== undefined ? ['least', data.min] : ['most', data.max];
       out.password = n === undefined ? 'Choose another password.' : `Use at ${at} ${n} characters.`;
-    } else if (field.startsWith('options.loginId')) out.email = EMAIL_PROBLEM;
-    else if (field.startsWith('options.profile')) out.firstName = 'Check your first name.';
+    } else if (/^(email|loginId)\b/.test(field)) out.email = EMAIL_PROBLEM;
+    else if (/^profile\b/.test(field)) out.firstName = 'Check your first name.';
   }
   return out;
 }
