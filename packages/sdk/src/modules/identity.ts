@@ -279,12 +279,14 @@ export async function register(
     clientMetaData?: Record<string, unknown>;
   },
 ): Promise<LoginResult> {
+  // Called without its parameters (from plain JavaScript): the platform names what is missing.
+  const p = params ?? ({} as typeof params);
   try {
-    const r = await registerOp(client, params.email, {
-      password: params.password,
-      profile: params.profile,
-      captchaTokens: captcha(params.captchaTokens),
-      clientMetaData: params.clientMetaData,
+    const r = await registerOp(client, p.email, {
+      password: p.password,
+      profile: p.profile,
+      captchaTokens: captcha(p.captchaTokens),
+      clientMetaData: p.clientMetaData,
     });
     return fromState(client, r);
   } catch (e) {
@@ -314,11 +316,12 @@ export async function login(
     clientMetaData?: Record<string, unknown>;
   },
 ): Promise<LoginResult> {
+  const p = params ?? ({} as typeof params);
   try {
-    const r = await loginOp(client, params.email, {
-      password: params.password,
-      captchaTokens: captcha(params.captchaTokens),
-      clientMetaData: params.clientMetaData,
+    const r = await loginOp(client, p.email, {
+      password: p.password,
+      captchaTokens: captcha(p.captchaTokens),
+      clientMetaData: p.clientMetaData,
     });
     return fromState(client, r);
   } catch (e) {

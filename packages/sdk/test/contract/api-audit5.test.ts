@@ -90,6 +90,13 @@ describe.each(testBackends())('fields of refused identity calls in the caller’
     expect(short.violations?.map((v) => v.field)).toEqual(['password']);
     const badEmail = await client.identity.register({ email: 'no at sign', password: 'long enough pw' });
     expect(badEmail.errorCode).toBe('invalidEmail');
+    // From plain JavaScript without its parameters: the platform's words, not a TypeError's.
+    const bare = await client.identity.register(undefined as never);
+    expect(bare.loginState).toBe(LoginState.FAILURE);
+    expect(bare.error).not.toMatch(/Cannot read|undefined \(reading/);
+    expect(bare.violations?.map((v) => v.field)).toEqual(expect.arrayContaining(['password']));
+    const bareLogin = await client.identity.login(undefined as never);
+    expect(bareLogin.error).not.toMatch(/Cannot read|undefined \(reading/);
     // Was `options.recoveryToken`, `options.password`, `m.email`.
     const recovered = await client.identity.recover('', 'long enough pw');
     expect(recovered.error).toContain('"recoveryToken"');
