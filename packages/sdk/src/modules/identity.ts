@@ -487,6 +487,25 @@ export const resendVerification = /* @__PURE__ */ op<[stateToken: string], objec
   args: ['stateToken'],
 });
 
+/** What `validateEmail` says of an address. */
+export interface EmailValidation {
+  /** Whether a registration with it would be taken. */
+  valid: boolean;
+  /** Why not: `INVALID_FORMAT`, or `EMAIL_ALREADY_EXISTS` (unless the site hides which addresses have accounts). */
+  failure?: { reason?: 'INVALID_FORMAT' | 'EMAIL_ALREADY_EXISTS' | (string & {}) };
+  formatInvalid?: boolean;
+}
+
+/**
+ * POST `v2/validate-email` (wire §5.5): whether an address can register, before the form is sent.
+ * @example const { valid, failure } = await identity.validateEmail(client, 'ada@example.com');
+ */
+export const validateEmail = /* @__PURE__ */ op<[email: string], EmailValidation>({
+  method: 'POST',
+  path: `${A}/v2/validate-email`,
+  args: ['email'],
+});
+
 /** What token-info answers. */
 export interface TokenInfo {
   active: boolean;

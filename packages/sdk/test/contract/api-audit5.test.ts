@@ -109,3 +109,26 @@ describe.each(testBackends())('fields of refused identity calls in the caller’
     expect((mail as Error).message).not.toContain('m.');
   });
 });
+
+describe.each(testBackends())('validateEmail (wire §5.5) (%s)', (backend) => {
+  const emu = setupEmulator(backend);
+
+  it('says whether an address can register: its format, and whether it is taken', async () => {
+    const client = visitorClient(emu, { identity });
+    const taken = `taken-${backend}@example.test`;
+    await client.identity.register({ email: taken, password: 'long enough pw' });
+    expect(await client.identity.validateEmail(`free-${backend}@example.test`)).toEqual({
+      valid: true,
+      formatInvalid: false,
+    });
+    expect(await client.identity.validateEmail(taken)).toMatchObject({
+      valid: false,
+      failure: { reason: 'EMAIL_ALREADY_EXISTS' },
+    });
+    expect(await client.identity.validateEmail('no at sign')).toMatchObject({
+      valid: false,
+      formatInvalid: true,
+      failure: { reason: 'INVALID_FORMAT' },
+    });
+  });
+});
