@@ -265,12 +265,19 @@ async function decodeForm(req: Request): Promise<Record<string, unknown>> {
   return out;
 }
 
+/**
+ * Puts a path parameter into the message at `path` (`product.id`). A missing parent is made; one
+ * the body gave as something other than an object (`{"product": "x"}`, `null`, a list) is refused
+ * (400), as its schema would: replaced, it was taken as an empty change and answered 200.
+ */
 function setPath(obj: Record<string, any>, path: string, value: unknown) {
   const segs = path.split('.');
   let cur = obj;
   for (let i = 0; i < segs.length - 1; i++) {
     const seg = segs[i]!;
-    if (!cur[seg] || typeof cur[seg] !== 'object' || Array.isArray(cur[seg])) cur[seg] = {};
+    if (cur[seg] === undefined) cur[seg] = {};
+    else if (!cur[seg] || typeof cur[seg] !== 'object' || Array.isArray(cur[seg]))
+      throw invalid([{ field: segs.slice(0, i + 1).join('.'), description: 'must be an object' }]);
     cur = cur[seg];
   }
   cur[segs[segs.length - 1]!] = value;

@@ -83,21 +83,22 @@ export function variantsChanged(before: WireProduct, after: WireProduct) {
 }
 
 /**
- * Records the events of a write to one product, in its transaction: `VariantsChanged` first when the
- * write was to its variants or changed any of them (a product's price, stock or options, a bulk
- * edit: each reaches its variants), then `ProductChanged` naming the product's fields that differ.
+ * Records the events of a write to one product, in its transaction: `VariantsChanged` first when it
+ * changed any of its variants (a write to them, or a product's price, stock or options, a bulk edit:
+ * each reaches its variants), then `ProductChanged` naming the product's fields that differ.
  */
 export async function recordProductChange(
   emu: Emulator,
   sql: Sql,
   before: ProductState,
   after: ProductState,
-  variantWrite = false,
 ) {
   const was = merchantView(emu, before);
   const now = merchantView(emu, after);
   const variants = variantsChanged(was, now);
-  if (variantWrite || variants.variants.length)
+  // Only for variants that changed: a write to them that changed none (a reset of a product without
+  // overrides, options deleted from a product without any) tells nothing.
+  if (variants.variants.length)
     await emu.recordEvent(sql, PRODUCT_EVENTS.variantsChanged, after.id, variants);
   await emu.recordEvent(
     sql,

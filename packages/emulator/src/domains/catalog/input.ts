@@ -373,10 +373,12 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
     const s = input.stock;
     if (s.trackInventory !== undefined) next.trackInventory = s.trackInventory;
     // A quantity sets each variant's. The product reads the sum over its variants, so that sum sent
-    // back (a read product echoed with a change elsewhere) leaves them as they are: given to each,
-    // it would multiply the stock by the number of variants at every save.
+    // back with the rest of the stock it was read with (a read product echoed with a change
+    // elsewhere) leaves them as they are: given to each, it would multiply the stock by the number
+    // of variants at every save. A quantity sent alone is always set, the sum too.
     const reads = p.trackInventory ? p.variants.reduce((n, v) => n + (v.quantity ?? 0), 0) : undefined;
-    const quantity = s.quantity === reads ? undefined : s.quantity;
+    const echo = s.quantity === reads && Object.keys(s).some((k) => k !== 'quantity');
+    const quantity = echo ? undefined : s.quantity;
     // Likewise `inStock`, which reads true while any variant is in stock: sent back with the
     // `inventoryStatus` it was read with, it leaves each variant's as it is (given to each, it put
     // the sold-out ones of a PARTIALLY_OUT_OF_STOCK product back on sale). Sent alone, it sets each.

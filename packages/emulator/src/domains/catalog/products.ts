@@ -152,14 +152,13 @@ async function visibleProduct(sql: Sql, who: Identity, id: string) {
 }
 
 /**
- * Loads, changes and saves one product in a transaction, recording `event`: `ProductChanged`, or
- * `VariantsChanged` for a write to its variants (then followed by `ProductChanged`).
+ * Loads, changes and saves one product in a transaction, recording its events (`VariantsChanged`
+ * for variants that changed, then `ProductChanged`).
  */
 export async function mutateProduct(
   emu: Emulator,
   id: string,
   change: (p: ProductState, sql: Sql) => ProductState | Promise<ProductState>,
-  event: typeof PRODUCT_EVENTS.changed | typeof PRODUCT_EVENTS.variantsChanged = PRODUCT_EVENTS.changed,
 ) {
   return emu.db.tx(async (sql) => {
     const p = await loadProduct(sql, id, true);
@@ -169,7 +168,7 @@ export async function mutateProduct(
       });
     const next = await change(p, sql);
     const saved = await saveProduct(sql, next, emu.now(), discounted(next.price, next.discount));
-    await recordProductChange(emu, sql, p, saved, event === PRODUCT_EVENTS.variantsChanged);
+    await recordProductChange(emu, sql, p, saved);
     return saved;
   });
 }
@@ -659,16 +658,11 @@ export function productRoutes(router: Router, emu: Emulator) {
     schema: z.object({ id: z.string().min(1), variants: z.array(variantInput).min(1).max(300) }).strict(),
     handler: async ({ msg }) => {
       let changed = new Set<string>();
-      const saved = await mutateProduct(
-        emu,
-        msg.id,
-        (p) => {
-          const r = applyVariantUpdates(p, msg.variants);
-          changed = r.changed;
-          return r.next;
-        },
-        PRODUCT_EVENTS.variantsChanged,
-      );
+      const saved = await mutateProduct(emu, msg.id, (p) => {
+        const r = applyVariantUpdates(p, msg.variants);
+        changed = r.changed;
+        return r.next;
+      });
       return {
         variants: saved.variants.filter((v) => changed.has(v.id)).map((v) => variantToWire(saved, v, true)),
       };
@@ -681,20 +675,15 @@ export function productRoutes(router: Router, emu: Emulator) {
     access: 'elevated',
     schema: idMsg,
     handler: async ({ msg }) => {
-      await mutateProduct(
-        emu,
-        msg.id,
-        (p) => ({
-          ...p,
-          manageVariants: false,
-          variants: p.variants.map((v) => {
-            const rest = { ...v };
-            for (const k of VARIANT_OVERRIDES) delete rest[k];
-            return rest;
-          }),
+      await mutateProduct(emu, msg.id, (p) => ({
+        ...p,
+        manageVariants: false,
+        variants: p.variants.map((v) => {
+          const rest = { ...v };
+          for (const k of VARIANT_OVERRIDES) delete rest[k];
+          return rest;
         }),
-        PRODUCT_EVENTS.variantsChanged,
-      );
+      }));
       return {};
     },
   });
@@ -818,17 +807,12 @@ export function productRoutes(router: Router, emu: Emulator) {
     access: 'elevated',
     schema: idMsg,
     handler: async ({ msg }) => {
-      await mutateProduct(
-        emu,
-        msg.id,
-        (p) => ({
-          ...p,
-          productOptions: [],
-          manageVariants: false,
-          variants: generateVariants(p.id, [], p.variants, p.trackInventory),
-        }),
-        PRODUCT_EVENTS.variantsChanged,
-      );
+      await mutateProduct(emu, msg.id, (p) => ({
+        ...p,
+        productOptions: [],
+        manageVariants: false,
+        variants: generateVariants(p.id, [], p.variants, p.trackInventory),
+      }));
       return {};
     },
   });

@@ -70,6 +70,21 @@ const collectionInput = z
   })
   .passthrough();
 
+type MainMedia = NonNullable<NonNullable<z.output<typeof collectionInput>['media']>['mainMedia']>;
+
+/**
+ * A collection's main media as stored: an image on this emulator is kept as its path. The readers
+ * answer it as an absolute URL of the emulator's (`rowToCollection`); sent back as read, it was
+ * stored so, and pointed at a dead origin once the emulator served on another port or host.
+ */
+function storedMainMedia(emu: Emulator, media: MainMedia): MainMedia {
+  const own = emu.absoluteUrl('/');
+  const { url } = media.image;
+  return url.startsWith(own)
+    ? { ...media, image: { ...media.image, url: url.slice(own.length - 1) } }
+    : media;
+}
+
 async function collectionSlug(sql: Sql, wanted: string | undefined, name: string, id: string) {
   if (wanted === undefined) return uniqueSlug(sql, 'collections', slugify(name), id);
   const taken = await sql.query('SELECT 1 FROM collections WHERE slug = $1 AND id <> $2', [wanted, id]);
@@ -371,7 +386,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
           const slug = await collectionSlug(sql, c.slug, c.name!, id);
           const doc = {
             ...(c.description !== undefined ? { description: c.description } : {}),
-            ...(c.media?.mainMedia ? { media: { mainMedia: c.media.mainMedia } } : {}),
+            ...(c.media?.mainMedia ? { media: { mainMedia: storedMainMedia(emu, c.media.mainMedia) } } : {}),
           };
           await sql.query(
             'INSERT INTO collections (id, slug, name, visible, doc, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)',
@@ -410,7 +425,8 @@ export function writeRoutes(router: Router, emu: Emulator) {
           const before = await merchantView(emu, sql, c.id);
           const doc = { ...row.doc };
           if (c.description !== undefined) doc.description = c.description;
-          if (c.media) doc.media = c.media.mainMedia ? { mainMedia: c.media.mainMedia } : {};
+          if (c.media)
+            doc.media = c.media.mainMedia ? { mainMedia: storedMainMedia(emu, c.media.mainMedia) } : {};
           const sets: string[] = ['doc = $2', 'updated_at = $3'];
           const params: unknown[] = [c.id, JSON.stringify(doc), emu.now()];
           if (c.name !== undefined) sets.push(`name = $${params.push(c.name)}`);
@@ -472,6 +488,8 @@ export function writeRoutes(router: Router, emu: Emulator) {
            ON CONFLICT DO NOTHING RETURNING product_id`,
           [msg.id, [...new Set(msg.productIds)]],
         );
+        // Products that all were members already: nothing changed, nothing to tell.
+        if (!added.length) return;
         await sql.query('UPDATE collections SET updated_at = $2 WHERE id = $1', [msg.id, emu.now()]);
         await recordCollectionChange(emu, sql, before);
         await productsChanged(
@@ -504,6 +522,7 @@ export function writeRoutes(router: Router, emu: Emulator) {
           'DELETE FROM collection_products WHERE collection_id = $1 AND product_id = ANY($2::text[]) RETURNING product_id',
           [msg.id, msg.productIds],
         );
+        if (!removed.length) return;
         await sql.query('UPDATE collections SET updated_at = $2 WHERE id = $1', [msg.id, emu.now()]);
         await recordCollectionChange(emu, sql, before);
         await productsChanged(
