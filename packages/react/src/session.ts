@@ -175,14 +175,19 @@ function useAfterIdentityChange() {
 /**
  * The platform accepted the member (login, registration or verification `SUCCESS`), but the
  * member session could not start: the silent login's hidden frame failed or timed out. The
- * account is fine; logging in again usually works. `result` is the platform's answer.
+ * account is fine; logging in again usually works. `result` is the platform's answer; its
+ * `data.sessionToken` (a credential: it can still be traded for the member's tokens) is there to
+ * read but not enumerable, so an error logged or reported (`console.error`, JSON) does not show it.
  */
 export class MemberSessionError extends Error {
   readonly result: LoginResult;
   constructor(result: LoginResult, cause: unknown) {
     super('The member session could not start; log in again', { cause });
     this.name = 'MemberSessionError';
-    this.result = result;
+    const { sessionToken, ...data } = result.data ?? {};
+    this.result = result.data
+      ? { ...result, data: Object.defineProperty(data, 'sessionToken', { value: sessionToken }) }
+      : result;
   }
 }
 
@@ -215,9 +220,11 @@ async function finish(client: AnyClient, result: LoginResult, { silentLoginTimeo
  * whatever the browser says of the network, not held until it is back online as TanStack Query
  * holds mutations by default: held, a login offline showed "Please wait…" for as long as the
  * connection was gone (never the SDK's network failure and its words), and a logout never cleared
- * the member's tokens (checklist 33).
+ * the member's tokens (checklist 33). And they are forgotten as soon as no form shows them: kept
+ * (TanStack Query keeps a mutation five minutes by default), their variables held the password or
+ * the code where anything holding the query client could read them.
  */
-const AT_ONCE = { networkMode: 'always' } as const;
+const AT_ONCE = { networkMode: 'always', gcTime: 0 } as const;
 
 /**
  * Logs a member in with e-mail and password (and whatever else `identity.login` takes, such as
