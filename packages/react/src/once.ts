@@ -18,12 +18,19 @@ interface Shared {
 /** By query client and name: every hook of one name shares its run. */
 const runs = new WeakMap<QueryClient, Map<string, Shared>>();
 
+/** No run and no state: the next call starts one. */
+const forget = (shared: Shared) => {
+  shared.run = undefined;
+  shared.state = undefined;
+};
+
 /**
  * A mutation that leaves the page (checkout, logout) run once: a call while one is under way, or
  * after one succeeded (while the browser leaves), gets that run instead of starting another, so a
  * double click makes one request, and so do two buttons (the cart drawer's and the cart page's):
  * the run is kept for every mounted hook of this `name` under one query client, until the last of
- * them unmounts. A failed run lets the next call start; `reset()`, or coming back through the
+ * them unmounts (or, when that is while the run is under way, until it ends: the drawer that started
+ * a checkout closes, the cart page's button shows it busy). A failed run lets the next call start; `reset()`, or coming back through the
  * back-forward cache, allows a new run. Every hook shows the run's state, the ones that joined it
  * too (busy while it runs, then its error or its data).
  */
@@ -37,10 +44,7 @@ export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, 
   useEffect(() => {
     shared.users++;
     return () => {
-      if (!--shared.users) {
-        shared.run = undefined;
-        shared.state = undefined;
-      }
+      if (!--shared.users && shared.state?.status !== 'pending') forget(shared);
     };
   }, [shared]);
   // Kept in the click itself: the mutation's own state reaches React a tick later, after a double
@@ -54,13 +58,18 @@ export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, 
         };
         const run: Promise<D> = send(...args).then(
           (data) => {
-            if (shared.run === run) tell({ status: 'success', data });
+            if (shared.run === run) {
+              tell({ status: 'success', data });
+              // Every hook unmounted while it ran: nothing shows it any more.
+              if (!shared.users) forget(shared);
+            }
             return data;
           },
           (e: unknown) => {
             if (shared.run === run) {
               shared.run = undefined;
               tell({ status: 'error', error: e });
+              if (!shared.users) forget(shared);
             }
             throw e;
           },
@@ -93,8 +102,7 @@ export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, 
     [mutateAsync],
   );
   const reset = useCallback(() => {
-    shared.run = undefined;
-    shared.state = undefined;
+    forget(shared);
     for (const l of shared.heard) l();
     clear();
   }, [clear, shared]);
