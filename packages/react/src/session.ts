@@ -37,6 +37,20 @@ export interface MemberSession {
 const sessions = new WeakMap<MemberAuth, string>();
 
 /**
+ * Per strategy, a count of the changes of tokens heard and the re-reads of the stored ones started
+ * (by any provider, in any mount of it, and seen by `useMemberSession`'s read): an async storage may
+ * answer reads out of order, and a read counts only when nothing newer came while it was on its
+ * way. Counted per effect run, a StrictMode remount's first read, answered late, undid a newer
+ * session; unseen by the session query, its first read did too (nothing refetches it).
+ */
+const changes = new WeakMap<MemberAuth, number>();
+const changed = (auth: MemberAuth) => {
+  const n = (changes.get(auth) ?? 0) + 1;
+  changes.set(auth, n);
+  return n;
+};
+
+/**
  * Keeps what is cached under `'shopkit'` in step with the client's session, for `ShopkitProvider`
  * (so that it holds whichever hooks are mounted): token changes in this tab (`tokensChanged`,
  * whoever set the tokens: these hooks, `identity.logout(client)`, or `client.auth.setTokens` after
@@ -84,18 +98,17 @@ export function useSessionFollow(client: AnyClient) {
         predicate: (q) => q.queryKey[1] !== 'session' && q.queryKey[1] !== 'cart',
       });
     };
-    // Changes in the order they happened: a re-read (an async storage may answer reads out of
-    // order) counts only when nothing newer came while it was on its way.
-    let latest = 0;
+    // Changes in the order they happened (`changes`); nothing from a run that was cleaned up.
+    let live = true;
     const offTokens = auth.on('tokensChanged', (t, renewed) => {
-      latest++;
+      changed(auth);
       follow(t, renewed);
     });
     // Another tab may have logged in or out: it wrote the shared storage, not this strategy's events.
     const reread = async () => {
-      const mine = ++latest;
+      const mine = changed(auth);
       const t = await auth.getTokens();
-      if (mine === latest) follow(t);
+      if (live && mine === changes.get(auth)) follow(t);
     };
     void reread();
     const onVisible = () => {
@@ -105,6 +118,7 @@ export function useSessionFollow(client: AnyClient) {
     w?.addEventListener('storage', reread);
     w?.document.addEventListener('visibilitychange', onVisible);
     return () => {
+      live = false;
       offTokens();
       w?.removeEventListener('storage', reread);
       w?.document.removeEventListener('visibilitychange', onVisible);
@@ -124,18 +138,21 @@ export function useMemberSession(): MemberSession {
     queryKey: shopkitKeys.session,
     queryFn: async () => {
       const auth = memberAuth(client);
-      // Tokens stored while the read is on its way (a login's, with a slow storage) are the
-      // session: read again, not the older answer kept (nothing refetches it: staleTime).
+      // Tokens stored while the read is on its way (a login's, with a slow storage), or read anew
+      // by the provider (another tab's login), are the session: read again, not the older answer
+      // kept (nothing refetches it: staleTime).
       let stored = false;
       const off = auth.on('tokensChanged', () => {
         stored = true;
       });
       let t: Awaited<ReturnType<typeof auth.getTokens>>;
+      let at: number | undefined;
       try {
         do {
           stored = false;
+          at = changes.get(auth);
           t = await auth.getTokens();
-        } while (stored);
+        } while (stored || at !== changes.get(auth));
       } finally {
         off();
       }
