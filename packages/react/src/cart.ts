@@ -15,7 +15,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { shopkitKeys } from './keys.ts';
+import { cartResets, shopkitKeys } from './keys.ts';
 import { useOnce } from './once.ts';
 import { holds, useShopkit } from './provider.tsx';
 
@@ -145,7 +145,7 @@ function useCartMutation<V>(
       // A change queued while the app swapped clients still goes to the cart it was made for.
       const through = context?.client ?? client;
       try {
-        if (context?.member && moved(through, context.session))
+        if (context?.member && moved(qc, context))
           throw new ShopkitError(
             'The cart change was made in a member session that has ended, and was not sent.',
             {
@@ -164,7 +164,13 @@ function useCartMutation<V>(
       const previous = qc.getQueryData<Cart | null>(shopkitKeys.cart);
       const base = previous === null && createsCart ? { id: pendingId(), lineItems: [] } : previous;
       if (base && optimistic) qc.setQueryData(shopkitKeys.cart, optimistic(base, vars));
-      return { previous, client, made: ++changes, ...(await sessionOf(client)) };
+      return {
+        previous,
+        client,
+        made: ++changes,
+        resets: cartResets.get(qc) ?? 0,
+        ...(await sessionOf(client)),
+      };
     },
     onError: (_e, _vars, context) => {
       if (context && !holds(qc, context.client)) return;
@@ -176,7 +182,7 @@ function useCartMutation<V>(
       // which stayed on screen when the refetch failed too.
       const answer = answers.get(qc);
       answers.delete(qc);
-      if (context && !moved(context.client, context.session))
+      if (context && !moved(qc, context))
         qc.setQueryData(
           shopkitKeys.cart,
           answer && answer.at > context.made ? answer.cart : context.previous,
@@ -185,7 +191,7 @@ function useCartMutation<V>(
     },
     onSuccess: (next, _vars, context) => {
       if (!holds(qc, context.client)) return;
-      if (moved(context.client, context.session)) return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
+      if (moved(qc, context)) return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
       // Earlier answers would hide later optimistic changes still queued: the last one wins. The
       // answer is kept for a later change that fails (`onError`).
       if (qc.isMutating({ mutationKey: CART_MUTATION }) > 1) answers.set(qc, { cart: next, at: ++changes });
@@ -211,6 +217,8 @@ interface CartContext {
   previous: Cart | null | undefined;
   /** When it was made (`changes`). */
   made: number;
+  /** The cart's drops for a new session before it was made (`cartResets`). */
+  resets: number;
   /** The client it was made through. */
   client: AnyClient;
   /** See {@link sessionOf}. */
@@ -237,9 +245,13 @@ async function sessionOf(client: AnyClient): Promise<Pick<CartContext, 'session'
     member: tokens?.refreshToken?.role === TokenRole.MEMBER,
   };
 }
-/** Whether another session's tokens were stored since `session` (see {@link sessionOf}). */
-const moved = (client: AnyClient, session: number | undefined) =>
-  session !== undefined && (client.auth?.epoch ?? 0) > session;
+/**
+ * Whether the session changed since a change was made: another session's tokens stored through its
+ * client (see {@link sessionOf}), or the cart dropped for a new session seen in another tab's
+ * storage (which moves no epoch of this tab's strategy).
+ */
+const moved = (qc: QueryClient, { client, session, resets }: CartContext) =>
+  (session !== undefined && (client.auth?.epoch ?? 0) > session) || (cartResets.get(qc) ?? 0) !== resets;
 
 /** A product without options is stored with the all-zero variant: the same item as one sent without. */
 const NO_VARIANT = '00000000-0000-0000-0000-000000000000';

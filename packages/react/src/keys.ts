@@ -1,4 +1,5 @@
 import type { PlatformQuery } from '@shopkit/sdk';
+import type { QueryClient } from '@tanstack/react-query';
 
 /** Every query key of this package starts with `'shopkit'`; invalidate it to refetch everything. */
 export const shopkitKeys = {
@@ -13,3 +14,16 @@ export const shopkitKeys = {
   estimate: (options: unknown) => ['shopkit', 'cart', 'estimate', options] as const,
   session: ['shopkit', 'session'] as const,
 };
+
+/**
+ * By query client, how many times the cached cart was dropped for a new session (a login or logout
+ * here or in another tab). A cart change made before it answers into the session it was made in,
+ * not the new one: its answer is not shown (see `useCartMutation`).
+ */
+export const cartResets = new WeakMap<QueryClient, number>();
+
+/** Drops the cached cart (and its estimates) for a new session: never shown to whoever is next. */
+export function resetCart(qc: QueryClient) {
+  cartResets.set(qc, (cartResets.get(qc) ?? 0) + 1);
+  return qc.resetQueries({ queryKey: shopkitKeys.cart });
+}

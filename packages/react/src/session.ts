@@ -1,7 +1,7 @@
 import { type AnyClient, identity, type Tokens } from '@shopkit/sdk';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import { shopkitKeys } from './keys.ts';
+import { resetCart, shopkitKeys } from './keys.ts';
 import {
   expiries,
   expiryOf,
@@ -91,7 +91,7 @@ export function useSessionFollow(client: AnyClient) {
       if ((before ?? 'none') === 'none' && role === 'visitor') return;
       // The cart (and its estimates) go at once, as on a logout here: never shown to whoever is
       // next, not even while the refetch is on its way or when it fails. The rest is refetched.
-      void qc.resetQueries({ queryKey: shopkitKeys.cart });
+      void resetCart(qc);
       void qc.invalidateQueries({
         queryKey: shopkitKeys.all,
         // The session itself was just set.
@@ -364,7 +364,7 @@ export function useLogout(navigate: (url: string) => void = (url) => globalThis.
       // The member's cart goes at once (never shown to whoever is next); the rest is refetched.
       onSettled: () =>
         Promise.all([
-          qc.resetQueries({ queryKey: shopkitKeys.cart }),
+          resetCart(qc),
           qc.invalidateQueries({ queryKey: shopkitKeys.all, predicate: (q) => q.queryKey[1] !== 'cart' }),
         ]),
     }),
