@@ -6,12 +6,11 @@
  */
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import { cart, createClient, OAuthStrategy, products } from '@shopkit/sdk';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { holdableFetch } from '../test/hold.ts';
-import { ShopkitProvider, useCheckout } from './index.ts';
+import { providers } from '../test/providers.tsx';
+import { useCheckout } from './index.ts';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -39,14 +38,7 @@ it('keeps one checkout when the button that started it unmounts before it answer
       { catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: list[0]!.id! }, quantity: 1 },
     ],
   });
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>
-      <ShopkitProvider client={client} syncTabs={false}>
-        {children}
-      </ShopkitProvider>
-    </QueryClientProvider>
-  );
+  const { wrapper } = providers(client);
   const sent: string[] = [];
   const release = hold('/redirect-session');
   const drawer = renderHook(() => useCheckout((u) => sent.push(u)), { wrapper });

@@ -9,11 +9,10 @@
 import { inspect } from 'node:util';
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MemberSessionError, ShopkitProvider, useLogin } from './index.ts';
+import { providers } from '../test/providers.tsx';
+import { MemberSessionError, useLogin } from './index.ts';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -26,14 +25,7 @@ it('does not put the session token into the error a failed silent login rejects 
   const email = 'secret-audit@example.com';
   const password = 'long enough pw';
   await identity.register(client, { email, password });
-  const qc = new QueryClient();
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>
-      <ShopkitProvider client={client} syncTabs={false}>
-        {children}
-      </ShopkitProvider>
-    </QueryClientProvider>
-  );
+  const { wrapper } = providers(client);
   const { result } = renderHook(() => useLogin({ silentLoginTimeoutMs: 200 }), { wrapper });
   const error = await act(() =>
     result.current.mutateAsync({ email, password }).then(
@@ -51,14 +43,7 @@ it('does not put the session token into the error a failed silent login rejects 
 
 it('does not keep the password in the query client after the login form has gone', async () => {
   const client = createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }) });
-  const qc = new QueryClient();
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>
-      <ShopkitProvider client={client} syncTabs={false}>
-        {children}
-      </ShopkitProvider>
-    </QueryClientProvider>
-  );
+  const { qc, wrapper } = providers(client);
   const password = 'wrong password 123';
   const form = renderHook(() => useLogin(), { wrapper });
   await act(() => form.result.current.mutateAsync({ email: 'nobody-audit@example.com', password }));

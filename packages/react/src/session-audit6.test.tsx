@@ -7,11 +7,10 @@
  */
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import { createClient, OAuthStrategy, type TokenStorage } from '@shopkit/sdk';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ShopkitProvider, useMemberSession } from './index.ts';
+import { providers } from '../test/providers.tsx';
+import { useMemberSession } from './index.ts';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -38,14 +37,7 @@ function slowSetup(delays: number[]) {
     baseUrl: emu.url,
     auth: OAuthStrategy({ clientId: emu.demo.clientId, storage }),
   });
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>
-      <ShopkitProvider client={client} syncTabs={false}>
-        {children}
-      </ShopkitProvider>
-    </QueryClientProvider>
-  );
+  const { wrapper } = providers(client);
   return { state, wrapper };
 }
 

@@ -7,13 +7,12 @@
  */
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import { cart, createClient, OAuthStrategy, products, webStorage } from '@shopkit/sdk';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { holdableFetch } from '../test/hold.ts';
 import { memberMaker } from '../test/members.ts';
-import { ShopkitProvider, useAddToCart, useCart, useMemberSession } from './index.ts';
+import { providers } from '../test/providers.tsx';
+import { useAddToCart, useCart, useMemberSession } from './index.ts';
 
 let emu: TestEmulator;
 beforeAll(async () => {
@@ -43,14 +42,7 @@ it("does not show the visitor's cart answer in the member session another tab st
     quantity: 1,
   });
   await cart.addToCurrentCart(tabA, { lineItems: [line('dinner-plate')] });
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>
-      <ShopkitProvider client={tabA} syncTabs={false}>
-        {children}
-      </ShopkitProvider>
-    </QueryClientProvider>
-  );
+  const { wrapper } = providers(tabA);
   const { result } = renderHook(
     () => ({ cart: useCart(), add: useAddToCart(), session: useMemberSession() }),
     { wrapper },

@@ -1,0 +1,20 @@
+import type { AnyClient } from '@shopkit/sdk';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { ShopkitProvider } from '../src/index.ts';
+
+/**
+ * A query client (no retries) and a `wrapper` for `renderHook` that provides it and `client`, with
+ * no tab sync: what a test of the hooks renders them in.
+ */
+export function providers(client: AnyClient) {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={qc}>
+      <ShopkitProvider client={client} syncTabs={false}>
+        {children}
+      </ShopkitProvider>
+    </QueryClientProvider>
+  );
+  return { qc, wrapper };
+}
