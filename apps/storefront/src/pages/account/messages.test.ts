@@ -98,9 +98,7 @@ describe('registrationFieldErrors', () => {
 
   it('says the password’s limits in words, not the platform’s field path', () => {
     const password = (data?: Record<string, unknown>) =>
-      registrationFieldErrors(
-        failure({ violations: [{ field: 'password', description: 'bad', data }] }),
-      );
+      registrationFieldErrors(failure({ violations: [{ field: 'password', description: 'bad', data }] }));
     expect(password({ min: 8 })).toEqual({ password: 'Use at least 8 characters.' });
     expect(password({ max: 256 })).toEqual({ password: 'Use at most 256 characters.' });
     expect(password({})).toEqual({ password: 'Choose another password.' });
