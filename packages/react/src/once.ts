@@ -29,10 +29,11 @@ const forget = (shared: Shared) => {
  * after one succeeded (while the browser leaves), gets that run instead of starting another, so a
  * double click makes one request, and so do two buttons (the cart drawer's and the cart page's):
  * the run is kept for every mounted hook of this `name` under one query client, until the last of
- * them unmounts (or, when that is while the run is under way, until it ends: the drawer that started
- * a checkout closes, the cart page's button shows it busy). A failed run lets the next call start; `reset()`, or coming back through the
- * back-forward cache, allows a new run. Every hook shows the run's state, the ones that joined it
- * too (busy while it runs, then its error or its data).
+ * them unmounts (or, when that is while the run is under way, until it ends: the drawer that
+ * started a checkout closes, the cart page's button shows it busy). A failed run lets the next call
+ * start; `reset()`, or coming back through the back-forward cache, allows a new run. Every hook
+ * shows the run's state, the ones that joined it too (busy while it runs, then its error or its
+ * data).
  */
 export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, C>) {
   const { mutateAsync: send, reset: clear } = m;
