@@ -208,15 +208,17 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
         headers.Authorization = headers.Authorization
           ? `${headers.Authorization},${init.apiKey}`
           : init.apiKey;
-      // Not sent at all once aborted, whatever the transport's fetch does with the signal.
+      // Not sent at all once aborted, whatever the transport's fetch does with the signal; and
+      // not waited for past the deadline or the abort either: a transport that drops the signal
+      // (a wrapper passing on the URL alone) does not hold the call, its answer is let go.
       if (signal.aborted) throw signal.reason;
-      res = await transport.fetch(url, {
-        method,
-        headers,
-        body,
+      text = await within(
+        (async () => {
+          res = await transport.fetch(url, { method, headers, body, signal });
+          return res.text();
+        })(),
         signal,
-      });
-      text = await res.text();
+      );
     } catch (e) {
       cause = e;
     }

@@ -269,3 +269,36 @@ it('renewals are shared by the callers of one session, not across sessions', asy
     { token: 'AT-for-RT-bob' },
   ]);
 });
+
+describe('a transport whose fetch drops the signal', () => {
+  // Without the race on the call's signal these calls never end (the test's own timeout fails them).
+  /** A fetch that never looks at `init.signal`: it never answers, or its body never ends. */
+  const deaf = (body: 'none' | 'endless') =>
+    (async () => {
+      if (body === 'none') return new Promise<Response>(() => {});
+      return new Response(new ReadableStream({ pull: () => new Promise(() => {}) }), { status: 200 });
+    }) as typeof globalThis.fetch;
+  const client = (fetch: typeof globalThis.fetch) => createClient({ baseUrl: 'http://shop.test', fetch });
+
+  it('the call times out at its own deadline', async () => {
+    const err = await request(client(deaf('none')), 'GET', '/x', { timeoutMs: 50 }).catch((e) => e);
+    expect(err).toBeInstanceOf(SystemError);
+    expect(err.code).toBe('TIMEOUT');
+  });
+
+  it('an abort ends the call, as ABORTED', async () => {
+    const ctl = new AbortController();
+    const call = request(client(deaf('none')), 'GET', '/x', { signal: ctl.signal }).catch((e) => e);
+    setTimeout(() => ctl.abort(), 20);
+    expect((await call).code).toBe('ABORTED');
+  });
+
+  it('a body that never ends times out too, and is not sent again', async () => {
+    let sent = 0;
+    const fetch = deaf('endless');
+    const counting = ((...a: Parameters<typeof fetch>) => (sent++, fetch(...a))) as typeof fetch;
+    const err = await request(client(counting), 'GET', '/x', { timeoutMs: 50 }).catch((e) => e);
+    expect(err.code).toBe('TIMEOUT');
+    expect(sent).toBe(1);
+  });
+});
