@@ -296,7 +296,10 @@ describe('a transport whose fetch drops the signal', () => {
   it('a body that never ends times out too, and is not sent again', async () => {
     let sent = 0;
     const fetch = deaf('endless');
-    const counting = ((...a: Parameters<typeof fetch>) => (sent++, fetch(...a))) as typeof fetch;
+    const counting = ((...a: Parameters<typeof fetch>) => {
+      sent++;
+      return fetch(...a);
+    }) as typeof fetch;
     const err = await request(client(counting), 'GET', '/x', { timeoutMs: 50 }).catch((e) => e);
     expect(err.code).toBe('TIMEOUT');
     expect(sent).toBe(1);
