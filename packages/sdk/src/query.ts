@@ -67,8 +67,11 @@ export interface QueryPage<T> {
   query: PlatformQuery;
   /** True only while the current page is below total pages minus one. */
   hasNext(): boolean;
+  /** True on any page after the first. */
   hasPrev(): boolean;
+  /** The next page; rejects with a `RangeError` on the last one (while `hasNext()` is false). */
   next(): Promise<QueryPage<T>>;
+  /** The previous page; rejects with a `RangeError` on the first one (while `hasPrev()` is false). */
   prev(): Promise<QueryPage<T>>;
 }
 
@@ -258,8 +261,11 @@ export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Pro
     totalCount === undefined
       ? undefined
       : limit && Math.max(0, currentPage + Math.ceil((totalCount - offset) / limit));
-  const at = (delta: number) => () =>
-    runPage(run, { ...query, paging: { limit, offset: Math.max(0, offset + delta * limit) } });
+  // A page to go to when `ok`; otherwise a refusal, as the platform SDK's iterator refuses one.
+  const at = (ok: unknown, delta: number, end: string) => () =>
+    ok
+      ? runPage(run, { ...query, paging: { limit, offset: Math.max(0, offset + delta * limit) } })
+      : Promise.reject(new RangeError(`This is the ${end} page`));
   return {
     items,
     totalCount,
@@ -271,10 +277,7 @@ export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Pro
     hasNext: () => currentPage < totalPages! - 1,
     hasPrev: () => currentPage > 0,
     // Spec 9: a next page only below the last one; with the totals hidden no page is known last.
-    next: () =>
-      limit && (totalPages === undefined || currentPage < totalPages - 1)
-        ? at(1)()
-        : Promise.reject(new RangeError('This is the last page')),
-    prev: at(-1),
+    next: at(limit && (totalPages === undefined || currentPage < totalPages - 1), 1, 'last'),
+    prev: at(currentPage > 0, -1, 'first'),
   };
 }
