@@ -45,17 +45,19 @@ async function unlessNoCart<T>(call: Promise<T>): Promise<T | null> {
 const madeThrough = (m: { state: { context: unknown } }) =>
   (m.state.context as CartContext | undefined)?.client;
 
+/** The cart changes made through `client` (or not known yet) that are pending: shown, queued or settling. */
+const pendingThrough = (qc: QueryClient, client: AnyClient) =>
+  qc
+    .getMutationCache()
+    .findAll({ mutationKey: CART_MUTATION, status: 'pending' })
+    .filter((m) => (madeThrough(m) ?? client) === client);
+
 /**
  * Whether a cart change made through `client` (or one not yet known) is shown or queued, and not
  * answered yet (nor refused before sending).
  */
 const changing = (qc: QueryClient, client: AnyClient) =>
-  qc
-    .getMutationCache()
-    .findAll({ mutationKey: CART_MUTATION, status: 'pending' })
-    .some(
-      (m) => (madeThrough(m) ?? client) === client && !(m.state.context as CartContext | undefined)?.answered,
-    );
+  pendingThrough(qc, client).some((m) => !(m.state.context as CartContext | undefined)?.answered);
 
 /**
  * The current cart, or `null` when the visitor or member has none yet. A read made while a cart
@@ -160,15 +162,21 @@ function useCartMutation<V>(
       }
     },
     onMutate: async (vars): Promise<CartContext> => {
+      // The cart shown is the server's when no other change is on its way through this client (it
+      // is the only one pending), or none is known in this session (the last has set the cart).
+      const first = pendingThrough(qc, client).length === 1;
       await qc.cancelQueries({ queryKey: shopkitKeys.cart, exact: true });
       const previous = qc.getQueryData<Cart | null>(shopkitKeys.cart);
+      const resets = cartResets.get(qc) ?? 0;
+      const known = settled.get(qc);
+      if (first || known?.client !== client || known.resets !== resets)
+        settled.set(qc, { cart: previous, client, resets });
       const base = previous === null && createsCart ? { id: pendingId(), lineItems: [] } : previous;
       if (base && optimistic) qc.setQueryData(shopkitKeys.cart, optimistic(base, vars));
       return {
         previous,
         client,
-        made: ++changes,
-        resets: cartResets.get(qc) ?? 0,
+        resets,
         ...(await sessionOf(client)),
       };
     },
@@ -177,15 +185,15 @@ function useCartMutation<V>(
       // A later change still queued shows its own change on top of this one's: it decides when it
       // answers (its success sets the server's cart, its failure refetches it).
       if (qc.isMutating({ mutationKey: CART_MUTATION }) > 1) return;
-      // Back to the cart an earlier change's answer gave after this one was made, if one did: the
-      // cart shown before this change held that change's optimistic lines (their pending ids),
-      // which stayed on screen when the refetch failed too.
-      const answer = answers.get(qc);
-      answers.delete(qc);
+      // Back to the server's cart as the changes before it left it (see `settled`), not to the cart
+      // shown before this change: that held earlier changes' optimistic lines (their pending ids),
+      // failed ones' too, which stayed on screen when the refetch failed too.
+      const base = settled.get(qc);
+      settled.delete(qc);
       if (context && !moved(qc, context))
         qc.setQueryData(
           shopkitKeys.cart,
-          answer && answer.at > context.made ? answer.cart : context.previous,
+          base?.client === context.client && base.resets === context.resets ? base.cart : context.previous,
         );
       return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
     },
@@ -194,9 +202,10 @@ function useCartMutation<V>(
       if (moved(qc, context)) return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
       // Earlier answers would hide later optimistic changes still queued: the last one wins. The
       // answer is kept for a later change that fails (`onError`).
-      if (qc.isMutating({ mutationKey: CART_MUTATION }) > 1) answers.set(qc, { cart: next, at: ++changes });
+      if (qc.isMutating({ mutationKey: CART_MUTATION }) > 1)
+        settled.set(qc, { cart: next, client: context.client, resets: context.resets });
       else {
-        answers.delete(qc);
+        settled.delete(qc);
         qc.setQueryData(shopkitKeys.cart, next);
       }
     },
@@ -204,19 +213,20 @@ function useCartMutation<V>(
   });
 }
 
-/** Cart changes made and answered, counted: which came after which. */
-let changes = 0;
 /**
- * By query client, the last cart a change's answer gave while later changes were still queued (not
- * shown then, as their optimistic lines go on top), and when it came.
+ * By query client, the server's cart as the cart changes on their way through `client` (in the
+ * session of `resets`, see {@link CartContext}) have left it so far: the cart shown before the first
+ * of them, then the last answer while later ones were still queued (not shown then, as their
+ * optimistic lines go on top). A failure leaves it as it was.
  */
-const answers = new WeakMap<QueryClient, { cart: Cart; at: number }>();
+const settled = new WeakMap<
+  QueryClient,
+  { cart: Cart | null | undefined; client: AnyClient; resets: number }
+>();
 
 /** What a cart change keeps from when it was made: the cart shown before it, and its session. */
 interface CartContext {
   previous: Cart | null | undefined;
-  /** When it was made (`changes`). */
-  made: number;
   /** The cart's drops for a new session before it was made (`cartResets`). */
   resets: number;
   /** The client it was made through. */

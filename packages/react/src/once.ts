@@ -1,5 +1,7 @@
+import type { AnyClient } from '@shopkit/sdk';
 import { type QueryClient, type UseMutationResult, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
+import { useShopkit } from './provider.tsx';
 
 /** How the last run went, for the hooks that joined it rather than started it. */
 type RunState =
@@ -15,8 +17,11 @@ interface Shared {
   state?: RunState;
   heard: Set<() => void>;
 }
-/** By query client and name: every hook of one name shares its run. */
-const runs = new WeakMap<QueryClient, Map<string, Shared>>();
+/**
+ * By query client, Shopkit client and name: every hook of one name shares its run, and a run made
+ * through a client the provider has since replaced is not the new client's.
+ */
+const runs = new WeakMap<QueryClient, WeakMap<AnyClient, Map<string, Shared>>>();
 
 /** No run and no state: the next call starts one. */
 const forget = (shared: Shared) => {
@@ -28,20 +33,38 @@ const forget = (shared: Shared) => {
  * A mutation that leaves the page (checkout, logout) run once: a call while one is under way, or
  * after one succeeded (while the browser leaves), gets that run instead of starting another, so a
  * double click makes one request, and so do two buttons (the cart drawer's and the cart page's):
- * the run is kept for every mounted hook of this `name` under one query client, until the last of
- * them unmounts (or, when that is while the run is under way, until it ends: the drawer that
- * started a checkout closes, the cart page's button shows it busy). A failed run lets the next call
- * start; `reset()`, or coming back through the back-forward cache, allows a new run. Every hook
- * shows the run's state, the ones that joined it too (busy while it runs, then its error or its
- * data).
+ * the run is kept for every mounted hook of this `name` under one query client and Shopkit client,
+ * until the last of them unmounts (or, when that is while the run is under way, until it ends: the
+ * drawer that started a checkout closes, the cart page's button shows it busy). A failed run lets
+ * the next call start; `reset()`, or coming back through the back-forward cache, allows a new run.
+ * Every hook shows the run's state, the ones that joined it too (busy while it runs, then its error
+ * or its data). A new client in the provider starts afresh: the old client's run is not its own.
+ * `leaves: false` (a login) keeps a run only while it is under way: once it has answered, the next
+ * call starts another (a login refused for a mistyped password, then sent again).
  */
-export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, C>) {
+export function useOnce<D, E, V, C>(
+  name: string,
+  m: UseMutationResult<D, E, V, C>,
+  { leaves = true }: { leaves?: boolean } = {},
+) {
   const { mutateAsync: send, reset: clear } = m;
   const qc = useQueryClient();
-  const byName = runs.get(qc) ?? new Map<string, Shared>();
-  runs.set(qc, byName);
+  const client = useShopkit();
+  const byClient = runs.get(qc) ?? new WeakMap<AnyClient, Map<string, Shared>>();
+  runs.set(qc, byClient);
+  const byName = byClient.get(client) ?? new Map<string, Shared>();
+  byClient.set(client, byName);
   const shared = byName.get(name) ?? { users: 0, heard: new Set() };
   byName.set(name, shared);
+  // This hook's own run, made through the provider's old client, is not shown for the new one, and
+  // is let go of once that has rendered.
+  const through = useRef(shared);
+  const own = through.current === shared ? m.status : 'idle';
+  useEffect(() => {
+    if (through.current === shared) return;
+    through.current = shared;
+    clear();
+  }, [shared, clear]);
   useEffect(() => {
     shared.users++;
     return () => {
@@ -60,6 +83,7 @@ export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, 
         const run: Promise<D> = send(...args).then(
           (data) => {
             if (shared.run === run) {
+              if (!leaves) shared.run = undefined;
               tell({ status: 'success', data });
               // Every hook unmounted while it ran: nothing shows it any more.
               if (!shared.users) forget(shared);
@@ -80,7 +104,7 @@ export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, 
       }
       return shared.run as Promise<D>;
     },
-    [send, shared],
+    [send, shared, leaves],
   );
   // A hook that joined another's run (the cart page's button, the drawer's run) shows that run's
   // state: busy while it runs, its error or its data after. Its own mutation stays idle.
@@ -116,7 +140,7 @@ export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, 
     return () => globalThis.removeEventListener?.('pageshow', onShow);
   }, [reset]);
   const joined =
-    m.status === 'idle' && state
+    own === 'idle' && state
       ? {
           status: state.status,
           isIdle: false,
@@ -126,6 +150,17 @@ export function useOnce<D, E, V, C>(name: string, m: UseMutationResult<D, E, V, 
           data: state.status === 'success' ? (state.data as D) : undefined,
           error: state.status === 'error' ? (state.error as E) : null,
         }
-      : {};
+      : own !== m.status
+        ? {
+            status: 'idle' as const,
+            isIdle: true,
+            isPending: false,
+            isSuccess: false,
+            isError: false,
+            data: undefined,
+            error: null,
+            variables: undefined,
+          }
+        : {};
   return { ...m, ...joined, mutate, mutateAsync, reset } as UseMutationResult<D, E, V, C>;
 }

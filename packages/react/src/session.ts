@@ -247,19 +247,26 @@ const AT_ONCE = { networkMode: 'always', gcTime: 0 } as const;
  * Logs a member in with e-mail and password (and whatever else `identity.login` takes, such as
  * `captchaTokens`). On `SUCCESS` the member tokens are fetched (silent
  * login) and stored; other states (`EMAIL_VERIFICATION_REQUIRED`, `FAILURE` with `errorCode`) are
- * returned for the UI. A silent login that fails rejects with {@link MemberSessionError}.
+ * returned for the UI. A silent login that fails rejects with {@link MemberSessionError}. A submit
+ * while a login is under way (a double click, or another login form) joins it, as
+ * {@link useCheckout} does, and answers its outcome; once it has answered, the next submit sends
+ * a login of its own.
  */
 export function useLogin(options: LoginHookOptions = {}) {
   const client = useShopkit();
   const after = useAfterIdentityChange();
-  return useMutation({
-    mutationKey: ['shopkit', 'login'],
-    ...AT_ONCE,
-    mutationFn: async (params: LoginParams) => {
-      return finish(client, await identity.login(client, params), options);
-    },
-    onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
-  });
+  return useOnce(
+    'login',
+    useMutation({
+      mutationKey: ['shopkit', 'login'],
+      ...AT_ONCE,
+      mutationFn: async (params: LoginParams) => {
+        return finish(client, await identity.login(client, params), options);
+      },
+      onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
+    }),
+    { leaves: false },
+  );
 }
 
 /**
@@ -269,14 +276,20 @@ export function useLogin(options: LoginHookOptions = {}) {
 export function useRegister(options: LoginHookOptions = {}) {
   const client = useShopkit();
   const after = useAfterIdentityChange();
-  return useMutation({
-    mutationKey: ['shopkit', 'register'],
-    ...AT_ONCE,
-    mutationFn: async (params: RegisterParams) => {
-      return finish(client, await identity.register(client, params), options);
-    },
-    onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
-  });
+  // A second submit while one is under way joins it, as a login's does: sent again, it would be
+  // refused as an e-mail already registered, by the first one.
+  return useOnce(
+    'register',
+    useMutation({
+      mutationKey: ['shopkit', 'register'],
+      ...AT_ONCE,
+      mutationFn: async (params: RegisterParams) => {
+        return finish(client, await identity.register(client, params), options);
+      },
+      onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
+    }),
+    { leaves: false },
+  );
 }
 
 /** A verification code, and the `stateToken` of the login or registration that asked for it. */
@@ -298,15 +311,21 @@ export interface VerifyEmailVars {
 export function useVerifyEmail(options: LoginHookOptions = {}) {
   const client = useShopkit();
   const after = useAfterIdentityChange();
-  return useMutation({
-    mutationKey: ['shopkit', 'verify'],
-    ...AT_ONCE,
-    mutationFn: async (vars: string | VerifyEmailVars) => {
-      const { code, stateToken } = typeof vars === 'string' ? { code: vars } : vars;
-      return finish(client, await identity.processVerification(client, { code, stateToken }), options);
-    },
-    onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
-  });
+  // A second submit while one is under way joins it: sent again, the code the first one spent
+  // would count as a wrong one.
+  return useOnce(
+    'verify',
+    useMutation({
+      mutationKey: ['shopkit', 'verify'],
+      ...AT_ONCE,
+      mutationFn: async (vars: string | VerifyEmailVars) => {
+        const { code, stateToken } = typeof vars === 'string' ? { code: vars } : vars;
+        return finish(client, await identity.processVerification(client, { code, stateToken }), options);
+      },
+      onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
+    }),
+    { leaves: false },
+  );
 }
 
 /**
