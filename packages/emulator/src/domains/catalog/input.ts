@@ -243,18 +243,25 @@ function checkDimension(out: V[], field: string, value: number | string): string
 }
 
 /**
- * Product or package dimensions as stored and answered: decimal strings, as the platform answers
- * them, and a unit always (the typings' non-nullable `productDimensions.unit`).
+ * Checks product or package dimensions as a write gives them, and returns what sets them over those
+ * stored (`base`, a product's or a variant's own): the fields given replace theirs and the others
+ * are kept, as a PATCH of `stock` keeps the stock fields it does not name. Stored and answered as
+ * decimal strings, as the platform answers them, and with a unit always (the typings'
+ * non-nullable `productDimensions.unit`).
  */
-export function checkDimensions(out: V[], field: string, d: DimensionsInput | undefined) {
+export function checkDimensions(
+  out: V[],
+  field: string,
+  d: DimensionsInput | undefined,
+): ((base: Dimensions | undefined) => Dimensions) | undefined {
   if (!d) return undefined;
-  const next: Dimensions = { unit: d.unit ?? 'UNKNOWN_DIMENSIONS_UNIT' };
+  const given: Partial<Dimensions> = d.unit === undefined ? {} : { unit: d.unit };
   for (const key of ['length', 'width', 'height'] as const) {
     const value = d[key];
     const text = value === undefined ? undefined : checkDimension(out, `${field}.${key}`, value);
-    if (text !== undefined) next[key] = text;
+    if (text !== undefined) given[key] = text;
   }
-  return next;
+  return (base) => ({ ...base, ...given, unit: given.unit ?? base?.unit ?? 'UNKNOWN_DIMENSIONS_UNIT' });
 }
 
 /**
@@ -281,10 +288,10 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
       description:
         'cannot be false while variants have a price, cost, weight, SKU, visibility or dimensions of their own: reset them first (POST /v1/products/{id}/variants/resetToDefault)',
     });
-  if (input.productDimensions)
-    next.productDimensions = checkDimensions(bad, f('productDimensions'), input.productDimensions);
-  if (input.packageDimensions)
-    next.packageDimensions = checkDimensions(bad, f('packageDimensions'), input.packageDimensions);
+  const productDimensions = checkDimensions(bad, f('productDimensions'), input.productDimensions);
+  if (productDimensions) next.productDimensions = productDimensions(p.productDimensions);
+  const packageDimensions = checkDimensions(bad, f('packageDimensions'), input.packageDimensions);
+  if (packageDimensions) next.packageDimensions = packageDimensions(p.packageDimensions);
   if (input.additionalInfoSections) next.additionalInfoSections = input.additionalInfoSections;
   if (input.customTextFields)
     next.customTextFields = input.customTextFields.map((c) => ({
@@ -362,6 +369,14 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
       });
     next.productOptions = options;
   }
+  // Units are counted only while inventory is tracked: a quantity for a product that will not track
+  // it would be dropped, and the write answered as if it had been stored.
+  if (input.stock?.quantity !== undefined && !(input.stock.trackInventory ?? p.trackInventory))
+    bad.push({
+      field: f('stock.quantity'),
+      description:
+        'can only be set for a product that tracks inventory: send stock.trackInventory true with it',
+    });
   if (bad.length) throw invalid(bad);
   if (input.productOptions) {
     // Renamed options and choices keep their variants and media (`carryOverOptions`).
@@ -489,8 +504,10 @@ export function applyVariantUpdates(
       if (w !== undefined) v.weight = w;
       if (u.sku !== undefined) v.sku = u.sku || undefined;
       if (u.visible !== undefined) v.visible = u.visible;
-      if (productDimensions) v.productDimensions = productDimensions;
-      if (packageDimensions) v.packageDimensions = packageDimensions;
+      // Over the variant's own: a variant without any starts its own from what is given, not from
+      // the product's (whose unit may not be the one given).
+      if (productDimensions) v.productDimensions = productDimensions(v.productDimensions);
+      if (packageDimensions) v.packageDimensions = packageDimensions(v.packageDimensions);
       changed.add(v.id);
     }
   });

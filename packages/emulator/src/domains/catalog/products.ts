@@ -5,6 +5,7 @@
  * @module
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { changedFields } from '../../changes.ts';
 import type { Emulator, Identity } from '../../context.ts';
 import { compileQuery, type FieldMap } from '../../db/filter.ts';
 import type { Sql } from '../../db/index.ts';
@@ -153,7 +154,9 @@ async function visibleProduct(sql: Sql, who: Identity, id: string) {
 
 /**
  * Loads, changes and saves one product in a transaction, recording its events (`VariantsChanged`
- * for variants that changed, then `ProductChanged`).
+ * for variants that changed, then `ProductChanged`). A change that leaves the product as it was
+ * (a value sent again, a removal of what it lacks) stores nothing and tells nothing: its
+ * `lastUpdated` stays, as a collection's does for a member added again.
  */
 export async function mutateProduct(
   emu: Emulator,
@@ -167,6 +170,7 @@ export async function mutateProduct(
         productId: id,
       });
     const next = await change(p, sql);
+    if (!changedFields(p, next).length) return p;
     const saved = await saveProduct(sql, next, emu.now(), discounted(next.price, next.discount));
     await recordProductChange(emu, sql, p, saved);
     return saved;

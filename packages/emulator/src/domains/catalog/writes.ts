@@ -5,6 +5,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { changedFields } from '../../changes.ts';
 import type { Emulator } from '../../context.ts';
 import { type Sql, storageUnavailable } from '../../db/index.ts';
 import { ApiError, appError, invalid, notFound } from '../../http/errors.ts';
@@ -287,6 +288,14 @@ function oneKey(obj: Record<string, unknown>, field: string): string {
 
 /** Applies one numeric change to a product and its variant overrides; throws an item error. */
 function changeNumber(p: ProductState, field: Field, fn: (n: number) => number): ProductState {
+  // A cost or weight may be missing (a price never is). With no value of the product's nor of any
+  // variant's, there is nothing to adjust: the item fails rather than answering a success that
+  // stored nothing, nor is a value made up from 0 (to the merchant a missing cost is not a zero
+  // one). Setting one (`/bulk/products/update`) is the call for a product without it.
+  if (p[field] === undefined && p.variants.every((v) => v[field] === undefined))
+    throw appError(400, 'VALUE_NOT_SET', `Product ${p.id} has no ${field} to adjust: set one first`, {
+      productId: p.id,
+    });
   const apply = (n: number | undefined) => {
     if (n === undefined) return undefined;
     const out = fn(n);
@@ -427,13 +436,18 @@ export function writeRoutes(router: Router, emu: Emulator) {
           if (c.description !== undefined) doc.description = c.description;
           if (c.media)
             doc.media = c.media.mainMedia ? { mainMedia: storedMainMedia(emu, c.media.mainMedia) } : {};
-          const sets: string[] = ['doc = $2', 'updated_at = $3'];
-          const params: unknown[] = [c.id, JSON.stringify(doc), emu.now()];
+          const sets: string[] = ['doc = $2'];
+          const params: unknown[] = [c.id, JSON.stringify(doc)];
           if (c.name !== undefined) sets.push(`name = $${params.push(c.name)}`);
           if (c.visible !== undefined) sets.push(`visible = $${params.push(c.visible)}`);
           if (c.slug !== undefined)
             sets.push(`slug = $${params.push(await collectionSlug(sql, c.slug, '', c.id))}`);
           await sql.query(`UPDATE collections SET ${sets.join(', ')} WHERE id = $1`, params);
+          // A PATCH that leaves the collection as it was (values sent again) tells nothing and
+          // keeps its time, as a member added again does.
+          const after = await merchantView(emu, sql, c.id);
+          if (!changedFields(before, after).length) return after;
+          await sql.query('UPDATE collections SET updated_at = $2 WHERE id = $1', [c.id, emu.now()]);
           return recordCollectionChange(emu, sql, before);
         }),
       );
