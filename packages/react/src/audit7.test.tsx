@@ -139,63 +139,6 @@ it("runs a checkout afresh through the provider's new client, not answering the 
   });
 });
 
-it('starts one login and one silent login on a double submit, both answering its outcome', async () => {
-  const email = 'double-submit-audit@example.com';
-  const password = 'long enough pw';
-  const { sent, fetchFn } = counting(['/v2/login', '/redirect-session']);
-  const client = createClient({
-    baseUrl: emu.url,
-    fetch: fetchFn,
-    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-  });
-  await identity.register(client, { email, password });
-  const { wrapper } = providers(client);
-  // Two login forms (the header's and the page's), the page's submitted twice.
-  const hook = renderHook(
-    () => ({
-      header: useLogin({ silentLoginTimeoutMs: 300 }),
-      page: useLogin({ silentLoginTimeoutMs: 300 }),
-    }),
-    { wrapper },
-  );
-  const submit = (vars: { email: string; password: string }) => {
-    let calls!: Promise<unknown>[];
-    act(() => {
-      const settle = (p: Promise<unknown>) =>
-        p.then(
-          (r) => ({ r }),
-          (e: unknown) => ({ e }),
-        );
-      calls = [
-        settle(hook.result.current.page.mutateAsync(vars)),
-        settle(hook.result.current.page.mutateAsync(vars)),
-        settle(hook.result.current.header.mutateAsync(vars)),
-      ];
-    });
-    return act(() => Promise.all(calls));
-  };
-
-  // A wrong password: one login, answered FAILURE to every submit.
-  const refused = await submit({ email, password: 'not the password' });
-  expect(sent).toEqual(['/v2/login']);
-  expect(refused[0]).toMatchObject({ r: { loginState: 'FAILURE' } });
-  for (const answer of refused) expect((answer as { r?: unknown }).r).toBe((refused[0] as { r?: unknown }).r);
-
-  // Corrected: a login of its own (not the refused one's answer), and one silent login, which jsdom
-  // cannot finish: every submit rejects with the same error.
-  const accepted = await submit({ email, password });
-  expect(sent).toEqual(['/v2/login', '/v2/login', '/redirect-session']);
-  const error = (accepted[0] as { e?: unknown }).e;
-  expect(error).toBeInstanceOf(Error);
-  for (const answer of accepted) expect((answer as { e?: unknown }).e).toBe(error);
-  await waitFor(() =>
-    expect([hook.result.current.page.isError, hook.result.current.header.isError]).toEqual([true, true]),
-  );
-  // Nothing further starts once it has ended.
-  await act(() => new Promise((r) => setTimeout(r, 300)));
-  expect(sent).toHaveLength(3);
-});
-
 /** Three submits at once of `hook`'s `page` and `header` mutations, each settled as `{r}` or `{e}`. */
 function submitThrice<V>(
   current: () => {
@@ -219,6 +162,48 @@ function submitThrice<V>(
   });
   return act(() => Promise.all(calls));
 }
+
+it('starts one login and one silent login on a double submit, both answering its outcome', async () => {
+  const email = 'double-submit-audit@example.com';
+  const password = 'long enough pw';
+  const { sent, fetchFn } = counting(['/v2/login', '/redirect-session']);
+  const client = createClient({
+    baseUrl: emu.url,
+    fetch: fetchFn,
+    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
+  });
+  await identity.register(client, { email, password });
+  const { wrapper } = providers(client);
+  // Two login forms (the header's and the page's), the page's submitted twice.
+  const hook = renderHook(
+    () => ({
+      header: useLogin({ silentLoginTimeoutMs: 300 }),
+      page: useLogin({ silentLoginTimeoutMs: 300 }),
+    }),
+    { wrapper },
+  );
+  const submit = (vars: { email: string; password: string }) => submitThrice(() => hook.result.current, vars);
+
+  // A wrong password: one login, answered FAILURE to every submit.
+  const refused = await submit({ email, password: 'not the password' });
+  expect(sent).toEqual(['/v2/login']);
+  expect(refused[0]).toMatchObject({ r: { loginState: 'FAILURE' } });
+  for (const answer of refused) expect(answer.r).toBe(refused[0]!.r);
+
+  // Corrected: a login of its own (not the refused one's answer), and one silent login, which jsdom
+  // cannot finish: every submit rejects with the same error.
+  const accepted = await submit({ email, password });
+  expect(sent).toEqual(['/v2/login', '/v2/login', '/redirect-session']);
+  const error = accepted[0]!.e;
+  expect(error).toBeInstanceOf(Error);
+  for (const answer of accepted) expect(answer.e).toBe(error);
+  await waitFor(() =>
+    expect([hook.result.current.page.isError, hook.result.current.header.isError]).toEqual([true, true]),
+  );
+  // Nothing further starts once it has ended.
+  await act(() => new Promise((r) => setTimeout(r, 300)));
+  expect(sent).toHaveLength(3);
+});
 
 it('registers once on a double submit, every submit answering its outcome', async () => {
   const email = 'double-register-audit@example.com';

@@ -244,25 +244,26 @@ async function finish(client: AnyClient, result: LoginResult, { silentLoginTimeo
 const AT_ONCE = { networkMode: 'always', gcTime: 0 } as const;
 
 /**
- * Logs a member in with e-mail and password (and whatever else `identity.login` takes, such as
- * `captchaTokens`). On `SUCCESS` the member tokens are fetched (silent
- * login) and stored; other states (`EMAIL_VERIFICATION_REQUIRED`, `FAILURE` with `errorCode`) are
- * returned for the UI. A silent login that fails rejects with {@link MemberSessionError}. A submit
- * while a login is under way (a double click, or another login form) joins it, as
- * {@link useCheckout} does, and answers its outcome; once it has answered, the next submit sends
- * a login of its own.
+ * A step that may log a member in (a login, a registration, a verification code): `step`'s result
+ * through {@link finish}, and everything refetched on `SUCCESS`. A submit while one of the same
+ * `name` is under way (a double click, or a second form) joins it, as {@link useCheckout} does, and
+ * answers its outcome; once it has answered, the next submit sends its own (a password typed again
+ * after a refusal). Sent twice, a registration would be refused as an e-mail already registered,
+ * and a code the first one spent would count as a wrong one.
  */
-export function useLogin(options: LoginHookOptions = {}) {
+function useLoginStep<V>(
+  name: string,
+  step: (client: AnyClient, vars: V) => Promise<LoginResult>,
+  options: LoginHookOptions,
+) {
   const client = useShopkit();
   const after = useAfterIdentityChange();
   return useOnce(
-    'login',
+    name,
     useMutation({
-      mutationKey: ['shopkit', 'login'],
+      mutationKey: ['shopkit', name],
       ...AT_ONCE,
-      mutationFn: async (params: LoginParams) => {
-        return finish(client, await identity.login(client, params), options);
-      },
+      mutationFn: async (vars: V) => finish(client, await step(client, vars), options),
       onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
     }),
     { leaves: false },
@@ -270,27 +271,21 @@ export function useLogin(options: LoginHookOptions = {}) {
 }
 
 /**
+ * Logs a member in with e-mail and password (and whatever else `identity.login` takes, such as
+ * `captchaTokens`). On `SUCCESS` the member tokens are fetched (silent
+ * login) and stored; other states (`EMAIL_VERIFICATION_REQUIRED`, `FAILURE` with `errorCode`) are
+ * returned for the UI. A silent login that fails rejects with {@link MemberSessionError}. A submit
+ * while a login is under way joins it (see {@link useLoginStep}).
+ */
+export const useLogin = (options: LoginHookOptions = {}) =>
+  useLoginStep('login', (client, params: LoginParams) => identity.login(client, params), options);
+
+/**
  * Registers a member (with the parameters of `identity.register`: `profile`, `captchaTokens`…);
  * logs in at once on `SUCCESS`, else returns the state (usually verification).
  */
-export function useRegister(options: LoginHookOptions = {}) {
-  const client = useShopkit();
-  const after = useAfterIdentityChange();
-  // A second submit while one is under way joins it, as a login's does: sent again, it would be
-  // refused as an e-mail already registered, by the first one.
-  return useOnce(
-    'register',
-    useMutation({
-      mutationKey: ['shopkit', 'register'],
-      ...AT_ONCE,
-      mutationFn: async (params: RegisterParams) => {
-        return finish(client, await identity.register(client, params), options);
-      },
-      onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
-    }),
-    { leaves: false },
-  );
-}
+export const useRegister = (options: LoginHookOptions = {}) =>
+  useLoginStep('register', (client, params: RegisterParams) => identity.register(client, params), options);
 
 /** A verification code, and the `stateToken` of the login or registration that asked for it. */
 export interface VerifyEmailVars {
@@ -308,25 +303,15 @@ export interface VerifyEmailVars {
  * (the SDK's in-memory state, lost on reload) or `{ code, stateToken }`.
  * @example verify.mutate({ code, stateToken: sessionStorage.getItem('verification') ?? undefined });
  */
-export function useVerifyEmail(options: LoginHookOptions = {}) {
-  const client = useShopkit();
-  const after = useAfterIdentityChange();
-  // A second submit while one is under way joins it: sent again, the code the first one spent
-  // would count as a wrong one.
-  return useOnce(
+export const useVerifyEmail = (options: LoginHookOptions = {}) =>
+  useLoginStep(
     'verify',
-    useMutation({
-      mutationKey: ['shopkit', 'verify'],
-      ...AT_ONCE,
-      mutationFn: async (vars: string | VerifyEmailVars) => {
-        const { code, stateToken } = typeof vars === 'string' ? { code: vars } : vars;
-        return finish(client, await identity.processVerification(client, { code, stateToken }), options);
-      },
-      onSuccess: (r) => (r.loginState === 'SUCCESS' ? after() : undefined),
-    }),
-    { leaves: false },
+    (client, vars: string | VerifyEmailVars) => {
+      const { code, stateToken } = typeof vars === 'string' ? { code: vars } : vars;
+      return identity.processVerification(client, { code, stateToken });
+    },
+    options,
   );
-}
 
 /**
  * Mails a new verification code for a pending login or registration (its `stateToken`); the old
