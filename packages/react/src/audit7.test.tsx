@@ -8,13 +8,10 @@
  */
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import { type AnyClient, cart, createClient, identity, OAuthStrategy, products } from '@shopkit/sdk';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { providers } from '../test/providers.tsx';
 import {
-  ShopkitProvider,
   useAddToCart,
   useCart,
   useCheckout,
@@ -111,14 +108,7 @@ it("runs a checkout afresh through the provider's new client, not answering the 
   );
   for (const c of clients) await cart.addToCurrentCart(c, { lineItems: [await line(c, 'dinner-plate')] });
   const current = { client: clients[0]! };
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>
-      <ShopkitProvider client={current.client} syncTabs={false}>
-        {children}
-      </ShopkitProvider>
-    </QueryClientProvider>
-  );
+  const { wrapper } = providers(() => current.client);
   const visited: string[] = [];
   const hook = renderHook(() => useCheckout((url) => visited.push(url)), { wrapper });
   const vars = { callbacks: { postFlowUrl: 'http://127.0.0.1/thanks' } };
