@@ -42,14 +42,16 @@ export async function startTestEmulator(
             : String(backend)
       }`,
     );
-  const pgUrl = process.env.SHOPKIT_TEST_DATABASE_URL;
+  // Another database on the test server may be named by `db` (a `postgres://` URL): the schema
+  // is made, and dropped, there.
+  const pgUrl = typeof options.db === 'string' ? options.db : process.env.SHOPKIT_TEST_DATABASE_URL;
   if (backend === 'postgres' && !pgUrl) throw new Error('SHOPKIT_TEST_DATABASE_URL is not set');
   const schema = backend === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const running = await startEmulator({
-    db: backend === 'postgres' ? pgUrl : 'memory',
     schema,
     log: () => {},
     ...options,
+    db: options.db ?? (backend === 'postgres' ? pgUrl : 'memory'),
     config: { scryptN: 2 ** 10, ...options.config },
     port: 0,
   });

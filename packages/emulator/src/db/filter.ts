@@ -228,7 +228,7 @@ class Compiler {
       case '$lte': {
         const p = scalar(v);
         if (!p || type === 'bool') return this.bad(at, this.describe(type), 'FORMAT');
-        return `${sql} ${{ $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]} ${p}`;
+        return `${ordered({ sql, type })} ${{ $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' }[op]} ${p}`;
       }
       case '$in':
       case '$nin': {
@@ -288,12 +288,21 @@ class Compiler {
 }
 
 /**
+ * A field as it is ordered and compared: text by its bytes (UTF-8's order is the code points'),
+ * on every storage. PGlite's locale is `C`; PostgreSQL's is the database's own, and a database made
+ * with a language's collation (`en-US`: `apple`, `Äpfel`, `Banana`) sorted, paged and compared names
+ * in another order than embedded storage (`Banana`, `apple`, `Äpfel`).
+ */
+const ordered = (k: { sql: string; type: FieldType }) =>
+  k.type === 'text' ? `(${k.sql}) COLLATE "C"` : k.sql;
+
+/**
  * The `ORDER BY` of sort keys, or its exact reverse (`backward`): nulls sort last either way, so
  * they come first when reversed.
  */
 export const orderOf = (keys: SortKey[], backward = false) =>
   keys
-    .map((k) => `${k.sql} ${k.desc === backward ? 'ASC' : 'DESC'} NULLS ${backward ? 'FIRST' : 'LAST'}`)
+    .map((k) => `${ordered(k)} ${k.desc === backward ? 'ASC' : 'DESC'} NULLS ${backward ? 'FIRST' : 'LAST'}`)
     .join(', ');
 
 /**
@@ -352,7 +361,7 @@ export function keysetCondition(
   let tail = inclusive ? 'TRUE' : 'FALSE';
   for (let i = keys.length - 1; i >= 0; i--) {
     const k = keys[i]!;
-    const x = `(${k.sql})`;
+    const x = `(${ordered(k)})`;
     const v = values[i] as string | null;
     let beyond: string;
     let same: string;
