@@ -86,7 +86,12 @@ const catalogReference = z.object({
   appId: id(),
   catalogItemId: id(),
   options: z
-    .object({ variantId: id().optional(), options: z.record(z.string(), text()).optional() })
+    .object({
+      variantId: id().optional(),
+      options: z.record(z.string(), text()).optional(),
+      // The product's custom text fields by title (wire: `{ "Engraving": "Ada" }`).
+      customTextFields: z.record(z.string().max(100), text(500)).optional(),
+    })
     .catchall(z.unknown())
     .optional(),
 });

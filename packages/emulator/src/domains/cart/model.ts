@@ -41,7 +41,29 @@ const tr = (s: string) => ({ original: s, translated: s });
 /** The product page of a slug, served by the emulator. */
 export const productPath = (slug: string) => `/product-page/${encodeURIComponent(slug)}`;
 
-async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: string): Promise<ResolvedLine> {
+/**
+ * A line's custom text (`catalogReference.options.customTextFields`, title → text), the same
+ * whatever the key order; an empty text is no text.
+ */
+export function customTextOf(options: Record<string, unknown> | undefined): Array<[string, string]> {
+  const fields = options?.customTextFields;
+  if (!fields || typeof fields !== 'object') return [];
+  return Object.entries(fields as Record<string, string>)
+    .filter(([, text]) => text !== '')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Resolves a line. `taken`: the units of each variant that earlier lines of the cart hold (one
+ * variant can be on several lines, with different custom text): they share its stock, in order.
+ */
+async function resolveLine(
+  emu: Emulator,
+  sql: Sql,
+  l: StoredLine,
+  currency: string,
+  taken: Map<string, number>,
+): Promise<ResolvedLine> {
   if (l.custom) {
     const c = l.custom;
     const unit = toCents(c.price) ?? 0n;
@@ -112,7 +134,10 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
   }
   const unit = toCents(item.price) ?? 0n;
   const full = toCents(item.fullPrice) ?? unit;
-  const qa = item.quantityAvailable;
+  const variantKey = `${ref.catalogItemId}|${ref.variantId}`;
+  const before = taken.get(variantKey) ?? 0;
+  taken.set(variantKey, before + l.quantity);
+  const qa = item.quantityAvailable === null ? null : Math.max(0, item.quantityAvailable - before);
   const status: ResolvedLine['status'] = !item.inStock
     ? 'NOT_AVAILABLE'
     : qa === null || l.quantity <= qa
@@ -141,11 +166,18 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
       fullPrice: price(full, currency),
       priceBeforeDiscounts: price(unit, currency),
       lineItemPrice: price(unit * BigInt(l.quantity), currency),
-      descriptionLines: item.options.map((o) =>
-        o.colorCode
-          ? { name: tr(o.name), colorInfo: { ...tr(o.choice), code: o.colorCode }, lineType: 'COLOR' }
-          : { name: tr(o.name), plainText: tr(o.choice), lineType: 'PLAIN_TEXT' },
-      ),
+      descriptionLines: [
+        ...item.options.map((o) =>
+          o.colorCode
+            ? { name: tr(o.name), colorInfo: { ...tr(o.choice), code: o.colorCode }, lineType: 'COLOR' }
+            : { name: tr(o.name), plainText: tr(o.choice), lineType: 'PLAIN_TEXT' },
+        ),
+        ...customTextOf(ref.options).map(([title, value]) => ({
+          name: tr(title),
+          plainText: tr(value),
+          lineType: 'PLAIN_TEXT',
+        })),
+      ],
       ...(item.image ? { image: item.image } : {}),
       availability: {
         status,
@@ -172,7 +204,8 @@ async function resolveLine(emu: Emulator, sql: Sql, l: StoredLine, currency: str
 /** Resolves every line of a cart document against the catalog. */
 export async function resolveLines(emu: Emulator, sql: Sql, doc: CartDoc) {
   const out: ResolvedLine[] = [];
-  for (const l of doc.lineItems) out.push(await resolveLine(emu, sql, l, doc.currency));
+  const taken = new Map<string, number>();
+  for (const l of doc.lineItems) out.push(await resolveLine(emu, sql, l, doc.currency, taken));
   return out;
 }
 

@@ -107,6 +107,21 @@ function ownUrl(emu: Emulator, url: string | undefined) {
   return new URL(url).origin === new URL(emu.config.publicUrl).origin ? url : undefined;
 }
 
+/**
+ * Where the browser goes once the order is placed: the session's `thankYouPageUrl` with the
+ * order's `orderId` added, as the platform does, else its `postFlowUrl` (wire §5.2; the platform's
+ * typings: "after an eCommerce checkout: `orderId`"). Without `orderId` (the page's form policy),
+ * the URL whose origin the form's redirect reaches.
+ */
+async function afterOrderUrl(emu: Emulator, session: StoredRedirectSession, orderId?: string) {
+  const thanks = await backUrl(emu, session, 'thankYouPageUrl');
+  if (!thanks) return backUrl(emu, session, 'postFlowUrl');
+  if (!orderId) return thanks;
+  const url = new URL(thanks);
+  url.searchParams.set('orderId', orderId);
+  return url.href;
+}
+
 /** The first of these callbacks that may be followed. */
 async function firstBack(
   emu: Emulator,
@@ -324,7 +339,7 @@ async function checkoutPage(
     );
   if (co.status === 'COMPLETED') return placedPage(emu, c, session, co);
   const est = await priceCheckout(emu, emu.db, co, pricedAt);
-  const next = await backUrl(emu, session, 'postFlowUrl');
+  const next = await afterOrderUrl(emu, session);
   return htmlPage(
     c,
     'Checkout',
@@ -332,7 +347,8 @@ async function checkoutPage(
       formHtml(session, form ?? formFrom(co), errors, est.wire.priceSummary.total.amount) +
       (cartBack ? `<p><a href="${h(cartBack)}">Back to cart</a></p>` : ''),
     status,
-    // The form posts here and is then redirected to the post-flow URL: `form-action` allows its origin.
+    // The form posts here and is then redirected to the thank-you or post-flow URL (`afterOrderUrl`):
+    // `form-action` allows its origin.
     { formTargets: [next] },
   );
 }
@@ -423,7 +439,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
     .tx(async (sql) => {
       const co = await loadCheckout(sql, checkoutId, true);
       if (!co || !sameBuyer(session, co)) return { kind: 'missing' as const };
-      if (co.status === 'COMPLETED') return { kind: 'done' as const };
+      if (co.status === 'COMPLETED') return { kind: 'done' as const, orderId: co.order_id ?? undefined };
       // The buyer places the order: the events it records are theirs.
       return actor.run(buyerOf(emu, co), async () => {
         // The catalog rows stay locked until the order commits: the availability priced below is the
@@ -484,7 +500,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
             renderCart(await cartState(emu, sql, row), now),
           );
         }
-        return { kind: 'placed' as const, co };
+        return { kind: 'placed' as const, orderId };
       });
     })
     .catch((e: unknown) => {
@@ -494,7 +510,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
   if (outcome.kind === 'missing')
     return htmlPage(c, 'Checkout not found', '<p>This checkout does not exist.</p>', 404);
   if (outcome.kind === 'unavailable' || outcome.kind === 'changed') return again(outcome.errors);
-  const next = await backUrl(emu, session, 'postFlowUrl');
+  const next = await afterOrderUrl(emu, session, outcome.orderId);
   if (next) return c.redirect(next, 303);
   const co = await loadCheckout(emu.db, checkoutId);
   return placedPage(emu, c, session, co!);

@@ -9,7 +9,7 @@ import type { Emulator, Identity } from '../../context.ts';
 import { newId } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, notFound } from '../../http/errors.ts';
-import { resolveLines } from './model.ts';
+import { customTextOf, resolveLines } from './model.ts';
 import type { MerchantDiscount, RestAddress } from './pricing.ts';
 
 /** Event types of carts, checkouts and orders (wire entities `wix.ecom.v1.*`). */
@@ -156,9 +156,15 @@ async function ensure(emu: Emulator, sql: Sql, owner: Owner, currency: string) {
   return rows.length > 0;
 }
 
-/** The identity of a catalog line, for merging repeated adds. */
-export const lineKey = (l: StoredLine) =>
-  l.catalog ? `${l.catalog.appId}|${l.catalog.catalogItemId}|${l.catalog.variantId}` : `custom|${l.id}`;
+/**
+ * The identity of a catalog line, for merging repeated adds. Units of one variant with different
+ * custom text (an engraving) are different lines: merged, the later text was lost.
+ */
+export const lineKey = (l: StoredLine) => {
+  if (!l.catalog) return `custom|${l.id}`;
+  const text = customTextOf(l.catalog.options);
+  return `${l.catalog.appId}|${l.catalog.catalogItemId}|${l.catalog.variantId}${text.length ? `|${JSON.stringify(text)}` : ''}`;
+};
 
 /** A line holds at most this many of its item. */
 export const MAX_QUANTITY = 9999;
