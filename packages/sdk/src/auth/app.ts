@@ -37,7 +37,7 @@ export type AppOptions = {
     }
 );
 
-/** Seconds before the stated expiry at which a cached token is renewed. */
+/** Seconds before the stated expiry at which a cached token is renewed (at most half its life). */
 const LEEWAY_SECONDS = 30;
 
 /** @example createClient({ auth: AppStrategy({ appId, appSecret, instanceId }), modules: { products } }) */
@@ -72,8 +72,12 @@ export function AppStrategy(options: AppOptions): AuthStrategy & { invalidate():
     const seconds = Number(json.expires_in);
     token = {
       value: json.access_token,
-      // No lifetime given: kept until a call is refused with 401 (`onUnauthorized`).
-      expiresAt: seconds > 0 ? Date.now() + (seconds - LEEWAY_SECONDS) * 1000 : Number.POSITIVE_INFINITY,
+      // No lifetime given: kept until a call is refused with 401 (`onUnauthorized`). Renewed at
+      // most half its life early: one living no longer than the leeway was fetched for every call.
+      expiresAt:
+        seconds > 0
+          ? Date.now() + (seconds - Math.min(LEEWAY_SECONDS, seconds / 2)) * 1000
+          : Number.POSITIVE_INFINITY,
     };
     return token.value;
   }

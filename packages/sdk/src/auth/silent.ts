@@ -88,12 +88,16 @@ export async function getMemberTokensForDirectLogin(
           }),
         );
     };
-    const timer = setTimeout(() => {
-      end();
-      reject(
-        new ShopkitError('OAuth flow timed out', { code: 'TIMEOUT', description: 'OAuth flow timed out' }),
-      );
-    }, options.timeoutMs ?? 120_000);
+    // Within timers' range: one of 2^31 ms or more (`Infinity`, for no limit) fired at once.
+    const timer = setTimeout(
+      () => {
+        end();
+        reject(
+          new ShopkitError('OAuth flow timed out', { code: 'TIMEOUT', description: 'OAuth flow timed out' }),
+        );
+      },
+      Math.min(options.timeoutMs ?? 120_000, 2 ** 31 - 1),
+    );
     w.window!.addEventListener('message', onMessage);
     frame.style.display = 'none';
     frame.src = redirectSession.fullUrl;

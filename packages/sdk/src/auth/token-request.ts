@@ -51,6 +51,10 @@ export async function postTokenRequest(
 ): Promise<TokenResponse & { access_token: string }> {
   const { attempts: most = 3, baseDelayMs = 250, maxDelayMs = 10_000 } = t.retry ?? {};
   const attempts = 'code' in body ? 1 : most;
+  // Read as the engine reads a call's (no number, or below 0: the default; 2^31 ms or more, past
+  // timers' range: none). `AbortSignal.timeout` threw a RangeError for `Infinity`, a fraction or a
+  // negative number, which failed every call of the client, and fired at once from 2^31.
+  const ms = typeof t.timeoutMs === 'number' && t.timeoutMs >= 0 ? Math.ceil(t.timeoutMs) : 30_000;
   for (let attempt = 1; ; attempt++) {
     let res: Response | undefined;
     let json: TokenResponse & { details?: { applicationError?: { code?: string } } } = {};
@@ -61,7 +65,7 @@ export async function postTokenRequest(
         headers: { 'Content-Type': 'application/json', ...headers },
         body: JSON.stringify(body),
         // A token endpoint that never answers must not hang every call behind it.
-        signal: AbortSignal.timeout(t.timeoutMs ?? 30_000),
+        signal: ms < 2 ** 31 ? AbortSignal.timeout(ms) : undefined,
       });
       // A `null` body reads as an empty answer: the refusal below, not a TypeError.
       json = (await res.json().catch(() => 0)) || json;

@@ -331,11 +331,20 @@ export function fail(client: AnyClient, err: unknown, method: string, path: stri
  * joined (the entry is gone before any caller resumes, so the count is final).
  * @example const out = await request(client, 'GET', '/ecom/v1/carts/current');
  */
-export async function request<R = any>(
+export const request = <R = any>(client: AnyClient, method: string, path: string, init?: RequestOptions) =>
+  // On a copy: the engine notes `finite` on the options, and the caller's are the caller's (a
+  // reused object carried the note to an answer it did not hold).
+  exchange<R>(client, method, path, { ...init });
+
+/**
+ * {@link request} on options of the caller's making, which it may write `finite` on: declared
+ * calls (`op.ts`) make theirs for each call, and read the note after.
+ */
+export async function exchange<R = any>(
   client: AnyClient,
   method: string,
   path: string,
-  init: RequestOptions = {},
+  init: RequestOptions,
 ): Promise<R> {
   const url = client.baseUrl + path + (init.query ? '?' + init.query : '');
   const reads = client._.r;
@@ -385,7 +394,7 @@ export async function graphql<D = Record<string, unknown>>(
   variables?: Record<string, unknown>,
   opts: CallOptions & { apiVersion?: string } = {},
 ): Promise<{ data: D; errors?: unknown[] }> {
-  const out = await request(client, 'POST', `/graphql/${encodeURIComponent(opts.apiVersion ?? 'alpha')}`, {
+  const out = await exchange(client, 'POST', `/graphql/${encodeURIComponent(opts.apiVersion ?? 'alpha')}`, {
     ...opts,
     body: { query, variables },
   });

@@ -2,13 +2,13 @@
  * Call declarations. A domain module is a list of `op(...)` declarations: method, path, how the
  * positional arguments form the request message, and the fields to transform. This layer builds
  * the message, fills the path, encodes the query (or falls back to POST) and applies the
- * transforms; auth, retries and errors are the engine's (`request`, in `engine.ts`).
+ * transforms; auth, retries and errors are the engine's (`exchange`, in `engine.ts`).
  * @module
  */
 import type { AnyClient, RequestOptions } from '../client.ts';
 import { lean, type TransformSpec, walk } from '../transforms.ts';
 import { encodeQuery, fillPath, getPath, isObj, setPath } from './encode.ts';
-import { fail, request } from './engine.ts';
+import { exchange, fail } from './engine.ts';
 import { ShopkitError, ValidationError } from './errors.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -194,7 +194,7 @@ export async function call<R = unknown>(
     retrySafe: spec.method === 'GET' ? spec.idempotent !== false : !!spec.idempotent,
     rename,
   };
-  const raw = await request<any>(client, method, filled.path, init);
+  const raw = await exchange<any>(client, method, filled.path, init);
   try {
     const out = spec.res ? walk(raw, init.finite ? lean(spec.res) : spec.res, 1) : raw;
     return spec.unwrap ? out[spec.unwrap] : out;

@@ -405,14 +405,35 @@ export const sendPasswordResetEmail = async (
   );
 };
 
-/** POST recovery `activation-email` for an identity. */
-export const sendActivationEmail = /* @__PURE__ */ op<
-  [
-    identityId: string,
-    options?: { emailOptions?: { language?: string; redirect?: { url?: string; clientId?: string } } },
-  ],
-  object
->({ method: 'POST', path: '/_api/iam/recovery/v1/activation-email', args: ['identityId', 'options:'] });
+const ACTIVATION_PATH = '/_api/iam/recovery/v1/activation-email';
+type ActivationOptions = {
+  emailOptions?: { language?: string; redirect?: { url?: string; clientId?: string } };
+};
+const activationOp = /* @__PURE__ */ op<[identityId: string, options?: ActivationOptions], object>({
+  method: 'POST',
+  path: ACTIVATION_PATH,
+  args: ['identityId', 'options:'],
+});
+
+/**
+ * POST recovery `activation-email` for an identity. Its `redirect.url`, where the page links back
+ * to, is checked as the reset e-mail's is: an absolute http(s) URL, else a `ValidationError` and
+ * nothing is sent.
+ */
+export const sendActivationEmail = async (
+  client: AnyClient,
+  identityId: string,
+  options?: ActivationOptions,
+  call?: CallOptions,
+) => {
+  unsafeUrl(
+    client,
+    'options.emailOptions.redirect.url',
+    options?.emailOptions?.redirect?.url,
+    ACTIVATION_PATH,
+  );
+  return activationOp(client, identityId, options, call);
+};
 
 /** Sets a new password with the token from a reset e-mail; answers like a login. */
 export async function recover(
