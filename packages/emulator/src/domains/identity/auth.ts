@@ -226,10 +226,12 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
     }),
     async handler({ msg, identity, c }) {
       noStore(c);
+      // Spent in a transaction of its own, as login's is: in the registration's, a refused
+      // registration (a taken e-mail) rolled the spending back, and the one-time token worked again.
+      await emu.db.tx(async (sql) => checkCaptcha(emu, sql, await getSettings(emu, sql), msg.captchaTokens));
       const hash = await hashPassword(emu, msg.password);
       return emu.db.tx(async (sql) => {
         const settings = await getSettings(emu, sql);
-        await checkCaptcha(emu, sql, settings, msg.captchaTokens);
         const reasons = [
           ...(settings.emailVerificationRequired ? ['PENDING_EMAIL_VERIFICATION_REQUIRED'] : []),
           ...(settings.ownerApprovalRequired ? ['PENDING_ADMIN_APPROVAL_REQUIRED'] : []),
@@ -268,6 +270,11 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
           throw appError(409, '-19995', 'A member with this e-mail already exists', {});
         }
         const m = created!;
+        // Failed logins counted against the address before it had a member (hideAccountExistence
+        // counts unknown addresses too) guessed no one's password: not held against the new one.
+        // With e-mail verification, not before its code proves the address (`verifyCode`): a
+        // decoy's registration keeps them, and clearing them here would tell the two apart.
+        if (!settings.emailVerificationRequired) await forgetLoginFailures(sql, m.email);
         await emu.recordEvent(sql, IDENTITY_EVENTS.created, m.id, identityOf(m));
         return stateResponse(emu, sql, m, identity, hostedPageClient(c));
       });
@@ -544,6 +551,9 @@ async function verifyCode(
       [ch.member_id, emu.now()],
     );
     const m = rows[0]!;
+    // The first right code proves the address, as a reset does: failed logins counted against it
+    // before (say, before it was registered) no longer count.
+    if (!member.email_verified) await forgetLoginFailures(sql, m.email);
     if (ch.purpose === 'VERIFICATION')
       return { ok: { state: 'SUCCESS', identity: identityOf(m), additionalData: {} } };
     // The login continues with the identity of the call that started it.

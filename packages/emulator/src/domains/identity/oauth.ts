@@ -488,16 +488,11 @@ export function oauthRoutes(router: Router, emu: Emulator) {
         return finish(r.ok);
       }
       case 'resend': {
-        await internal(
-          app,
-          '/_api/iam/verification/v1/auth/resend',
-          { stateToken: String(form.state_token ?? '') },
-          a.clientId,
-        );
-        return loginPage(c, emu, session, {
-          stateToken: String(form.state_token ?? ''),
-          notice: 'We sent a new code.',
-        });
+        const stateToken = String(form.state_token ?? '');
+        const r = await internal(app, '/_api/iam/verification/v1/auth/resend', { stateToken }, a.clientId);
+        // A refused resend (no more codes, an expired login) sent nothing: say why, not that it did.
+        if ('error' in r) return loginPage(c, emu, session, { error: r.error, stateToken });
+        return loginPage(c, emu, session, { stateToken, notice: 'We sent a new code.' });
       }
       case 'forgot': {
         await internal(
