@@ -38,3 +38,46 @@ describe('checklist 30: storage keys are namespaced by client id', () => {
     ]);
   });
 });
+
+describe('webStorage when the area refuses a write (full, or storage turned off)', () => {
+  /** An area whose `setItem` throws as a full one does; `full = false` lets writes through again. */
+  const fullArea = () => {
+    const a = area();
+    const state = { full: true };
+    const set = a.setItem;
+    a.setItem = (k, v) => {
+      if (state.full) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      set(k, v);
+    };
+    return { a, state };
+  };
+
+  it('keeps the tokens in memory, and drops the ones stored before (a spent refresh token)', async () => {
+    const { a, state } = fullArea();
+    state.full = false;
+    const storage = webStorage(a, 'c');
+    storage.setTokens(pair('old'));
+    state.full = true;
+    expect(() => storage.setTokens(pair('new'))).not.toThrow();
+    expect(storage.getTokens()).toEqual(pair('new'));
+    expect(a.getItem('shopkit:c:tokens')).toBeNull();
+    // Once the area takes writes again, it holds the tokens once more.
+    state.full = false;
+    storage.setTokens(pair('next'));
+    expect(JSON.parse(a.getItem('shopkit:c:tokens')!)).toEqual(pair('next'));
+    expect(storage.getTokens()).toEqual(pair('next'));
+  });
+
+  it('lets a strategy store and read back its tokens: a renewal is not lost', async () => {
+    const { a } = fullArea();
+    const strategy = OAuthStrategy({ clientId: 'c', storage: webStorage(a, 'c') });
+    await strategy.setTokens(pair('member'));
+    expect(await strategy.getTokens()).toEqual(pair('member'));
+    // No token request: the stored member tokens are the ones used.
+    const transport = {
+      baseUrl: 'https://shop.invalid',
+      fetch: () => Promise.reject(new Error('no request expected')),
+    };
+    expect(await strategy.getAuthHeaders(transport)).toEqual({ Authorization: 'at-member' });
+  });
+});

@@ -49,11 +49,19 @@ export function memoryStorage(initial?: Tokens): TokenStorage {
   };
 }
 
-/** Keeps tokens in a Web Storage area (`localStorage` or `sessionStorage`), under `shopkit:<clientId>:tokens`. */
+/**
+ * Keeps tokens in a Web Storage area (`localStorage` or `sessionStorage`), under
+ * `shopkit:<clientId>:tokens`. Tokens the area refuses (full, or storage turned off) are kept in
+ * memory instead, for this page, and the ones stored before are removed: the call that got them
+ * failed, and the spent refresh token read back renewed again, which the platform answers by
+ * revoking the session.
+ */
 export function webStorage(area: Storage, clientId: string): TokenStorage {
   const key = `shopkit:${clientId}:tokens`;
+  let held: Tokens | undefined;
   return {
     getTokens() {
+      if (held) return held;
       try {
         const raw = area.getItem(key);
         return raw ? (JSON.parse(raw) as Tokens) : null;
@@ -62,8 +70,16 @@ export function webStorage(area: Storage, clientId: string): TokenStorage {
       }
     },
     setTokens(tokens) {
-      if (!tokens.accessToken.value && !tokens.refreshToken.value) area.removeItem(key);
-      else area.setItem(key, JSON.stringify(tokens));
+      held = undefined;
+      try {
+        if (!tokens.accessToken.value && !tokens.refreshToken.value) area.removeItem(key);
+        else area.setItem(key, JSON.stringify(tokens));
+      } catch {
+        held = tokens;
+        try {
+          area.removeItem(key);
+        } catch {}
+      }
     },
   };
 }
