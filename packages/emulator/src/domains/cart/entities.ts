@@ -5,7 +5,7 @@
  * @module
  */
 import type { estimate } from './model.ts';
-import type { CheckoutDoc } from './pages.ts';
+import type { CheckoutDoc } from './orders.ts';
 import type { RestAddress } from './pricing.ts';
 
 type Wire = ReturnType<typeof estimate>['wire'];

@@ -3,19 +3,13 @@
  * e-mail and address form, "Place order"), the product page (`storesProduct`, also served at
  * `/product-page/{slug}`), and clear "not available in the emulator" pages for bookings, events and
  * paid plans. Plain server-rendered HTML; every value escaped; forms post back to the same page.
- * Placing an order takes the ordered units out of the catalog's stock in the order's transaction.
+ * The order a checkout page posts is placed by `orders.ts`, in one transaction.
  * @module
  */
 import type { Context } from 'hono';
-import { actor } from '../../actor.ts';
-import type { Emulator, Identity } from '../../context.ts';
-import { newId } from '../../crypto.ts';
-import type { Sql } from '../../db/index.ts';
+import type { Emulator } from '../../context.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
-import { lookupCatalogItem, STORES_APP_ID } from '../catalog/lookup.ts';
-import { lockProducts } from '../catalog/store.ts';
-import { adjustInventory, type InventoryChange, type InventoryShortage } from '../catalog/writes.ts';
-import { sendMail } from '../identity/store.ts';
+import { lookupCatalogItem } from '../catalog/lookup.ts';
 import { loadRedirectSession } from '../redirects/index.ts';
 import {
   callbackUrl,
@@ -31,56 +25,21 @@ import {
   type RedirectCallbacks,
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
-import { orderEntity } from './entities.ts';
-import { type CartState, cartState, estimate, findCoupon, renderCart, resolveLines } from './model.ts';
 import { CURRENCY, price, toCents } from './money.ts';
+import {
+  type CheckoutForm,
+  type CheckoutRow,
+  type Estimate,
+  formAddress,
+  loadCheckout,
+  orderNumber,
+  placeOrder,
+  priceCheckout,
+  sameBuyer,
+  summary,
+} from './orders.ts';
 import type { RestAddress } from './pricing.ts';
-import { CART_EVENTS, type CartDoc, type CartRow, type StoredLine, saveCart, takeOrdered } from './store.ts';
 
-/** What a checkout stores (table `checkouts`, column `doc`). */
-export interface CheckoutDoc {
-  cartId: string;
-  channelType: string;
-  email?: string;
-  /** Where it ships: the shipping address given, else the cart's address. */
-  shippingAddress?: RestAddress;
-  billingAddress?: RestAddress;
-  /**
-   * The shipping address create-checkout was called with (none: the estimate took the billing, the
-   * cart's or the store's address, by its own order), so that the checkout prices as it was created.
-   */
-  pricedWith?: { shippingAddress?: RestAddress };
-  selectedShippingOption?: { code: string; carrierId?: string };
-  lineItems: StoredLine[];
-  couponCode?: string;
-  merchantDiscounts?: CartDoc['merchantDiscounts'];
-  contactInfo?: CartDoc['contactInfo'];
-  currency: string;
-  buyerInfo?: Record<string, unknown>;
-}
-
-interface CheckoutRow {
-  id: string;
-  cart_id: string;
-  owner_kind: 'visitor' | 'member';
-  owner_id: string;
-  status: 'CREATED' | 'COMPLETED';
-  doc: CheckoutDoc;
-  order_id: string | null;
-  created_at: string | Date;
-}
-
-/** The form of the checkout page, as typed by the buyer. */
-interface CheckoutForm {
-  email: string;
-  firstName: string;
-  lastName: string;
-  addressLine: string;
-  city: string;
-  postalCode: string;
-  country: string;
-  subdivision: string;
-}
 const FORM_FIELDS: Array<[keyof CheckoutForm, string, string]> = [
   ['firstName', 'First name', 'given-name'],
   ['lastName', 'Last name', 'family-name'],
@@ -155,93 +114,6 @@ async function backLink(
     : '<p>Use your browser’s Back button to return to the site.</p>';
 }
 
-async function loadCheckout(sql: Sql, id: string, lock = false) {
-  const rows = await sql.query<CheckoutRow>(
-    `SELECT * FROM checkouts WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
-    [id],
-  );
-  return rows[0];
-}
-
-/** Whether the session was made by the checkout's buyer (or by the merchant, with no buyer). */
-function sameBuyer(session: StoredRedirectSession, checkout: CheckoutRow) {
-  if (!session.memberId && !session.visitorId) return true;
-  return checkout.owner_kind === 'member'
-    ? session.memberId === checkout.owner_id
-    : session.visitorId === checkout.owner_id;
-}
-
-/** The checkout's buyer as a caller, for the events the order records. */
-function buyerOf(emu: Emulator, co: CheckoutRow): Identity {
-  return co.owner_kind === 'member'
-    ? { type: 'MEMBER', siteId: emu.siteId, memberId: co.owner_id }
-    : { type: 'ANONYMOUS_VISITOR', siteId: emu.siteId, visitorId: co.owner_id };
-}
-
-/** Prices a checkout from its stored lines against the catalog as it is now. */
-async function priceCheckout(emu: Emulator, sql: Sql, co: CheckoutRow, shippingAddress?: RestAddress) {
-  const d = co.doc;
-  const doc: CartDoc = {
-    lineItems: d.lineItems,
-    currency: d.currency ?? CURRENCY,
-    couponCode: d.couponCode,
-    merchantDiscounts: d.merchantDiscounts,
-    contactInfo: d.contactInfo,
-    selectedShippingOption: d.selectedShippingOption,
-  };
-  const row: CartRow = {
-    id: co.cart_id,
-    owner_kind: co.owner_kind,
-    owner_id: co.owner_id,
-    doc,
-    revision: 0,
-    created_at: co.created_at,
-    updated_at: co.created_at,
-  };
-  const state: CartState = {
-    row,
-    lines: await resolveLines(emu, sql, doc),
-    coupon: d.couponCode ? await findCoupon(sql, d.couponCode) : null,
-  };
-  return estimate(
-    state,
-    {
-      // Checkouts stored before `pricedWith` was kept are priced with their shipping address.
-      shippingAddress: shippingAddress ?? (d.pricedWith ? d.pricedWith.shippingAddress : d.shippingAddress),
-      billingAddress: d.billingAddress,
-      selectedShippingOption: d.selectedShippingOption,
-    },
-    emu.now(),
-  );
-}
-
-type Estimate = Awaited<ReturnType<typeof priceCheckout>>;
-
-/**
- * A priced checkout as the buyer is shown it, on the page and in the confirmation: each item (its
- * name, its choices, quantity and price) and the totals, each a label and a formatted amount.
- */
-function summary(est: Estimate) {
-  const w = est.wire;
-  const s = w.priceSummary;
-  const ship = w.shippingInfo.selectedCarrierServiceOption;
-  const items: { name: string; choices: string; quantity: string; price: string }[] = w.cart.lineItems.map(
-    (l: any) => ({
-      name: String(l.productName?.original ?? ''),
-      choices: (l.descriptionLines ?? [])
-        .map((d: any) => `${d.name?.original ?? ''}: ${d.plainText?.original ?? d.colorInfo?.original ?? ''}`)
-        .join(', '),
-      quantity: String(l.quantity ?? ''),
-      price: String(l.lineItemPrice?.formattedAmount ?? ''),
-    }),
-  );
-  const totals: [label: string, amount: string][] = [['Subtotal', s.subtotal.formattedAmount]];
-  if (s.discount.amount !== '0.00') totals.push(['Discount', `−${s.discount.formattedAmount}`]);
-  if (ship) totals.push([`Shipping (${ship.title})`, s.shipping.formattedAmount]);
-  totals.push(['Tax', s.tax.formattedAmount]);
-  return { items, totals, total: s.total.formattedAmount as string };
-}
-
 function summaryHtml(est: Estimate) {
   const { items, totals, total } = summary(est);
   const rows = items
@@ -257,25 +129,6 @@ function summaryHtml(est: Estimate) {
     totals.map(([label, amount]) => `<dt>${h(label)}</dt><dd>${h(amount)}</dd>`).join('') +
     `<dt>Total</dt><dd data-testid="total"><strong>${h(total)}</strong></dd></dl>`
   );
-}
-
-/**
- * The order confirmation the buyer is sent (the platform's stores send one by default): the order
- * number, the items and the total charged, as plain text; nothing a later request could use.
- */
-function orderMail(to: string, number: number, est: Estimate) {
-  const { items, totals, total } = summary(est);
-  const body = [
-    'Thank you for your order.',
-    '',
-    `Order number: ${number}`,
-    '',
-    ...items.map((i) => `${i.quantity} × ${i.name}${i.choices ? ` (${i.choices})` : ''}: ${i.price}`),
-    '',
-    ...totals.map(([label, amount]) => `${label}: ${amount}`),
-    `Total: ${total}`,
-  ].join('\n');
-  return { to, subject: `Your order #${number} is placed`, body };
 }
 
 /**
@@ -354,14 +207,12 @@ async function checkoutPage(
 }
 
 async function placedPage(emu: Emulator, c: Context, session: StoredRedirectSession, co: CheckoutRow) {
-  const rows = await emu.db.query<{ number: number }>('SELECT number FROM orders WHERE checkout_id = $1', [
-    co.id,
-  ]);
+  const number = await orderNumber(emu.db, co.id);
   const back = await firstBack(emu, session, ['postFlowUrl', 'thankYouPageUrl']);
   return htmlPage(
     c,
     'Thank you',
-    `<p role="status">Order #${h(rows[0]?.number)} has been placed.</p>${await backLink(emu, c, session.clientId, back, 'Back to the site')}`,
+    `<p role="status">Order #${h(number)} has been placed.</p>${await backLink(emu, c, session.clientId, back, 'Back to the site')}`,
   );
 }
 
@@ -380,15 +231,6 @@ function readForm(body: Record<string, unknown>): CheckoutForm {
   };
 }
 
-/** The shipping address typed on the checkout page. */
-const formAddress = (form: CheckoutForm): RestAddress => ({
-  addressLine: form.addressLine,
-  city: form.city,
-  postalCode: form.postalCode,
-  country: form.country,
-  ...(form.subdivision ? { subdivision: form.subdivision } : {}),
-});
-
 function formErrors(f: CheckoutForm): string[] {
   const out: string[] = [];
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(f.email)) out.push('Enter a valid e-mail address.');
@@ -398,30 +240,8 @@ function formErrors(f: CheckoutForm): string[] {
   return out;
 }
 
-/** The units an order takes from the stores catalog: one change per catalog line. */
-function stockTaken(lines: StoredLine[]): InventoryChange[] {
-  return lines.flatMap((l) =>
-    l.catalog?.appId === STORES_APP_ID
-      ? [{ productId: l.catalog.catalogItemId, variantId: l.catalog.variantId, delta: -l.quantity }]
-      : [],
-  );
-}
-
-/** Why the stock refused an order, worded like the checkout's own violations. */
-const shortageText = (s: InventoryShortage) =>
-  s.available === 0
-    ? `${s.name} is out of stock.`
-    : `Only ${s.available} of ${s.name} are in stock; the order has ${s.requested}.`;
-
-/** Thrown inside the order's transaction to roll it back when the stock cannot cover it. */
-class StockShort extends Error {
-  constructor(readonly reasons: string[]) {
-    super('The stock cannot cover the order');
-  }
-}
-
 /** `POST /redirect/{id}` of an `ecomCheckout` session (its form's fields in `body`): places the order. */
-async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknown>) {
+async function orderPost(emu: Emulator, c: Context, body: Record<string, unknown>) {
   const session = await loadRedirectSession(emu, String(body.id ?? ''));
   if (session?.intent !== 'ecomCheckout') return htmlPage(c, 'Link expired', EXPIRED_LINK, 404);
   // The form posts back to this same page; a post from another site is refused.
@@ -435,78 +255,7 @@ async function placeOrder(emu: Emulator, c: Context, body: Record<string, unknow
   const again = (errors: string[]) => checkoutPage(emu, c, session, form, errors, 409, typed);
 
   const checkoutId = String(session.request.checkoutId ?? '');
-  const outcome = await emu.db
-    .tx(async (sql) => {
-      const co = await loadCheckout(sql, checkoutId, true);
-      if (!co || !sameBuyer(session, co)) return { kind: 'missing' as const };
-      if (co.status === 'COMPLETED') return { kind: 'done' as const, orderId: co.order_id ?? undefined };
-      // The buyer places the order: the events it records are theirs.
-      return actor.run(buyerOf(emu, co), async () => {
-        // The catalog rows stay locked until the order commits: the availability priced below is the
-        // stock this order takes from, and a concurrent order for the last unit waits, then sees none.
-        const taken = stockTaken(co.doc.lineItems);
-        await lockProducts(
-          sql,
-          taken.map((t) => t.productId),
-        );
-        const shippingAddress = formAddress(form);
-        const est = await priceCheckout(emu, sql, co, shippingAddress);
-        if (est.wire.violations.length)
-          return {
-            kind: 'unavailable' as const,
-            errors: est.wire.violations.map((v) => `${v.description}.`),
-          };
-        // The order is charged what it prices at the address typed. When that is not the total the
-        // page sent back (a price, coupon or discount changed after the buyer saw it, or the typed
-        // address taxes or ships differently from the one the page was priced at), the page is
-        // shown again, priced at that address, instead of charging a total the buyer never saw.
-        // (A post without the page's `total`, from a script, is placed at today's prices.)
-        const charged = est.wire.priceSummary.total;
-        if (typeof body.total === 'string' && body.total !== charged.amount)
-          return {
-            kind: 'changed' as const,
-            errors: [`The total is now ${charged.formattedAmount}; check the order and place it again.`],
-          };
-        const orderId = newId();
-        const now = emu.now();
-        const order = orderEntity(orderId, co, est.wire, form, shippingAddress, now);
-        const [{ number }] = (await sql.query<{ number: number }>(
-          `INSERT INTO orders (id, checkout_id, owner_kind, owner_id, doc, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6) RETURNING number`,
-          [orderId, co.id, co.owner_kind, co.owner_id, JSON.stringify(order), now],
-        )) as [{ number: number }];
-        await sql.query(
-          "UPDATE checkouts SET status = 'COMPLETED', order_id = $2, completed_at = $3 WHERE id = $1",
-          [co.id, orderId, now],
-        );
-        await emu.recordEvent(sql, CART_EVENTS.orderCreated, orderId, { ...order, number: String(number) });
-        // Then the stock it takes (ProductChanged per tracked product); a shortfall the per-line
-        // check could not see undoes the whole order.
-        const short = await adjustInventory(emu, sql, taken);
-        if (short.length) throw new StockShort(short.map(shortageText));
-        // The buyer is told by e-mail, in the same transaction: a mail for every order placed, none
-        // for one undone.
-        await sendMail(emu, sql, orderMail(form.email, number, est));
-        // The order takes its lines out of the cart it came from (also if it has since moved to the
-        // member's cart): a cart left empty is deleted, one with lines added since keeps them.
-        const { deleted, changed } = await takeOrdered(sql, co.cart_id, co.id, co.doc.lineItems);
-        for (const id of deleted) await emu.recordEvent(sql, CART_EVENTS.cartDeleted, id, { id });
-        for (const row of changed) {
-          await saveCart(emu, sql, row);
-          await emu.recordEvent(
-            sql,
-            CART_EVENTS.cartUpdated,
-            row.id,
-            renderCart(await cartState(emu, sql, row), now),
-          );
-        }
-        return { kind: 'placed' as const, orderId };
-      });
-    })
-    .catch((e: unknown) => {
-      if (e instanceof StockShort) return { kind: 'unavailable' as const, errors: e.reasons };
-      throw e;
-    });
+  const outcome = await placeOrder(emu, session, checkoutId, form, body.total);
   if (outcome.kind === 'missing')
     return htmlPage(c, 'Checkout not found', '<p>This checkout does not exist.</p>', 404);
   if (outcome.kind === 'unavailable' || outcome.kind === 'changed') return again(outcome.errors);
@@ -614,6 +363,6 @@ export function cartPages(router: Router, emu: Emulator) {
     path: '/redirect/{id}',
     access: 'public',
     body: 'form',
-    handler: ({ msg, c }) => placeOrder(emu, c, msg as Record<string, unknown>),
+    handler: ({ msg, c }) => orderPost(emu, c, msg as Record<string, unknown>),
   });
 }
