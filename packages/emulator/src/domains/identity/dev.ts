@@ -28,6 +28,7 @@ import {
   MAX_PASSWORD,
   type MemberRow,
   MIN_PASSWORD,
+  newCaptchaToken,
   setSettings,
 } from './store.ts';
 
@@ -79,12 +80,7 @@ export function devRoutes(router: Router, emu: Emulator) {
     path: '/_api/emulator/v1/captcha-token',
     access: 'public',
     async handler() {
-      const token = newToken('CAP.');
-      await emu.db.query('INSERT INTO captcha_tokens (token_hash, expires_at) VALUES ($1, $2)', [
-        hashToken(token),
-        new Date(emu.now().getTime() + 10 * 60_000),
-      ]);
-      return { token };
+      return { token: await newCaptchaToken(emu, emu.db) };
     },
   });
 

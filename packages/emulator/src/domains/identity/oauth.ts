@@ -23,6 +23,7 @@ import {
   authRequestSchema,
   createRedirectSession,
   loadRedirectSession,
+  PROMPTS,
 } from '../redirects/index.ts';
 import {
   allowedOrigins,
@@ -39,11 +40,13 @@ import {
 } from '../redirects/intents.ts';
 import { trustedCaller } from './auth.ts';
 import {
+  canVerifyCode,
   getSettings,
   idpConnection,
   idpConnections,
   type MemberRow,
   memberById,
+  newCaptchaToken,
   redeemSessionToken,
   ssoLoginPath,
 } from './store.ts';
@@ -246,14 +249,22 @@ async function loginPage(
   session: StoredRedirectSession,
   view: { error?: string; notice?: string; stateToken?: string; email?: string } = {},
 ) {
+  // A state token no code can verify any more (its wrong codes used up, its code expired) gets no
+  // code form that could never succeed: the login starts again, from this session's login form.
+  if (view.stateToken && !(await canVerifyCode(emu, emu.db, view.stateToken))) {
+    const again = `/oauth2/authorize?${new URLSearchParams({ redirect_session_id: session.id })}`;
+    return htmlPage(
+      c,
+      'Log in again',
+      (view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '') +
+        '<p>No code can finish this login any more. Log in again to get a new code.</p>' +
+        `<p><a href="${escapeHtml(again)}">Log in again</a></p>`,
+    );
+  }
   const settings = await getSettings(emu, emu.db);
   let captcha = '';
   if (settings.captchaRequired) {
-    const token = newToken('CAP.');
-    await emu.db.query('INSERT INTO captcha_tokens (token_hash, expires_at) VALUES ($1, $2)', [
-      hashToken(token),
-      new Date(emu.now().getTime() + 10 * 60_000),
-    ]);
+    const token = await newCaptchaToken(emu, emu.db);
     captcha = `<input type="hidden" name="captcha" value="${escapeHtml(token)}">`;
   }
   const hidden = `<input type="hidden" name="redirect_session_id" value="${escapeHtml(session.id)}">${captcha}`;
@@ -357,8 +368,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
         });
         if (!parsed.success) return refusalPage(c, 'Invalid login request', invalidOrMissing(parsed.error));
         const none: Identity = { type: 'NONE', siteId: emu.siteId };
-        const prompt =
-          (['login', 'none', 'consent', 'select_account'] as const).find((p) => p === q.prompt) ?? 'login';
+        const prompt = PROMPTS.find((p) => p === q.prompt) ?? 'login';
         const created = await createRedirectSession(
           emu,
           { auth: { authRequest: parsed.data, prompt } },

@@ -32,6 +32,7 @@ import {
   idpConnections,
   type MemberRow,
   memberByEmail,
+  pruneExpired,
   REASONS_VERIFIED,
   stateOf,
 } from './store.ts';
@@ -280,6 +281,7 @@ export function ssoRoutes(router: Router, emu: Emulator) {
         visitorId = session.visitorId ?? visitorId;
       }
       const state = newToken('SSO.');
+      await pruneExpired(emu, emu.db, 'sso_transactions');
       await emu.db.query(
         `INSERT INTO sso_transactions (state_hash, connection_id, redirect_session_id, client_id, visitor_id, custom_payload, expires_at, created_at)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8)`,

@@ -187,6 +187,14 @@ export const identityMigrations = [
     id: '0215_code_failures',
     sql: 'ALTER TABLE members ADD COLUMN code_failures integer NOT NULL DEFAULT 0;',
   },
+  {
+    // Expired captcha tokens and SSO transactions are deleted as new ones are made (`pruneExpired`).
+    id: '0250_identity_expiry',
+    sql: `
+      CREATE INDEX captcha_tokens_expires_at ON captcha_tokens (expires_at);
+      CREATE INDEX sso_transactions_expires_at ON sso_transactions (expires_at);
+    `,
+  },
 ];
 
 /** Site settings of the identity service (changeable at runtime, see README). */
@@ -826,6 +834,19 @@ export async function openChallenge(emu: Emulator, sql: Sql, token: string, purp
   return ch;
 }
 
+/**
+ * Whether a state token can still verify a code (`verifyCode`'s purposes): known, not used, not
+ * expired. A question of the hosted page, which offers its code form only while the answer is yes.
+ */
+export async function canVerifyCode(emu: Emulator, sql: Sql, token: string) {
+  const rows = await sql.query(
+    `SELECT 1 FROM identity_challenges WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+        AND purpose IN ('EMAIL_VERIFICATION', 'VERIFICATION', 'DECOY')`,
+    [hashToken(token), emu.now()],
+  );
+  return rows.length > 0;
+}
+
 /** Closes every open link and code of a member (a block: a reset link mailed before it set a password). */
 export async function closeMemberChallenges(emu: Emulator, sql: Sql, memberId: string) {
   await sql.query('UPDATE identity_challenges SET used_at = $2 WHERE member_id = $1 AND used_at IS NULL', [
@@ -854,6 +875,38 @@ export async function sendMail(
     [newId(), mail.to, mail.subject, mail.body, mail.code ?? null, mail.link ?? null, emu.now()],
   );
   emu.log(`[emulator] mail to ${mail.to}: ${mail.subject} (read it at ${emu.config.publicUrl}/mailbox)`);
+}
+
+/** Expired rows deleted per new row at most: bounded work, still faster than they come. */
+const PRUNE_BATCH = 100;
+/** The tables that requests without credentials fill, and their keys. */
+const PRUNED = { captcha_tokens: 'token_hash', sso_transactions: 'state_hash' } as const;
+
+/**
+ * Deletes expired rows of `table`, up to `PRUNE_BATCH`, skipping rows another transaction holds;
+ * called before each insert, so that requests anyone may send cannot grow the table for ever.
+ */
+export async function pruneExpired(emu: Emulator, sql: Sql, table: keyof typeof PRUNED) {
+  const key = PRUNED[table];
+  await sql.query(
+    `DELETE FROM ${table} WHERE ${key} IN (
+       SELECT ${key} FROM ${table} WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    [emu.now(), PRUNE_BATCH],
+  );
+}
+
+/** Captcha tokens work once within 10 minutes. */
+const CAPTCHA_TTL_MS = 10 * 60_000;
+
+/** A new one-time captcha token (the development endpoint's, the hosted login page's). */
+export async function newCaptchaToken(emu: Emulator, sql: Sql) {
+  const token = newToken('CAP.');
+  await pruneExpired(emu, sql, 'captcha_tokens');
+  await sql.query('INSERT INTO captcha_tokens (token_hash, expires_at) VALUES ($1, $2)', [
+    hashToken(token),
+    new Date(emu.now().getTime() + CAPTCHA_TTL_MS),
+  ]);
+  return token;
 }
 
 /** Checks captcha tokens when the setting asks for them: -19971 when missing, -19970 when not issued here. */

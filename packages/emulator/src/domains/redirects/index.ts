@@ -139,6 +139,9 @@ const PKCE_METHODS = ['S256', 'S512'] as const;
 /** Characters of a base64url digest without padding: SHA-256 → 43, SHA-512 → 86. */
 const PKCE_DIGEST_LENGTH = { S256: 43, S512: 86 } as const;
 
+/** OAuth `prompt` values (wire §5.2). */
+export const PROMPTS = ['login', 'none', 'consent', 'select_account'] as const;
+
 /** The OAuth authorization request of the `auth` intent. */
 export const authRequestSchema = z
   .object({
@@ -155,7 +158,7 @@ export const authRequestSchema = z
     codeChallengeMethod: z.enum(PKCE_METHODS),
     sessionToken: z.string().max(2048).optional(),
     nonce: str().optional(),
-    prompt: str().optional(),
+    prompt: z.enum(PROMPTS).optional(),
     idp: str().optional(),
   })
   .superRefine((a, ctx) => {
@@ -182,7 +185,7 @@ const intentSchemas = {
   logout: z.object({ clientId: z.string().min(1).max(200) }),
   auth: z.object({
     authRequest: authRequestSchema,
-    prompt: z.enum(['login', 'none', 'consent', 'select_account']).default('login'),
+    prompt: z.enum(PROMPTS).optional(),
   }),
   storesProduct: z.object({ productSlug: z.string().min(1).max(400) }),
   bookingsBook: z.object({ resourceId: z.string().min(1).max(200) }),
@@ -289,6 +292,9 @@ export async function createRedirectSession(
     ]);
   const intent = present[0]!;
   const request = structuredClone(msg[intent]) as Record<string, any>;
+  // Wire §5.2 carries `prompt` in `auth` and in its `authRequest`: `auth.prompt` when sent, else
+  // the request's, else `login`.
+  if (intent === 'auth') request.prompt = request.prompt ?? request.authRequest.prompt ?? 'login';
   const clientId: string | null =
     intent === 'auth'
       ? request.authRequest.clientId
