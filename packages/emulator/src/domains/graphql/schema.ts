@@ -10,6 +10,7 @@ import { buildSchema, type GraphQLFieldResolver, isObjectType } from 'graphql';
 import type { Emulator, Identity } from '../../context.ts';
 import { nestsDeeperThan, tooDeep } from '../../http/decode.ts';
 import { invalid, notFound } from '../../http/errors.ts';
+import { badTextAt } from '../../http/router.ts';
 import { findCollection, queryCollections, seesHidden } from '../catalog/collections.ts';
 import { queryProducts } from '../catalog/products.ts';
 
@@ -606,7 +607,11 @@ export const CART_FIELDS: ReadonlySet<string> = new Set([
   'createCheckoutFromCurrentCart',
 ]);
 
-/** The executable schema: the SDL with the root resolvers attached. */
+/**
+ * The executable schema: the SDL with the root resolvers attached. Each first refuses text no
+ * storage can hold, as every REST route does (`badTextAt`): the router checks the request's JSON,
+ * variables included, but a string escape in the document (`"\u0000"`) is only text once parsed.
+ */
 export function buildGraphqlSchema() {
   const schema = buildSchema(SDL);
   for (const [typeName, fields] of Object.entries(RESOLVERS)) {
@@ -615,7 +620,11 @@ export function buildGraphqlSchema() {
     const defined = type.getFields();
     for (const [name, resolve] of Object.entries(fields)) {
       if (!defined[name]) throw new Error(`The GraphQL schema has no field ${typeName}.${name}`);
-      defined[name].resolve = resolve;
+      defined[name].resolve = (source, args, context, info) => {
+        const bad = badTextAt(args);
+        if (bad) throw invalid([bad]);
+        return resolve(source, args, context, info);
+      };
     }
   }
   return schema;
