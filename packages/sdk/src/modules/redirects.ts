@@ -57,6 +57,8 @@ export interface AuthRequest {
   codeChallengeMethod: 'S256' | 'S512';
   sessionToken?: string;
   nonce?: string;
+  /** Listed in the request too (wire §5.2); `auth.prompt`, when given, is the one that counts. */
+  prompt?: Prompt;
   /** Social login connection id. */
   idp?: string;
 }
