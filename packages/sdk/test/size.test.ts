@@ -12,7 +12,9 @@ const root = new URL('../../../', import.meta.url).pathname;
 /** Gzip bytes of an entry. */
 const gzipSize = async (source: string) => (await browserBundle(source, root)).gzip;
 
-// Measured 9007 B and 2376 B (esbuild 0.28). From 8977 and 2337 for a token request's timeout
+// Measured 9022 B and 2400 B (esbuild 0.28). From 9007 and 2376 for `setTokens` under the
+// renewals' Web Lock (a login or logout another tab stored between a renewal's compare and its set
+// was overwritten: +15 B, auth +24 B). From 8977 and 2337 for a token request's timeout
 // read as a call's is (`Infinity`, 2^31 ms or more, a fraction or a negative number threw or fired
 // at once, and failed every call of the client: +30 B, auth +39 B). From 8962 for `prev()` on a first page refused as
 // `next()` on a last one is (+15 B). From 8952 for a transport whose fetch drops the
@@ -56,7 +58,7 @@ const gzipSize = async (source: string) => (await browserBundle(source, root)).g
 // the engine's edges (the timeout of the whole call, aborts during a wait, `.` and `..` refused,
 // Proxy messages, shared reads within one auth epoch, one renewal for late 401s: +290 B, +56 B), no
 // next page past the last (+35 B).
-const BUDGET = { typical: 9007, auth: 2376 };
+const BUDGET = { typical: 9022, auth: 2400 };
 
 it('keeps the typical storefront entry within its budget', async () => {
   const size = await gzipSize(TYPICAL);

@@ -53,7 +53,10 @@ export interface OAuthStrategyApi extends AuthStrategy {
   readonly clientId: string;
   /** The tokens currently stored. */
   getTokens(): Promise<Tokens>;
-  /** Stores tokens (for example member tokens after a login). */
+  /**
+   * Stores tokens (for example member tokens after a login); with a storage given, once a renewal
+   * in progress in any tab has ended (Web Locks).
+   */
   setTokens(tokens: Tokens): Promise<void>;
   /** True when the refresh token's role is `member`. */
   loggedIn(): Promise<boolean>;
@@ -225,6 +228,11 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     return false;
   }
 
+  /** Web Locks, for a storage given: only that can be shared with other tabs. */
+  const locks = () =>
+    options.storage && (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  const name = `shopkit:${clientId}:tokens`;
+
   /**
    * Single-flight within this instance, and across instances sharing storage via Web Locks: only a
    * storage given can be shared (the default memory storage is this instance's alone, and waiting
@@ -238,14 +246,12 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     if (p) return p;
     p = (async () => {
       try {
-        const locks =
-          options.storage && (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-        if (!locks) return await renew(force);
-        const name = `shopkit:${clientId}:tokens`;
+        const lm = locks();
+        if (!lm) return await renew(force);
         const seen = await read();
         // A free lock: renew now. A held one: another tab is renewing; wait for it, then see.
-        return await locks.request(name, { ifAvailable: true }, (lock) =>
-          lock ? renew(force) : locks.request(name, async () => renew(force, await changedSince(seen))),
+        return await lm.request(name, { ifAvailable: true }, (lock) =>
+          lock ? renew(force) : lm.request(name, async () => renew(force, await changedSince(seen))),
         );
       } finally {
         inflight.delete(key);
@@ -281,7 +287,12 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       return true;
     },
     getTokens: read,
-    setTokens: (tokens) => write(tokens),
+    // Under the renewals' lock: another tab's renewal compares and sets the shared storage in two
+    // steps, and a login or logout stored between them would be overwritten.
+    setTokens: (tokens) => {
+      const lm = locks();
+      return lm ? lm.request<void>(name, () => write(tokens)) : write(tokens);
+    },
     loggedIn: async () => (await read()).refreshToken.role === TokenRole.MEMBER,
     // Called by the application, not by a call (whose failure the engine reports): reported here.
     generateVisitorTokens: () =>
