@@ -20,7 +20,8 @@ export interface CookieOptions {
 export interface CookieJar {
   /**
    * The cookie's value. A jar may answer the request's cookie even after a `set` (Express's
-   * `req.cookies`, Hono's `getCookie`): {@link cookieStorage} then answers what it set.
+   * `req.cookies`, Hono's `getCookie`): {@link cookieStorage} then answers what it set, and with
+   * no cookie yet (a first visit) the strategy answers the tokens it set.
    */
   get(name: string): string | undefined;
   /** `attributes` is the ready `Set-Cookie` attribute list, e.g. `Path=/; Secure; HttpOnly; SameSite=Lax`. */

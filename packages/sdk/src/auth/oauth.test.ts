@@ -555,6 +555,44 @@ describe('cookie storage over a jar that reads only the request’s own cookies'
     expect(await auth.loggedIn()).toBe(false);
   });
 
+  it('on a first visit, gives every call of the request the one visitor it set, not a new one each', async () => {
+    // No cookie came with the request, and the jar never answers what was set.
+    const set: string[] = [];
+    const jar = { get: () => undefined, set: (_: string, value: string) => void set.push(value) };
+    const auth = OAuthStrategy({ clientId: 'c', storage: cookieStorage(jar, 'c') });
+    const { grants, send } = tokenClient(auth);
+    await send();
+    await send();
+    await send();
+    expect(grants).toEqual(['anonymous']);
+    expect((await auth.getTokens()).refreshToken.value).toBe('vr');
+    expect(set).toHaveLength(1);
+  });
+
+  it('answers what the storage holds again once it does: tokens it dropped later are not brought back', async () => {
+    let stored: Tokens | null = null;
+    let readable = false;
+    const auth = OAuthStrategy({
+      clientId: 'c',
+      storage: {
+        getTokens: () => (readable ? stored : null),
+        setTokens: (t) => {
+          stored = t;
+        },
+      },
+    });
+    const { grants, send } = tokenClient(auth);
+    await send();
+    expect((await auth.getTokens()).accessToken.value).toBe('visitor-access');
+    // The storage answers again (a jar that now reads the cookie), then loses it (another tab's logout).
+    readable = true;
+    expect((await auth.getTokens()).accessToken.value).toBe('visitor-access');
+    stored = null;
+    expect((await auth.getTokens()).accessToken.value).toBe('');
+    await send();
+    expect(grants).toEqual(['anonymous', 'anonymous']);
+  });
+
   it('made once over per-request jars, gives a request no other request’s tokens', async () => {
     let cookie: string | undefined;
     const jar = { get: () => cookie, set: () => {} };

@@ -100,17 +100,26 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   const emit = <E extends keyof OAuthEvents>(event: E, ...args: Parameters<OAuthEvents[E]>) => {
     for (const l of listeners[event] ?? []) (l as (...a: unknown[]) => void)(...args);
   };
+  // The tokens written while the storage answers none (`false`: it answered none, and none were
+  // written since): a server's cookie jar that reads only the request's own cookies answers none
+  // after a first visit's `set`, and each call of that request got a new visitor (another cart).
+  // They are the answer until the storage answers tokens again.
+  let unread: Tokens | false | undefined;
   /** The stored tokens; anything else stored there (an older format, a hand-edited value) is none. */
   const read = async (): Promise<Tokens> => {
     const t = await storage.getTokens();
-    return typeof t?.accessToken?.value === 'string' && typeof t.refreshToken?.value === 'string'
-      ? t
-      : emptyTokens();
+    if (typeof t?.accessToken?.value === 'string' && typeof t.refreshToken?.value === 'string') {
+      unread = undefined;
+      return t;
+    }
+    unread ||= false;
+    return unread || emptyTokens();
   };
   /** Another session's tokens bump it (see `AuthStrategy.epoch`). */
   let epoch = 1;
   const write = async (tokens: Tokens, renewed = false) => {
     if (!renewed) epoch++;
+    unread = unread !== undefined && tokens.refreshToken.value ? tokens : undefined;
     await storage.setTokens(tokens);
     emit('tokensChanged', tokens, renewed);
   };
