@@ -392,6 +392,10 @@ export function useCheckout(navigate: (url: string) => void = (url) => globalThi
     useMutation({
       mutationKey: ['shopkit', 'checkout'],
       scope: CART_SCOPE,
+      // Sent at once, offline too (it fails, saying why): held, it would show busy with nothing said
+      // and leave for the hosted page whenever the network came back. Cart changes held offline
+      // before it still go first (the scope).
+      networkMode: 'always',
       mutationFn: async ({ callbacks, ...options }: CheckoutVars) => {
         const { checkoutId } = await cart.createCheckoutFromCurrentCart(client, options);
         const { redirectSession } = await redirects.createRedirectSession(client, {

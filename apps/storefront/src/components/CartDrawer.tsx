@@ -25,6 +25,15 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
   // empty, it is theirs to see again after a login (the page's banner is behind the modal).
   const ended = useSession().expired;
   const changes = useLineChanges();
+  // Opened again, the drawer starts without the error it said before: the cart has been changed
+  // since, elsewhere maybe (the cart page, a product page). A change still on its way keeps its own.
+  const { qty, remove } = changes;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on opening only
+  useEffect(() => {
+    if (!open) return;
+    if (!qty.isPending) qty.reset();
+    if (!remove.isPending) remove.reset();
+  }, [open]);
   // What the focus was on may go while the drawer is open (the session ended under it and the
   // cart went with it; another tab emptied it): focus goes to the heading, not the page's body
   // behind the modal.
@@ -59,7 +68,7 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
       {!ended && <LineChangeError changes={changes} />}
       {!empty && (
         <>
-          <CartLines changes={changes} compact />
+          <CartLines changes={changes} compact onNavigate={onClose} />
           <p className="subtotal" aria-busy={updating}>
             <span>Subtotal</span>{' '}
             <strong className={updating ? 'updating' : undefined}>{data.subtotal?.formattedAmount}</strong>

@@ -38,7 +38,9 @@ export function useLineChanges() {
     r.qty();
     r.remove();
   }, [id]);
-  return { qty, remove, error: qty.error ?? remove.error };
+  // The last change's error only: one that went through after a failed one changed the cart.
+  const error = qty.submittedAt > remove.submittedAt ? qty.error : remove.error;
+  return { qty, remove, error };
 }
 export type LineChanges = ReturnType<typeof useLineChanges>;
 
@@ -57,7 +59,16 @@ export function LineChangeError({ changes }: { changes: LineChanges }) {
  * fewer" on its last item) moves focus to the next line's name (else the previous one's, else the
  * cart's heading), not to the page's body.
  */
-export function CartLines({ changes, compact = false }: { changes: LineChanges; compact?: boolean }) {
+export function CartLines({
+  changes,
+  compact = false,
+  onNavigate,
+}: {
+  changes: LineChanges;
+  compact?: boolean;
+  /** A line's link was followed (the drawer closes: the page it leads to may be the one shown). */
+  onNavigate?: () => void;
+}) {
   const { data } = useCart();
   // Until a change answers, line totals are the ones from before it.
   const updating = useCartUpdating();
@@ -94,7 +105,13 @@ export function CartLines({ changes, compact = false }: { changes: LineChanges; 
             )}
             <div className="line-body">
               <p className="line-name" tabIndex={-1}>
-                {slug ? <Link to={`/products/${slug}`}>{name}</Link> : name}
+                {slug ? (
+                  <Link to={`/products/${slug}`} onClick={onNavigate}>
+                    {name}
+                  </Link>
+                ) : (
+                  name
+                )}
               </p>
               {describe(l) && <p className="muted">{describe(l)}</p>}
               {unavailable && <p className="stock out">No longer available</p>}

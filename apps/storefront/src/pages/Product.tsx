@@ -77,10 +77,13 @@ function ProductDetail({ product }: { product: Product }) {
   const [added, setAdded] = useState(false);
   const complete = options.every((o) => choices[o.name ?? '']);
   const avail = useOptionsAvailability(product.id, choices);
+  // The answer for these choices: while it loads, the hook keeps the last choices' answer, whose
+  // price and stock are another variant's (or no variant's: "Out of stock" for a size in stock).
+  const known = avail.isPlaceholderData ? undefined : avail.data;
   const add = useAddToCart();
   const { data: currentCart } = useCart();
   const id = useId();
-  const variant = avail.data?.selectedVariant;
+  const variant = known?.selectedVariant;
   const focus = options
     .flatMap((o) => o.choices?.filter((c) => c.description === choices[o.name ?? '']) ?? [])
     .find((c) => c.media?.mainMedia)?.media?.mainMedia?.id;
@@ -92,7 +95,7 @@ function ProductDetail({ product }: { product: Product }) {
     stock: trackedStock(variant),
     inCart: quantityInCart(currentCart?.lineItems, product.id, options.length ? variant?.id : undefined),
   });
-  const canBuy = !soldOut && complete && !!avail.data?.availableForPurchase && !avail.isFetching && !problem;
+  const canBuy = !soldOut && complete && !!known?.availableForPurchase && !avail.isFetching && !problem;
 
   // Set at once, before `isPending` re-renders: a double click adds once.
   const adding = useRef(false);
@@ -131,7 +134,7 @@ function ProductDetail({ product }: { product: Product }) {
       .filter((o) => !choices[o.name ?? ''])
       .map((o) => o.name?.toLowerCase())
       .join(' and ')}`;
-  else if (avail.data && !avail.data.availableForPurchase) status = 'Out of stock';
+  else if (known && !known.availableForPurchase) status = 'Out of stock';
   else if (variant?.inStock)
     status =
       variant.quantity !== undefined && variant.quantity < 5 ? `Only ${variant.quantity} left` : 'In stock';
