@@ -251,5 +251,6 @@ if (values.json) {
 /** A storage spec as the banner shows it: a URL's user, password and query left out. */
 function redactDb(spec: string) {
   if (!/^[a-z][a-z0-9+.-]+:\/\//i.test(spec)) return spec;
-  return spec.replace(/\/\/[^@/]*@/, '//***@').replace(/\?.*$/s, '?…');
+  // User info runs to the authority's last `@` (as URL parsers read it): a password may hold one.
+  return spec.replace(/\/\/[^/?#]*@/, '//***@').replace(/\?.*$/s, '?…');
 }

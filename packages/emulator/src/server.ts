@@ -3,7 +3,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
@@ -26,7 +26,10 @@ export interface RunningEmulator extends EmulatorInstance {
    * expect(received).toHaveLength(1);
    */
   deliverWebhooks(): Promise<void>;
-  /** Stops accepting requests, lets in-flight ones finish, closes storage. */
+  /**
+   * Stops accepting requests, lets in-flight ones finish (a request still arriving has
+   * `headersTimeoutMs`), closes idle connections and storage.
+   */
   stop(): Promise<void>;
 }
 
@@ -97,10 +100,29 @@ export async function startEmulator(options: EmulatorOptions & ServerOptions = {
   // next request on it as soon as one is answered: a stop under load never ended. Once stopping,
   // every answer closes its connection.
   let closing = false;
+  // Per connection, the requests being answered and the bytes read when it was last at rest.
+  // `close()` waits for every connection to end, and Node stops timing connections out once it
+  // closes: one on which a client sent no request (a browser's preconnection) held a stop for
+  // ever. The stop closes a connection at rest that has sent nothing since, gives one that has
+  // (a request on its way) the headers' time limit, and closes one being answered after its answer.
+  const connections = new Map<Socket, { answering: number; restAt: number }>();
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { answering: 0, restAt: 0 });
+    socket.once('close', () => connections.delete(socket));
+  });
   // (Not an answer Hono made at once, as to a request line it cannot read: its headers are sent.)
-  server.on('request', (_: unknown, res: { headersSent: boolean; setHeader(n: string, v: string): void }) => {
+  server.on('request', (req: { socket: Socket }, res: ServerResponse) => {
+    const state = connections.get(req.socket);
+    if (state) state.answering++;
+    res.once('close', () => {
+      if (state && !--state.answering) state.restAt = req.socket.bytesRead;
+    });
     if (closing && !res.headersSent) res.setHeader('Connection', 'close');
   });
+  const closeAtRest = (all: boolean) => {
+    for (const [socket, { answering, restAt }] of connections)
+      if (!answering && (all || socket.bytesRead === restAt)) socket.destroy();
+  };
   let stopping: Promise<void> | undefined;
   return {
     ...instance,
@@ -110,8 +132,12 @@ export async function startEmulator(options: EmulatorOptions & ServerOptions = {
       stopping ??= (async () => {
         closing = true;
         await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+          const late = setTimeout(() => closeAtRest(true), headersTimeout);
+          server.close(() => {
+            clearTimeout(late);
+            resolve();
+          });
+          closeAtRest(false);
         });
         await webhookWorker.stop();
         await instance.close();
