@@ -10,6 +10,31 @@ import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import type { TestEmulator } from '../src/testing.ts';
 
+/** The password {@link identityCalls} registers and logs in with unless given another. */
+export const PASSWORD = 'the right password';
+
+/**
+ * Identity calls to `emu`, each as a new anonymous visitor (as the SDK always sends one): register
+ * and log in by e-mail, and change the site's identity settings as the merchant (expecting a 200).
+ */
+export function identityCalls(emu: () => TestEmulator) {
+  const { call, owner } = jsonCalls(emu);
+  const asVisitor = async () => ({ authorization: await visitorToken(emu()) });
+  return {
+    settings: async (patch: Record<string, unknown>) =>
+      expect((await owner('POST', '/_api/emulator/v1/settings', patch)).status).toBe(200),
+    register: async (email: string, password = PASSWORD, extra: object = {}) =>
+      call(
+        'POST',
+        '/_api/iam/authentication/v2/register',
+        { loginId: { email }, password, ...extra },
+        await asVisitor(),
+      ),
+    login: async (email: string, password = PASSWORD) =>
+      call('POST', '/_api/iam/authentication/v2/login', { loginId: { email }, password }, await asVisitor()),
+  };
+}
+
 /** JSON calls to `emu`: the status, the parsed body and the headers of each answer. */
 export function jsonCalls(emu: () => TestEmulator) {
   const call = async (method: string, path: string, body?: object, headers: Record<string, string> = {}) => {

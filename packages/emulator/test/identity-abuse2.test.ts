@@ -8,9 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { jsonCalls, visitorToken } from './http.ts';
-
-const PASSWORD = 'the right password';
+import { identityCalls, jsonCalls } from './http.ts';
 
 describe.each(testBackends())('identity abuse, second audit (%s)', (backend) => {
   let emu: TestEmulator;
@@ -21,25 +19,10 @@ describe.each(testBackends())('identity abuse, second audit (%s)', (backend) => 
   afterAll(() => emu?.stop());
 
   const { call, owner } = jsonCalls(() => emu);
-  const settings = async (patch: Record<string, boolean>) =>
-    expect((await owner('POST', '/_api/emulator/v1/settings', patch)).status).toBe(200);
+  const { settings, register, login } = identityCalls(() => emu);
   const code = (c: { body: any }) => c.body.details?.applicationError?.code as string | undefined;
   let n = 0;
   const newEmail = () => `abuse2-${++n}-${backend}@example.test`;
-  const register = async (email: string, password = PASSWORD) =>
-    call(
-      'POST',
-      '/_api/iam/authentication/v2/register',
-      { loginId: { email }, password },
-      { authorization: await visitorToken(emu) },
-    );
-  const login = async (email: string, password = PASSWORD) =>
-    call(
-      'POST',
-      '/_api/iam/authentication/v2/login',
-      { loginId: { email }, password },
-      { authorization: await visitorToken(emu) },
-    );
   const mailbox = async (to: string) =>
     (await call('GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(to)}`)).body.messages as {
       subject: string;

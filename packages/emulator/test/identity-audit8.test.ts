@@ -9,10 +9,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { authorizeUrl, formFields, jsonCalls, visitorToken } from './http.ts';
+import { authorizeUrl, formFields, identityCalls, jsonCalls, PASSWORD } from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
-const PASSWORD = 'the right password';
 
 describe.each(testBackends())('identity audit 8 (%s)', (backend) => {
   let emu: TestEmulator;
@@ -23,25 +22,10 @@ describe.each(testBackends())('identity audit 8 (%s)', (backend) => {
   afterAll(() => emu?.stop());
 
   const { call, owner } = jsonCalls(() => emu);
-  const settings = async (patch: Record<string, boolean>) =>
-    expect((await owner('POST', '/_api/emulator/v1/settings', patch)).status).toBe(200);
+  const { settings, register, login } = identityCalls(() => emu);
   const code = (c: { body: any }) => c.body.details?.applicationError?.code as string | undefined;
   let n = 0;
   const newEmail = () => `audit8-${++n}-${backend}@example.test`;
-  const register = async (email: string, extra: object = {}) =>
-    call(
-      'POST',
-      '/_api/iam/authentication/v2/register',
-      { loginId: { email }, password: PASSWORD, ...extra },
-      { authorization: await visitorToken(emu) },
-    );
-  const login = async (email: string, password = PASSWORD) =>
-    call(
-      'POST',
-      '/_api/iam/authentication/v2/login',
-      { loginId: { email }, password },
-      { authorization: await visitorToken(emu) },
-    );
 
   it('a registration refused for a taken e-mail spends its captcha token: the token is one-time', async () => {
     await settings({ captchaRequired: true });
@@ -49,15 +33,17 @@ describe.each(testBackends())('identity audit 8 (%s)', (backend) => {
       const captcha = async () =>
         (await owner('POST', '/_api/emulator/v1/captcha-token')).body.token as string;
       const taken = newEmail();
-      expect((await register(taken, { captchaTokens: [{ Recaptcha: await captcha() }] })).status).toBe(200);
+      expect(
+        (await register(taken, PASSWORD, { captchaTokens: [{ Recaptcha: await captcha() }] })).status,
+      ).toBe(200);
       const token = await captcha();
-      const refused = await register(taken, { captchaTokens: [{ Recaptcha: token }] });
+      const refused = await register(taken, PASSWORD, { captchaTokens: [{ Recaptcha: token }] });
       expect(refused.status).toBe(409);
       expect(code(refused)).toBe('-19995');
       // The same token again, for a taken e-mail or a new one: spent, as a login's is.
-      expect(code(await register(taken, { captchaTokens: [{ Recaptcha: token }] }))).toBe('-19970');
+      expect(code(await register(taken, PASSWORD, { captchaTokens: [{ Recaptcha: token }] }))).toBe('-19970');
       const fresh = newEmail();
-      expect(code(await register(fresh, { captchaTokens: [{ Recaptcha: token }] }))).toBe('-19970');
+      expect(code(await register(fresh, PASSWORD, { captchaTokens: [{ Recaptcha: token }] }))).toBe('-19970');
       expect(
         await emu.emu.db.query('SELECT 1 FROM members WHERE email_lower = $1', [fresh.toLowerCase()]),
       ).toHaveLength(0);
@@ -105,7 +91,7 @@ describe.each(testBackends())('identity audit 8 (%s)', (backend) => {
         expect((await login(fresh, 'a wrong password')).status).toBe(400);
       }
       // A registration of each answers alike (the taken one is a decoy), and leaves both blocked.
-      const decoy = await register(taken, { password: 'another password' });
+      const decoy = await register(taken, 'another password');
       const created = await register(fresh);
       expect(decoy.body.state).toBe('REQUIRE_EMAIL_VERIFICATION');
       expect(created.body.state).toBe('REQUIRE_EMAIL_VERIFICATION');

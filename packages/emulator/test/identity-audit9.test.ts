@@ -9,10 +9,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
-import { authorizeUrl, CHALLENGE, formFields, jsonCalls, visitorToken } from './http.ts';
+import {
+  authorizeUrl,
+  CHALLENGE,
+  formFields,
+  identityCalls,
+  jsonCalls,
+  PASSWORD,
+  visitorToken,
+} from './http.ts';
 
 const SHOP = 'http://shop.test:5173';
-const PASSWORD = 'the right password';
 
 describe.each(testBackends())('identity audit 9 (%s)', (backend) => {
   let emu: TestEmulator;
@@ -23,17 +30,9 @@ describe.each(testBackends())('identity audit 9 (%s)', (backend) => {
   afterAll(() => emu?.stop());
 
   const { call, owner } = jsonCalls(() => emu);
-  const settings = async (patch: Record<string, boolean>) =>
-    expect((await owner('POST', '/_api/emulator/v1/settings', patch)).status).toBe(200);
+  const { settings, register } = identityCalls(() => emu);
   let n = 0;
   const newEmail = () => `audit9-${++n}-${backend}@example.test`;
-  const register = async (email: string) =>
-    call(
-      'POST',
-      '/_api/iam/authentication/v2/register',
-      { loginId: { email }, password: PASSWORD },
-      { authorization: await visitorToken(emu) },
-    );
   const lastCode = async (email: string) =>
     (await call('GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)).body.messages[0]
       .code as string;
