@@ -117,7 +117,11 @@ describe.each(testBackends())('redirect session lifetimes (%s)', (backend) => {
     expect(said).toContain('This link is unknown or has expired.');
     // No site is known to link back to: it says how to go on.
     expect(said).toContain("Go back to the shop's site and start again from there.");
-    expect((await fetch(shortUrl, { redirect: 'manual' })).status).toBe(404);
+    // Its short URL, which a browser follows too, says the same (not a JSON body).
+    const short = await fetch(shortUrl, { redirect: 'manual' });
+    expect(short.status).toBe(404);
+    expect(short.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await short.text()).toContain('This link is unknown or has expired.');
     await authorize();
     expect(await exists(id)).toBe(false);
   });

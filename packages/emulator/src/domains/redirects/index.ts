@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import type { Domain, Emulator, Identity } from '../../context.ts';
 import { hashToken, newId, newToken } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
-import { invalid, notFound } from '../../http/errors.ts';
+import { invalid } from '../../http/errors.ts';
 import { FAMILY, noStore } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { revokeMemberTokens } from '../platform/index.ts';
@@ -485,7 +485,9 @@ export const redirects: Domain = {
       async handler({ msg, c }) {
         const id = String((msg as { id: string }).id);
         const session = await loadRedirectSession(emu, id);
-        if (!session) throw notFound('REDIRECT_SESSION_NOT_FOUND', 'No such redirect session');
+        // A browser follows a short URL: an unknown or expired one gets the page that says so, as
+        // the full URL does, not a JSON body.
+        if (!session) return htmlPage(c, 'Link expired', EXPIRED_LINK, 404);
         return c.redirect(`/redirect/${encodeURIComponent(id)}`, 302);
       },
     });
