@@ -49,4 +49,24 @@ describe.each(testBackends())('GraphQL audit 9 (%s)', (backend) => {
     }
     expect(logged.filter((l) => l.includes('GraphQL field'))).toEqual([]);
   });
+  it('reads a sort whose order is null as ascending, in GraphQL and in REST, as proto3 JSON reads null', async () => {
+    const names = (products: { name: string }[]) => products.map((p) => p.name);
+    const gql = async (order: string) =>
+      asVisitor(`{ products(sort: [{fieldName: "name", order: ${order}}]) { products { name } } }`);
+    const asc = await gql('ASC');
+    const none = await gql('null');
+    expect(none.body.errors).toBeUndefined();
+    expect(names(none.body.data.products.products)).toEqual(names(asc.body.data.products.products));
+    const rest = (order: unknown) =>
+      call(
+        'POST',
+        '/stores-reader/v1/products/query-platformized',
+        { query: { sort: [{ fieldName: 'name', order }] } },
+        { authorization: visitor },
+      );
+    const restNull = await rest(null);
+    expect(restNull.status).toBe(200);
+    expect(names(restNull.body.products)).toEqual(names((await rest('ASC')).body.products));
+    expect((await rest('UP')).status).toBe(400);
+  });
 });

@@ -274,7 +274,9 @@ class Compiler {
     else
       (sort ?? []).forEach((s: unknown, i: number) => {
         const at = `sort[${i}]`;
-        const { fieldName, order = 'ASC' } = (s ?? {}) as { fieldName?: unknown; order?: unknown };
+        // A null order is the default, as proto3 JSON reads null (and GraphQL's explicit null).
+        const { fieldName, order: given } = (s ?? {}) as { fieldName?: unknown; order?: unknown };
+        const order = given ?? 'ASC';
         const def = this.def(fieldName);
         if (!def || def.sortable === false || def.type === 'array')
           this.bad(`${at}.fieldName`, 'is not a field that can be sorted on', 'FIELD_NOT_ALLOWED');
