@@ -36,6 +36,19 @@ describe('isCrossSiteWrite', () => {
     expect(isCrossSiteWrite(req('POST', {}))).toBe(false);
   });
 
+  it('takes a path as the URL (Node’s req.url), the Host header naming the request’s own host', () => {
+    const node = (headers: Record<string, string>) => ({
+      method: 'POST',
+      url: '/api/cart',
+      headers: { get: (name: string) => headers[name] ?? null },
+    });
+    expect(isCrossSiteWrite(node({ host: 'shop.example', origin: 'https://shop.example' }))).toBe(false);
+    expect(isCrossSiteWrite(node({ host: 'shop.example', origin: 'https://evil.example' }))).toBe(true);
+    expect(isCrossSiteWrite(node({ host: 'shop.example', origin: 'null' }))).toBe(true);
+    expect(isCrossSiteWrite(node({ origin: 'https://shop.example' }))).toBe(true);
+    expect(isCrossSiteWrite(node({ host: 'shop.example' }))).toBe(false);
+  });
+
   it('lets the allowed origins through (a proxy, a sister site), even marked same-site', () => {
     const behindProxy = req('POST', { origin: 'https://shop.example' }, 'http://127.0.0.1:3000/api/cart');
     expect(isCrossSiteWrite(behindProxy)).toBe(true);

@@ -71,6 +71,7 @@ export function cookieStorage(jar: CookieJar, clientId: string, options: CookieO
 /** What {@link isCrossSiteWrite} reads of a request: a `Request`, or the same three fields. */
 export interface RequestLike {
   method: string;
+  /** The request's URL, or its path (Node's `req.url`: its own host is then its `Host` header). */
   url: string;
   headers: { get(name: string): string | null };
 }
@@ -93,5 +94,9 @@ export function isCrossSiteWrite(request: RequestLike, allowedOrigins: string[] 
   const origin = request.headers.get('origin');
   if (origin && allowedOrigins.includes(origin)) return false;
   if (site) return site !== 'same-origin' && site !== 'none';
-  return !!origin && origin !== new URL(request.url).origin;
+  if (!origin) return false;
+  // A path as `url` (Node's `req.url`, which threw here): the request's own host is its `Host`.
+  return URL.canParse(request.url)
+    ? origin !== new URL(request.url).origin
+    : !URL.canParse(origin) || new URL(origin).host !== request.headers.get('host');
 }
