@@ -9,7 +9,7 @@ import { pager } from '../pager.ts';
 import { allOf, typedIn, unavailable, useMerchant, useRefresh, useUnsaved, useWrite } from './context.ts';
 import { platformWords } from './draft.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
-import { COLLECTIONS_NOT_RELOADED } from './saving.ts';
+import { COLLECTIONS_NOT_RELOADED, MAYBE_MADE, unanswered } from './saving.ts';
 
 /** A value with something other than spaces in it (`required` lets only spaces through). */
 const NAMED = '.*\\S.*';
@@ -227,7 +227,11 @@ export function Collections() {
       </form>
       <div className="panel">
         {act.error &&
-          (platformWords(act.error) && !Object.keys(refused).length ? (
+          (unanswered(act.error) ? (
+            <p className="notice notice-error" role="alert">
+              {MAYBE_MADE}
+            </p>
+          ) : platformWords(act.error) && !Object.keys(refused).length ? (
             // A refusal no field of the form shows: in the platform's own words (not "check the details").
             <p className="notice notice-error" role="alert">
               <strong>The change was not saved.</strong> The platform refused it: “{platformWords(act.error)}

@@ -7,7 +7,13 @@ import { useTitle } from '../title.ts';
 import { Bulk } from './Bulk.tsx';
 import { Collections } from './Collections.tsx';
 import { forgetKey, merchantClient, readKey, saveKey } from './client.ts';
-import { MerchantContext, type UnsavedForms, UnsavedProvider, useAskBeforeLeaving } from './context.ts';
+import {
+  MerchantContext,
+  mayLeave,
+  type UnsavedForms,
+  UnsavedProvider,
+  useAskBeforeLeaving,
+} from './context.ts';
 import { ProductEditor, ProductList } from './Products.tsx';
 
 function SignIn({ onKey }: { onKey: (key: string) => void }) {
@@ -89,6 +95,8 @@ export default function Console() {
   if (!key) return <SignIn onKey={setKey} />;
   const client = merchantClient(key);
   const signOut = () => {
+    // The console goes with the key: values typed and not saved would go too, so it asks first.
+    if (!mayLeave(forms)) return;
     forgetKey();
     qc.removeQueries({ queryKey: ['merchant'] });
     setKey(null);

@@ -33,7 +33,15 @@ import {
   variantStock,
 } from './draft.ts';
 import { StaleList } from './Stale.tsx';
-import { CREATED_NOT_LOADED, LABELS, partlySaved, SAVED_NOT_RELOADED, saveFailure } from './saving.ts';
+import {
+  CREATED_NOT_LOADED,
+  LABELS,
+  MAYBE_MADE,
+  partlySaved,
+  SAVED_NOT_RELOADED,
+  saveFailure,
+  unanswered,
+} from './saving.ts';
 
 /** The largest page the platform serves. */
 export const PAGE_MAX = 100;
@@ -432,7 +440,7 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
           {invalid
             ? `Not saved: ${invalid === 1 ? 'a field needs' : `${invalid} fields need`} attention (see above).`
             : save.error
-              ? saveFailure(save.error)
+              ? saveFailure(save.error, !product)
               : ''}
         </p>
         <div aria-live="polite">
@@ -525,7 +533,8 @@ function Extras({ product }: { product: Product }) {
   const setVariantPrice = (e: FormEvent<HTMLFormElement>, variantId: string) => {
     e.preventDefault();
     if (busy) return;
-    const price = decimal(String(new FormData(e.currentTarget).get('price') ?? ''), 2);
+    const form = e.currentTarget;
+    const price = decimal(String(new FormData(form).get('price') ?? ''), 2);
     // The input is required and in cents, but the browser takes `1e3` as a number: an empty,
     // unreadable or finer value is refused with a reason, as the product price is.
     const at = `${id}-${variantId}`;
@@ -543,6 +552,8 @@ function Extras({ product }: { product: Product }) {
       () => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]),
       at,
       /^variants\[0\]\.price$/,
+      // Stored: the input shows the stored price (`10` for `10.00`), no longer a value typed.
+      () => form.reset(),
     );
   };
   const variants = product.variants ?? [];
@@ -564,7 +575,14 @@ function Extras({ product }: { product: Product }) {
   }, [optionsGone]);
   return (
     <div className="panel">
-      {act.error && <ErrorState error={act.error} title="The change was not saved" />}
+      {act.error &&
+        (unanswered(act.error) ? (
+          <p className="notice notice-error" role="alert">
+            {MAYBE_MADE}
+          </p>
+        ) : (
+          <ErrorState error={act.error} title="The change was not saved" />
+        ))}
       <h2>Ribbon and brand</h2>
       <div className="row">
         <button

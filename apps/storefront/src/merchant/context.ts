@@ -3,7 +3,7 @@ import type { AnyClient } from '@shopkit/sdk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef } from 'react';
 import { useBlocker } from 'react-router';
-import { PartlySaved } from './saving.ts';
+import { PartlySaved, unanswered } from './saving.ts';
 
 export const MerchantContext = createContext<AnyClient | null>(null);
 
@@ -57,8 +57,9 @@ export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
     onSuccess: async () => {
       reloaded.current = await refresh();
     },
-    // Part of it is stored: the console shows what is stored now, not what was there before.
-    onError: (e) => (e instanceof PartlySaved ? refresh() : undefined),
+    // Part of it is stored, or it may be (no answer): the console shows what is stored now, not
+    // what was there before.
+    onError: (e) => (e instanceof PartlySaved || unanswered(e) ? refresh() : undefined),
   });
   const run = (arg: A, then?: (result: R, reloaded: boolean) => void, failed?: (error: Error) => void) => {
     if (running.current) return;
@@ -82,6 +83,13 @@ type Unsaved = () => string | false | undefined;
 /** The forms of the page that register with `useUnsaved`. */
 export type UnsavedForms = Set<{ current: Unsaved }>;
 const lostIn = (forms: UnsavedForms) => [...forms].flatMap((f) => f.current() || []);
+/**
+ * Whether the page may be left (or the console closed): nothing typed would be lost, or the
+ * merchant, asked and told what, agrees to lose it.
+ */
+export const mayLeave = (forms: UnsavedForms) =>
+  !lostIn(forms).length ||
+  confirm(`Leave this page with these not saved: ${lostIn(forms).join(', ')}? What you typed is lost.`);
 const UnsavedContext = createContext<UnsavedForms>(new Set());
 export const UnsavedProvider = UnsavedContext.Provider;
 
@@ -117,8 +125,7 @@ export function useAskBeforeLeaving(forms: UnsavedForms) {
   );
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
-    if (confirm(`Leave this page with these not saved: ${lostIn(forms).join(', ')}? What you typed is lost.`))
-      blocker.proceed();
+    if (mayLeave(forms)) blocker.proceed();
     else blocker.reset();
   }, [blocker, forms]);
   useEffect(() => {

@@ -4,8 +4,8 @@
  * copy could not be read back. Pure: no React, no calls.
  * @module
  */
-import type { ProductInput } from '@shopkit/sdk';
-import { humanMessage } from '../errors.ts';
+import { type ProductInput, ShopkitError } from '@shopkit/sdk';
+import { humanMessage, isRefusal } from '../errors.ts';
 import { type Field, platformWords, REFUSABLE } from './draft.ts';
 
 /** The form's label of each field. */
@@ -61,8 +61,24 @@ export class PartlySaved extends Error {
 export const partlySaved = (input: ProductInput, notSaved: string, failure: unknown) =>
   new PartlySaved(savedLabels(input), notSaved, failure);
 
-/** What the editor's alert says about a failed save. */
-export function saveFailure(error: unknown) {
+/**
+ * Whether a write failed with no answer (offline, a timeout, a 5xx): it may be stored all the same,
+ * so it is said as maybe made, never as not saved, which invites it again (a second product, image
+ * or collection). `useWrite` reads the console again after it, so the page shows what is stored.
+ */
+export const unanswered = (error: unknown) => error instanceof ShopkitError && !isRefusal(error);
+
+/** What a page says about a write of its own with no answer (`unanswered`). */
+export const MAYBE_MADE =
+  'No answer came back, so the change may or may not have been made: check what the page shows before making it again.';
+
+/**
+ * What the editor's alert says about a failed save (`created`: of a new product, which a second
+ * press would make twice; a change sets the same values again).
+ */
+export function saveFailure(error: unknown, created = false) {
+  if (created && unanswered(error))
+    return 'No answer came back, so the product may or may not have been created: look for it in the product list before creating it again.';
   if (error instanceof PartlySaved)
     return `Partly saved. Saved: ${error.saved}. Not saved: ${error.notSaved} (${humanMessage(error.failure)}) Save again to finish.`;
   // A refusal the form has no field for: in the platform's own words.
