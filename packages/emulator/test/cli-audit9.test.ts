@@ -34,21 +34,18 @@ const within = <T>(p: Promise<T>, ms: number) =>
   Promise.race([p.then(() => 'done'), new Promise((r) => setTimeout(() => r('still waiting'), ms))]);
 
 describe('stopping with connections that carry no request', () => {
-  it('stop() ends at once while a client holds a connection it sent nothing on, and answers the request in flight', async () => {
+  it('stop() ends at once while a client holds a connection it sent nothing on, or one at rest after its answer', async () => {
     const emu = await startEmulator({ db: 'memory', log: () => {} });
-    await open(emu.url);
-    // A request being answered when the stop comes still gets its answer.
-    const inFlight = fetch(`${emu.url}/v2/collections/query`, {
-      method: 'POST',
-      headers: { authorization: emu.demo.apiKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: {} }),
-    });
-    await new Promise((r) => setTimeout(r, 20));
+    const unused = await open(emu.url);
+    // A keep-alive connection whose request was answered (a request in flight at the stop still
+    // gets its answer: cli-audit5).
+    const used = await open(emu.url, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((r) => used.once('data', r));
+    await new Promise((r) => setImmediate(r));
+    const closed = Promise.all([unused, used].map((s) => new Promise((r) => s.once('close', r))));
     // Was: still waiting, for ever (the headers' time limit, 60 s here, is not enforced once closing).
     expect(await within(emu.stop(), 10_000)).toBe('done');
-    const answered = await inFlight;
-    expect(answered.status).toBe(200);
-    expect((await answered.json()).collections.length).toBeGreaterThan(0);
+    await closed;
   }, 30_000);
 
   it('stop() ends within the headers time limit while a client holds half a request', async () => {
