@@ -21,7 +21,7 @@ import {
   productChanged,
 } from './events.ts';
 import { SLUG } from './input.ts';
-import { ALL_PRODUCTS_COLLECTION_ID, lockProducts, slugify, slugSafe, uniqueSlug } from './store.ts';
+import { ALL_PRODUCTS_COLLECTION_ID, entitySlug, lockProducts, slugSafe } from './store.ts';
 
 export const collectionInput = z
   .object({
@@ -74,21 +74,6 @@ function storedMainMedia(emu: Emulator, media: MainMedia): MainMedia {
   return url.startsWith(own)
     ? { ...media, image: { ...media.image, url: url.slice(own.length - 1) } }
     : media;
-}
-
-async function collectionSlug(sql: Sql, wanted: string | undefined, name: string, id: string) {
-  if (wanted === undefined) return uniqueSlug(sql, 'collections', slugify(name), id);
-  const taken = await sql.query('SELECT 1 FROM collections WHERE slug = $1 AND id <> $2', [wanted, id]);
-  if (taken.length)
-    throw invalid([
-      {
-        field: 'collection.slug',
-        description: 'is already used by another collection',
-        violatedRule: 'OTHER',
-        ruleName: 'UNIQUE',
-      },
-    ]);
-  return wanted;
 }
 
 /** A collection as the merchant reads it: what a write answers and what its changes are named against. */
@@ -151,7 +136,7 @@ export async function createCollection(emu: Emulator, c: CollectionInput): Promi
   return slugSafe('collection.slug', 'collection', c.slug === undefined, () =>
     emu.db.tx(async (sql) => {
       const id = randomUUID();
-      const slug = await collectionSlug(sql, c.slug, c.name!, id);
+      const slug = await entitySlug(sql, 'collection', c.slug, c.name!, id);
       const doc = {
         ...(c.description !== undefined ? { description: c.description } : {}),
         ...(c.media?.mainMedia ? { media: { mainMedia: storedMainMedia(emu, c.media.mainMedia) } } : {}),
@@ -199,7 +184,7 @@ export async function updateCollection(
       if (c.name !== undefined) sets.push(`name = $${params.push(c.name)}`);
       if (c.visible !== undefined) sets.push(`visible = $${params.push(c.visible)}`);
       if (c.slug !== undefined)
-        sets.push(`slug = $${params.push(await collectionSlug(sql, c.slug, '', c.id))}`);
+        sets.push(`slug = $${params.push(await entitySlug(sql, 'collection', c.slug, '', c.id))}`);
       await sql.query(`UPDATE collections SET ${sets.join(', ')} WHERE id = $1`, params);
       // A PATCH that leaves the collection as it was (values sent again) tells nothing and
       // keeps its time, as a member added again does.

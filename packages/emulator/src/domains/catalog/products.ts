@@ -55,13 +55,12 @@ import { toWeight } from './money.ts';
 import { type PlatformQuery, pageMetadata, platformQuery, readPage, resolvePaging } from './paging.ts';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
+  entitySlug,
   hydrate,
   loadProduct,
   PRODUCT_COLUMNS,
   saveProduct,
-  slugify,
   slugSafe,
-  uniqueSlug,
 } from './store.ts';
 
 const COLLECTION_IDS_SQL = `COALESCE((SELECT jsonb_agg(cp.collection_id) FROM collection_products cp WHERE cp.product_id = p.id), '[]'::jsonb)`;
@@ -583,7 +582,7 @@ export function productRoutes(router: Router, emu: Emulator) {
         emu.db.tx(async (sql) => {
           const now = emu.now().toISOString();
           const p = applyProductInput(blankProduct(randomUUID(), input.name!, now), input);
-          p.slug = await productSlug(sql, input.slug, p.name, p.id);
+          p.slug = await entitySlug(sql, 'product', input.slug, p.name, p.id);
           const saved = await saveProduct(sql, p, emu.now(), discounted(p.price, p.discount));
           const joined = await sql.query<{ collection_id: string }>(
             `INSERT INTO collection_products (collection_id, product_id, position)
@@ -616,7 +615,7 @@ export function productRoutes(router: Router, emu: Emulator) {
         mutateProduct(emu, msg.product.id, async (p, sql) => {
           const next = applyProductInput(p, msg.product);
           if (msg.product.slug !== undefined && msg.product.slug !== p.slug)
-            next.slug = await productSlug(sql, msg.product.slug, next.name, p.id);
+            next.slug = await entitySlug(sql, 'product', msg.product.slug, next.name, p.id);
           return next;
         }),
       );
@@ -835,20 +834,4 @@ export function productRoutes(router: Router, emu: Emulator) {
         return {};
       },
     });
-}
-
-/** The slug for a product: the given one (which must be free) or one made from its name. */
-async function productSlug(sql: Sql, wanted: string | undefined, name: string, id: string) {
-  if (wanted === undefined) return uniqueSlug(sql, 'products', slugify(name), id);
-  const taken = await sql.query('SELECT 1 FROM products WHERE slug = $1 AND id <> $2', [wanted, id]);
-  if (taken.length)
-    throw invalid([
-      {
-        field: 'product.slug',
-        description: 'is already used by another product',
-        violatedRule: 'OTHER',
-        ruleName: 'UNIQUE',
-      },
-    ]);
-  return wanted;
 }

@@ -286,3 +286,29 @@ export async function uniqueSlug(
   if (!taken.has(base)) return base;
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }
+
+/**
+ * The slug of a product or collection: the given one, which must be free (else a 400 naming
+ * `<entity>.slug`), or a free one made from its name.
+ */
+export async function entitySlug(
+  sql: Sql,
+  entity: 'product' | 'collection',
+  wanted: string | undefined,
+  name: string,
+  id: string,
+) {
+  const table = entity === 'product' ? 'products' : 'collections';
+  if (wanted === undefined) return uniqueSlug(sql, table, slugify(name), id);
+  const taken = await sql.query(`SELECT 1 FROM ${table} WHERE slug = $1 AND id <> $2`, [wanted, id]);
+  if (taken.length)
+    throw invalid([
+      {
+        field: `${entity}.slug`,
+        description: `is already used by another ${entity}`,
+        violatedRule: 'OTHER',
+        ruleName: 'UNIQUE',
+      },
+    ]);
+  return wanted;
+}
