@@ -12,7 +12,9 @@ const root = new URL('../../../', import.meta.url).pathname;
 /** Gzip bytes of an entry. */
 const gzipSize = async (source: string) => (await browserBundle(source, root)).gzip;
 
-// Measured 9054 B and 2431 B (esbuild 0.28). From 9022 and 2400 for the tokens a strategy wrote
+// Measured 9058 B and 2431 B (esbuild 0.28). From 9054 for a retry wait past timers' range (2^31 ms)
+// failing the call at once (a `Retry-After` of weeks with no limits was a retry after 1 ms: +4 B).
+// From 9022 and 2400 for the tokens a strategy wrote
 // while its storage answers none (a server's cookie jar that reads only the request's cookies, on a
 // first visit: each call of the request was a new visitor: +32 B, auth +31 B). From 9007 and 2376 for `setTokens` under the
 // renewals' Web Lock (a login or logout another tab stored between a renewal's compare and its set
@@ -60,7 +62,7 @@ const gzipSize = async (source: string) => (await browserBundle(source, root)).g
 // the engine's edges (the timeout of the whole call, aborts during a wait, `.` and `..` refused,
 // Proxy messages, shared reads within one auth epoch, one renewal for late 401s: +290 B, +56 B), no
 // next page past the last (+35 B).
-const BUDGET = { typical: 9054, auth: 2431 };
+const BUDGET = { typical: 9058, auth: 2431 };
 
 it('keeps the typical storefront entry within its budget', async () => {
   const size = await gzipSize(TYPICAL);

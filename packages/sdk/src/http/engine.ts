@@ -150,10 +150,12 @@ const TIMEOUT = { code: 'TIMEOUT', reason: 'the call timed out' };
 
 /**
  * Waits `ms` before another attempt: `false` at once when the call's time (until `end`) would run
- * out first; throws `ABORTED` when the caller aborts meanwhile.
+ * out first, or the wait is past timers' range (2^31 ms, which a timer fired after 1 ms: a
+ * `Retry-After` of weeks with `maxDelayMs` and `timeoutMs` of `Infinity`); throws `ABORTED` when
+ * the caller aborts meanwhile.
  */
 async function pause(ms: number, end: number, outer?: AbortSignal) {
-  if (Date.now() + ms >= end) return false;
+  if (!(ms < 2 ** 31) || Date.now() + ms >= end) return false;
   if (!(await sleep(ms, outer))) throw systemError(null, ABORTED);
   return true;
 }
