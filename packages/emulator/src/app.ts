@@ -133,11 +133,13 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     const origin = c.req.header('origin');
     const corsOk =
       !!origin && !c.req.path.startsWith('/oauth2/authorize') && (await isAllowedOrigin(emu, origin));
+    // Every answer varies by Origin, with CORS headers or without: a cache (the browser's HTTP
+    // cache, for a day, of a `/media` image first loaded by an <img> without Origin) must not
+    // answer a page's CORS request with a copy that has none.
     const every: Record<string, string> = {
       'X-Wix-Request-Id': randomUUID(),
-      ...(corsOk
-        ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin', 'Access-Control-Expose-Headers': EXPOSED }
-        : {}),
+      Vary: 'Origin',
+      ...(corsOk ? { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED } : {}),
     };
     for (const [k, v] of Object.entries(every)) c.header(k, v);
     if (c.req.method === 'OPTIONS') {
