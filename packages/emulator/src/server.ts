@@ -3,7 +3,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { type ServerResponse, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
@@ -27,8 +27,8 @@ export interface RunningEmulator extends EmulatorInstance {
    */
   deliverWebhooks(): Promise<void>;
   /**
-   * Stops accepting requests, lets in-flight ones finish (a request still arriving has
-   * `headersTimeoutMs`), closes idle connections and storage.
+   * Stops accepting requests, lets in-flight ones finish (a request still arriving, its headers
+   * or its body, has `headersTimeoutMs`), closes idle connections and storage.
    */
   stop(): Promise<void>;
 }
@@ -104,24 +104,31 @@ export async function startEmulator(options: EmulatorOptions & ServerOptions = {
   // `close()` waits for every connection to end, and Node stops timing connections out once it
   // closes: one on which a client sent no request (a browser's preconnection) held a stop for
   // ever. The stop closes a connection at rest that has sent nothing since, gives one that has
-  // (a request on its way) the headers' time limit, and closes one being answered after its answer.
-  const connections = new Map<Socket, { answering: number; restAt: number }>();
+  // (a request on its way, its headers or its body) the headers' time limit, and closes one being
+  // answered after its answer.
+  const connections = new Map<Socket, { answering: number; restAt: number; req?: IncomingMessage }>();
   server.on('connection', (socket: Socket) => {
     connections.set(socket, { answering: 0, restAt: 0 });
     socket.once('close', () => connections.delete(socket));
   });
   // (Not an answer Hono made at once, as to a request line it cannot read: its headers are sent.)
-  server.on('request', (req: { socket: Socket }, res: ServerResponse) => {
-    const state = connections.get(req.socket);
-    if (state) state.answering++;
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const state = connections.get(req.socket as Socket);
+    if (state) {
+      state.answering++;
+      state.req = req;
+    }
     res.once('close', () => {
       if (state && !--state.answering) state.restAt = req.socket.bytesRead;
     });
     if (closing && !res.headersSent) res.setHeader('Connection', 'close');
   });
-  const closeAtRest = (all: boolean) => {
-    for (const [socket, { answering, restAt }] of connections)
-      if (!answering && (all || socket.bytesRead === restAt)) socket.destroy();
+  // `late`: the headers' time limit has passed since the stop; a request whose body is still
+  // arriving (a client trickling it) is closed then too, unanswered, as its headers would have been
+  // (nothing was written: its route was still reading it). One whose body is all here is answered.
+  const closeAtRest = (late: boolean) => {
+    for (const [socket, { answering, restAt, req }] of connections)
+      if (answering ? late && req && !req.complete : late || socket.bytesRead === restAt) socket.destroy();
   };
   let stopping: Promise<void> | undefined;
   return {
