@@ -12,6 +12,7 @@ import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, invalid } from '../../http/errors.ts';
 import { FAMILY } from '../../http/router.ts';
 import { float, repeated, z } from '../../http/validate.ts';
+import { MAX_OPTIONS } from '../catalog/input.ts';
 import { lookupCatalogItem, STORES_APP_ID } from '../catalog/lookup.ts';
 import { loadProduct } from '../catalog/store.ts';
 import { checkoutEntity } from './entities.ts';
@@ -82,17 +83,54 @@ const address = z.object({
 
 const shippingOption = z.object({ code: id(), carrierId: id().optional() });
 
+/**
+ * Bounds of a line's `catalogReference.options`, which the cart stores and shows back as sent: a
+ * product has at most `MAX_OPTIONS` options and two custom text fields, and each text is a
+ * description line of the cart. Unbounded, one visitor stored carts of hundreds of megabytes
+ * (a megabyte of options per line, or thousands of custom texts, on each of 300 lines).
+ */
+const MAX_CUSTOM_TEXTS = 10;
+const MAX_OPTIONS_JSON = 16_384;
+
+/** A record of at most `max` entries (a MAX_SIZE violation, as an array's). */
+const fewEntries =
+  (max: number) => (r: Record<string, unknown>, ctx: z.core.$RefinementCtx<Record<string, unknown>>) => {
+    if (Object.keys(r).length > max)
+      ctx.addIssue({
+        code: 'too_big',
+        origin: 'array',
+        maximum: max,
+        inclusive: true,
+        input: r,
+        message: `must have at most ${max} entries`,
+      });
+  };
+
 const catalogReference = z.object({
   appId: id(),
   catalogItemId: id(),
   options: z
     .object({
       variantId: id().optional(),
-      options: z.record(z.string(), text()).optional(),
+      options: z.record(z.string().max(100), text()).superRefine(fewEntries(MAX_OPTIONS)).optional(),
       // The product's custom text fields by title (wire: `{ "Engraving": "Ada" }`).
-      customTextFields: z.record(z.string().max(100), text(500)).optional(),
+      customTextFields: z
+        .record(z.string().max(100), text(500))
+        .superRefine(fewEntries(MAX_CUSTOM_TEXTS))
+        .optional(),
     })
     .catchall(z.unknown())
+    .superRefine((o, ctx) => {
+      if (JSON.stringify(o).length > MAX_OPTIONS_JSON)
+        ctx.addIssue({
+          code: 'too_big',
+          origin: 'string',
+          maximum: MAX_OPTIONS_JSON,
+          inclusive: true,
+          input: o,
+          message: `must be at most ${MAX_OPTIONS_JSON} characters written as JSON`,
+        });
+    })
     .optional(),
 });
 

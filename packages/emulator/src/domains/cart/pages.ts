@@ -216,9 +216,16 @@ async function placedPage(emu: Emulator, c: Context, session: StoredRedirectSess
   );
 }
 
+/**
+ * The longest value of each field of the checkout form: an e-mail address as create-checkout takes
+ * it (RFC 5321's 254), any other field as the cart's contact details and address take it.
+ */
+const EMAIL_MAX = 254;
+const FIELD_MAX = 200;
+
 function readForm(body: Record<string, unknown>): CheckoutForm {
-  const get = (k: keyof CheckoutForm) =>
-    typeof body[k] === 'string' ? (body[k] as string).trim().slice(0, 200) : '';
+  // Never cut short: a cut e-mail address is another address (the order and its mail went there).
+  const get = (k: keyof CheckoutForm) => (typeof body[k] === 'string' ? (body[k] as string).trim() : '');
   return {
     email: get('email'),
     firstName: get('firstName'),
@@ -233,6 +240,11 @@ function readForm(body: Record<string, unknown>): CheckoutForm {
 
 function formErrors(f: CheckoutForm): string[] {
   const out: string[] = [];
+  if (f.email.length > EMAIL_MAX) out.push(`The e-mail address must be at most ${EMAIL_MAX} characters.`);
+  for (const [name, label] of FORM_FIELDS)
+    if (f[name].length > FIELD_MAX)
+      out.push(`${label.replace(/ \(.*\)$/, '')} must be at most ${FIELD_MAX} characters.`);
+  if (out.length) return out;
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(f.email)) out.push('Enter a valid e-mail address.');
   if (!f.firstName || !f.lastName) out.push('Enter your first and last name.');
   if (!f.addressLine || !f.city || !f.postalCode) out.push('Enter the address, city and postal code.');

@@ -257,11 +257,21 @@ export function mergeDocs(into: CartDoc, from: CartDoc, unitOf: (l: StoredLine) 
  * those changed (not yet saved: `saveCart`).
  */
 export async function takeOrdered(sql: Sql, cartId: string, checkoutId: string, ordered: StoredLine[]) {
-  const rows = await sql.query<CartRow>(
-    `SELECT * FROM carts WHERE id = $1 OR doc->>'checkoutId' = $2 OR doc->'mergedCheckoutIds' ? $2
-     ORDER BY id FOR UPDATE`,
-    [cartId, checkoutId],
-  );
+  // Looked for again until a look finds no other cart: a login that merged the visitor's cart while
+  // this waited for it deleted that cart (skipped here, so even a first look may find none) and
+  // committed the member's, which only a later statement sees. With one look, the order was
+  // placed and its lines stayed in the member's cart.
+  const rows: CartRow[] = [];
+  for (let look = 0; ; look++) {
+    const more = await sql.query<CartRow>(
+      `SELECT * FROM carts
+       WHERE (id = $1 OR doc->>'checkoutId' = $2 OR doc->'mergedCheckoutIds' ? $2) AND NOT (id = ANY($3::text[]))
+       ORDER BY id FOR UPDATE`,
+      [cartId, checkoutId, rows.map((r) => r.id)],
+    );
+    rows.push(...more);
+    if (look > 0 && !more.length) break;
+  }
   const left = new Map<string, number>();
   for (const l of ordered) left.set(lineKey(l), (left.get(lineKey(l)) ?? 0) + l.quantity);
   const deleted: string[] = [];
