@@ -98,6 +98,12 @@ export const webhookMigrations = [
        WHERE s.event_types IS NOT NULL;
     `,
   },
+  {
+    // Where a subscription starts: the events its creation could not see (see `subscribe`). Older
+    // subscriptions (NULL) keep starting after `start_seq`.
+    id: '0420_subscription_snapshot',
+    sql: 'ALTER TABLE webhook_subscriptions ADD COLUMN start_snapshot pg_snapshot;',
+  },
 ];
 
 const MAX_SUBSCRIPTIONS = 100;
@@ -190,25 +196,24 @@ const renderSubscription = (r: SubscriptionRow) => ({
   createdDate: new Date(r.created_at).toISOString(),
 });
 
-/** Adds a subscription that starts with the next event. `cli` ones are unique by URL. */
+/**
+ * Adds a subscription that starts with the next event. `cli` ones are unique by URL.
+ *
+ * "Next" is by commit, not by sequence number: the subscription gets every event its creation
+ * could not see (the snapshot of the insert, kept in `start_snapshot`), so an event of a write
+ * still running when it is made is delivered even if a later write, with a higher `seq`, committed
+ * first; one that committed before it is not. (A start taken as `MAX(seq)` skipped the former.)
+ * `start_seq` is that MAX, kept for subscriptions made before `start_snapshot` existed.
+ */
 async function subscribe(emu: Emulator, sql: Sql, url: string, types: string[] | null, source: Source) {
-  const [pos] = await sql.query<{ seq: string | number; xmin: string }>(
-    `SELECT COALESCE(MAX(seq), 0)::text AS seq, pg_snapshot_xmin(pg_current_snapshot())::text AS xmin FROM events`,
-  );
   const rows = await sql.query<SubscriptionRow>(
-    `INSERT INTO webhook_subscriptions (id, url, event_types, source, start_seq, cursor_txid, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO webhook_subscriptions
+       (id, url, event_types, source, start_seq, cursor_txid, start_snapshot, created_at)
+     VALUES ($1, $2, $3, $4, (SELECT COALESCE(MAX(seq), 0) FROM events),
+             pg_snapshot_xmin(pg_current_snapshot())::text::bigint, pg_current_snapshot(), $5)
      ON CONFLICT (url) WHERE source = 'cli' DO NOTHING
      RETURNING *`,
-    [
-      newId(),
-      url,
-      types ? JSON.stringify(types) : null,
-      source,
-      Number(pos!.seq),
-      Number(pos!.xmin),
-      emu.now(),
-    ],
+    [newId(), url, types ? JSON.stringify(types) : null, source, emu.now()],
   );
   return rows[0];
 }

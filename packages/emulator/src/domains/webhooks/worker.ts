@@ -10,7 +10,8 @@
  * Queuing is exact without locking event writers: every event row carries the id of the
  * transaction that wrote it, and a subscription's cursor is the oldest transaction that was still
  * running at the last tick. Events of later transactions are scanned again (and de-duplicated)
- * until no running transaction can add one below the cursor.
+ * until no running transaction can add one below the cursor. A subscription starts with the events
+ * its creation's snapshot could not see: those of writes committed after it, whatever their `seq`.
  * @module
  */
 import { changedFields } from '../../changes.ts';
@@ -157,28 +158,40 @@ export function eventClaims(emu: Emulator, e: EventRow, previous: unknown, ttl: 
   };
 }
 
-/** Queues, for every subscription, the events written since its cursor. Returns how many. */
+/**
+ * Queues, for every subscription, the events written since its cursor. Returns how many.
+ *
+ * One statement, so one snapshot: the cursors advance to the oldest transaction still running for
+ * exactly the subscriptions the queuing saw (one committed between two statements would have its
+ * cursor moved past events never queued for it). An event is a subscription's when its
+ * subscription's creation could not see it (`start_snapshot`; older subscriptions: after
+ * `start_seq`). The subscriptions are read locked against deletion (`FOR KEY SHARE`): one deleted
+ * meanwhile is left out, where the foreign key of its new deliveries failed the whole pass.
+ */
 export async function enqueue(emu: Emulator): Promise<number> {
-  return emu.db.tx(async (sql) => {
-    // The oldest transaction still running: none below it can write an event any more.
-    const [snap] = await sql.query<{ xmin: string }>(
-      'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
-    );
-    const queued = await sql.query(
-      `INSERT INTO webhook_deliveries (subscription_id, seq, entity_id, next_attempt_at)
+  const [row] = await emu.db.query<{ queued: number }>(
+    `WITH subs AS (
+       SELECT id, event_types, start_seq, start_snapshot, cursor_txid FROM webhook_subscriptions
+          FOR KEY SHARE),
+     snap AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS xmin),
+     queued AS (
+       INSERT INTO webhook_deliveries (subscription_id, seq, entity_id, next_attempt_at)
        SELECT s.id, e.seq, e.entity_id, $1
-         FROM webhook_subscriptions s
-         JOIN events e ON e.seq > s.start_seq AND e.txid >= s.cursor_txid
+         FROM subs s
+         JOIN events e ON e.txid >= s.cursor_txid
+          AND CASE WHEN s.start_snapshot IS NULL THEN e.seq > s.start_seq
+                   ELSE NOT pg_visible_in_snapshot(e.txid::text::xid8, s.start_snapshot) END
         WHERE s.event_types IS NULL OR s.event_types ? e.type
        ON CONFLICT DO NOTHING
-       RETURNING seq`,
-      [emu.now()],
-    );
-    await sql.query('UPDATE webhook_subscriptions SET cursor_txid = $1 WHERE cursor_txid < $1', [
-      Number(snap!.xmin),
-    ]);
-    return queued.length;
-  });
+       RETURNING seq),
+     moved AS (
+       UPDATE webhook_subscriptions w SET cursor_txid = snap.xmin FROM snap, subs s
+        WHERE w.id = s.id AND s.cursor_txid < snap.xmin
+       RETURNING 1)
+     SELECT (SELECT COUNT(*) FROM queued)::int AS queued, (SELECT COUNT(*) FROM moved)::int AS moved`,
+    [emu.now()],
+  );
+  return row!.queued;
 }
 
 interface Claimed {
