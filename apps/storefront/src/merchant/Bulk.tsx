@@ -2,6 +2,7 @@ import { products } from '@shopkit/sdk';
 import { useId, useRef, useState } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count, few } from '../format.ts';
+import { useTitle } from '../title.ts';
 import {
   applyChange,
   type BulkCalls,
@@ -18,11 +19,12 @@ import {
   show,
   whyRefused,
 } from './bulk.ts';
-import { unavailable, useMerchant, useUnsaved, useWrite } from './context.ts';
+import { consoleTitle, unavailable, useMerchant, useUnsaved, useWrite } from './context.ts';
 import { useAllProducts } from './Products.tsx';
 import { StaleList } from './Stale.tsx';
 
 export function Bulk() {
+  useTitle(consoleTitle('Bulk edit'));
   const client = useMerchant();
   const list = useAllProducts();
   const id = useId();

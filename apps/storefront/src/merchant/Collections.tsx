@@ -6,7 +6,17 @@ import { ErrorState, Skeleton } from '../components/States.tsx';
 import { isRefusal } from '../errors.ts';
 import { count } from '../format.ts';
 import { pager } from '../pager.ts';
-import { allOf, typedIn, unavailable, useMerchant, useRefresh, useUnsaved, useWrite } from './context.ts';
+import { useTitle } from '../title.ts';
+import {
+  allOf,
+  consoleTitle,
+  typedIn,
+  unavailable,
+  useMerchant,
+  useRefresh,
+  useUnsaved,
+  useWrite,
+} from './context.ts';
 import { platformWords } from './draft.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
 import { COLLECTIONS_NOT_RELOADED, MAYBE_MADE, unanswered } from './saving.ts';
@@ -52,6 +62,7 @@ function storedAsTyped(form: HTMLFormElement) {
 }
 
 export function Collections() {
+  useTitle(consoleTitle('Collections'));
   const client = useMerchant();
   const id = useId();
   const list = useQuery({
@@ -95,12 +106,14 @@ export function Collections() {
    * (told whether the refresh read the console back; the write is stored either way).
    * A refusal of the fields in `fields` (`collection.description` → the field's id) is said next
    * to them, the focus on the first (the panel's alert still says that the change was not saved).
+   * `lost` runs when no answer came: the write may be stored, and the console reads it again.
    */
   const write = (
     f: () => Promise<unknown>,
     said: string,
     then?: (reloaded: boolean) => void,
     fields?: Record<string, string>,
+    lost?: () => void,
   ) => {
     if (busy) return;
     setDone('');
@@ -113,6 +126,7 @@ export function Collections() {
         then?.(reloaded);
       },
       (err) => {
+        if (unanswered(err)) return lost?.();
         // A refusal may come of a list older than the store (a product deleted elsewhere, still
         // offered): read them again, so that what is offered next is what is there.
         if (isRefusal(err)) void refresh();
@@ -151,6 +165,9 @@ export function Collections() {
       `Created ${name}.`,
       () => form.reset(),
       { 'collection.name': `${id}-name`, 'collection.description': `${id}-desc` },
+      // It may be created: the list read again shows it (a second press would make a second one),
+      // so what was typed is no longer something leaving would lose.
+      () => form.reset(),
     );
   };
   const rename = (e: FormEvent<HTMLFormElement>, c: Collection) => {
@@ -181,11 +198,14 @@ export function Collections() {
     const form = e.currentTarget;
     const pid = String(new FormData(form).get('product') ?? '');
     const name = all.data?.find((p) => p.id === pid)?.name;
-    // Back to "Choose a product": the product added is no longer a choice.
+    // Back to "Choose a product": the product added is no longer a choice. So with no answer: it
+    // may be added, and once it is no longer offered the browser would choose another product.
     if (pid)
       write(
         () => products.addProductsToCollection(client, c.id, [pid]),
         `Added ${name} to ${c.name}.`,
+        () => form.reset(),
+        undefined,
         () => form.reset(),
       );
   };
@@ -281,10 +301,13 @@ export function Collections() {
                   onClick={() =>
                     !busy &&
                     confirm(`Delete the collection “${c.name}”?`) &&
-                    // Its row goes: focus goes to the list's heading, not to the page.
+                    // Its row goes (with no answer it may go too): focus goes to the list's
+                    // heading, not to the page.
                     write(
                       () => products.deleteCollection(client, c.id),
                       `Deleted ${c.name}.`,
+                      () => heading.current?.focus(),
+                      undefined,
                       () => heading.current?.focus(),
                     )
                   }

@@ -1,6 +1,6 @@
 import { products, ShopkitError } from '@shopkit/sdk';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useState, useSyncExternalStore } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
 import { humanMessage } from '../errors.ts';
 import { useTitle } from '../title.ts';
@@ -16,7 +16,24 @@ import {
 } from './context.ts';
 import { ProductEditor, ProductList } from './Products.tsx';
 
+/** Whether the platform refused the key itself (not a call's fields): it has been replaced or revoked. */
+const keyRefused = (err: unknown) =>
+  err instanceof ShopkitError && (err.status === 401 || err.status === 403);
+
+/**
+ * Whether a console read was refused for its key (kept in this tab from before `npm start` made a
+ * new one): every page then fails, and its "Try again" cannot help.
+ */
+function useKeyRefused() {
+  const cache = useQueryClient().getQueryCache();
+  return useSyncExternalStore(
+    (changed) => cache.subscribe(changed),
+    () => cache.findAll({ queryKey: ['merchant'] }).some((q) => keyRefused(q.state.error)),
+  );
+}
+
 function SignIn({ onKey }: { onKey: (key: string) => void }) {
+  useTitle('Merchant console');
   const id = useId();
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -43,7 +60,7 @@ function SignIn({ onKey }: { onKey: (key: string) => void }) {
     } catch (err) {
       // A refusal says what to do about the key; any other failure (offline, a 5xx) is not the
       // key's fault and says what went wrong, not that the key was refused.
-      const refused = err instanceof ShopkitError && (err.status === 401 || err.status === 403);
+      const refused = keyRefused(err);
       setError(
         refused
           ? 'The key was not accepted. Paste the whole API key that npm start printed.'
@@ -85,13 +102,17 @@ function SignIn({ onKey }: { onKey: (key: string) => void }) {
   );
 }
 
+/**
+ * The console. Each of its pages sets its own title (`consoleTitle`): a screen reader announces
+ * the new title on a move from page to page, which one title for all of them never did.
+ */
 export default function Console() {
-  useTitle('Merchant console');
   const [key, setKey] = useState(readKey);
   const qc = useQueryClient();
   // The forms of the page that have values typed and not saved register here.
   const [forms] = useState<UnsavedForms>(() => new Set());
   useAskBeforeLeaving(forms);
+  const refused = useKeyRefused();
   if (!key) return <SignIn onKey={setKey} />;
   const client = merchantClient(key);
   const signOut = () => {
@@ -119,6 +140,12 @@ export default function Console() {
             <NavLink to="/merchant/collections">Collections</NavLink>
             <NavLink to="/merchant/bulk">Bulk edit</NavLink>
           </nav>
+          {refused && (
+            <p className="notice notice-error" role="alert">
+              The platform does not accept the key this tab holds (it may have been replaced). Press “Forget
+              the key”, then paste the API key that <code>npm start</code> printed.
+            </p>
+          )}
           <Routes>
             <Route index element={<ProductList />} />
             <Route path="new" element={<ProductEditor />} />

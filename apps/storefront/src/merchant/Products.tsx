@@ -1,12 +1,14 @@
-import { HttpError, type Product, type ProductInput, products } from '@shopkit/sdk';
+import { ApplicationError, type Product, type ProductInput, products } from '@shopkit/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useNavigationType, useParams, useSearchParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count, few, money } from '../format.ts';
+import { useTitle } from '../title.ts';
 import {
   allOf,
   CREATED,
+  consoleTitle,
   justCreated,
   typedIn,
   unavailable,
@@ -66,7 +68,9 @@ function useProduct(id: string) {
       try {
         return (await products.getProduct(client, id, { includeMerchantSpecificData: true })).product;
       } catch (e) {
-        if (e instanceof HttpError && e.status === 404) return null;
+        // The platform's own "not found" (its 404 comes with its envelope, as an ApplicationError);
+        // a 404 without it (a wrong base URL) stays an error.
+        if (e instanceof ApplicationError && e.status === 404) return null;
         throw e;
       }
     },
@@ -76,14 +80,55 @@ function useProduct(id: string) {
 /** Products shown in the list at once. */
 const LIST_PAGE = 50;
 
+/**
+ * The product whose editor was last opened from the list: on Back (the browser's or the editor's
+ * link) its Edit link takes the focus again, so a keyboard merchant goes on from where they were.
+ */
+let opened: string | undefined;
+
+/** The list's page in the URL: a whole number from 1 (`?page=1.5`, hand-edited, is page 1). */
+function pageOf(params: URLSearchParams) {
+  const asked = Math.floor(Number(params.get('page')));
+  return Number.isSafeInteger(asked) && asked > 1 ? asked : 1;
+}
+
 export function ProductList() {
+  useTitle(consoleTitle('Products'));
   const list = useAllProducts();
   const client = useMerchant();
   const id = useId();
   const del = useWrite((id: string) => products.deleteProduct(client, id));
   const countRef = useRef<HTMLParagraphElement>(null);
-  const [filter, setFilter] = useState('');
-  const [page, setPage] = useState(1);
+  // The filter and the page are kept in the URL (`?q=shirt&page=2`), so that Back from a product
+  // (its "Back to products" link or the browser's) shows the list as it was left. The field answers
+  // at once; the URL follows it, replaced (the router applies it in a transition).
+  const [params, setParams] = useSearchParams();
+  const [filter, setFilter] = useState(() => params.get('q') ?? '');
+  const [page, setPage] = useState(() => pageOf(params));
+  const location = useLocation();
+  const how = useNavigationType();
+  useEffect(() => {
+    // A link to the list (the Products tab) or the browser's Back or Forward shows its URL's list;
+    // the list's own changes are replacements, already shown.
+    if (how === 'REPLACE') return;
+    const asked = new URLSearchParams(location.search);
+    setFilter(asked.get('q') ?? '');
+    setPage(pageOf(asked));
+  }, [location.search, how]);
+  const loaded = !!list.data;
+  useEffect(() => {
+    if (!loaded || !opened) return;
+    const back = how === 'POP' || (location.state as FromList | null)?.back;
+    const link = back && document.querySelector<HTMLElement>(`[data-edit="${CSS.escape(opened)}"]`);
+    opened = undefined;
+    if (link) link.focus();
+  }, [loaded, how, location.state]);
+  const keep = (q: string, to: number) => {
+    const next = new URLSearchParams();
+    if (q) next.set('q', q);
+    if (to > 1) next.set('page', String(to));
+    setParams(next, { replace: true });
+  };
   if (list.isPending) return <Skeleton lines={8} label="Loading products" />;
   // Only when there is no list to show: a list read again that failed (after a delete that is
   // stored all the same) keeps the last one shown, and says so (`StaleList`).
@@ -96,10 +141,22 @@ export function ProductList() {
   const at = Math.min(page, pages);
   const shown = matches.slice((at - 1) * LIST_PAGE, at * LIST_PAGE);
   // The buttons stay, with the focus, at either end (aria-disabled): a press there does nothing.
-  const turn = (to: number) => () => to >= 1 && to <= pages && setPage(to);
+  const turn = (to: number) => () => {
+    if (to < 1 || to > pages) return;
+    setPage(to);
+    keep(filter, to);
+  };
   return (
     <>
-      {del.error && <ErrorState error={del.error} title="The product was not deleted" />}
+      {del.error &&
+        // No answer: it may be deleted all the same (the list read again shows whether it is).
+        (unanswered(del.error) ? (
+          <p className="notice notice-error" role="alert">
+            {MAYBE_MADE}
+          </p>
+        ) : (
+          <ErrorState error={del.error} title="The product was not deleted" />
+        ))}
       {list.error && <StaleList what="products" retry={() => list.refetch()} after={countRef} />}
       <div className="field">
         <label htmlFor={`${id}-filter`}>Filter by name</label>
@@ -110,6 +167,7 @@ export function ProductList() {
           onChange={(e) => {
             setFilter(e.target.value);
             setPage(1);
+            keep(e.target.value, 1);
           }}
         />
       </div>
@@ -142,7 +200,14 @@ export function ProductList() {
                 <td>{p.stock?.inStock ? 'In stock' : 'Out of stock'}</td>
                 <td>{p.visible ? 'Yes' : 'No'}</td>
                 <td className="actions">
-                  <Link to={`/merchant/products/${p.id}`}>
+                  <Link
+                    to={`/merchant/products/${p.id}`}
+                    state={{ list: location.search } satisfies FromList}
+                    data-edit={p.id}
+                    onClick={() => {
+                      opened = p.id;
+                    }}
+                  >
                     Edit<span className="visually-hidden"> {p.name}</span>
                   </Link>
                   <button
@@ -151,8 +216,13 @@ export function ProductList() {
                     {...unavailable(del.isPending)}
                     onClick={() => {
                       if (!del.isPending && confirm(`Delete “${p.name}”? This cannot be undone.`))
-                        // Its row goes: the focus goes to the count above the list, not to the page.
-                        del.run(p.id, () => countRef.current?.focus());
+                        // Its row goes (with no answer it may go too): the focus goes to the count
+                        // above the list, not to the page.
+                        del.run(
+                          p.id,
+                          () => countRef.current?.focus(),
+                          (e) => unanswered(e) && countRef.current?.focus(),
+                        );
                     }}
                   >
                     Delete<span className="visually-hidden"> {p.name}</span>
@@ -180,13 +250,47 @@ export function ProductList() {
   );
 }
 
+/**
+ * The navigation state of a product's editor opened from the list (`list`: the list's filter and
+ * page), and of the list reached by its "Back to products" (`back`).
+ */
+type FromList = { list?: string; back?: boolean };
+
 export function ProductEditor() {
   const { id } = useParams();
-  return id ? <StoredProduct key={id} id={id} /> : <Editor key="new" />;
+  const location = useLocation();
+  // Back to the list as it was left (its filter and page), when the editor was opened from it.
+  const list = (location.state as FromList | null)?.list;
+  return (
+    <>
+      {id && (
+        <p>
+          <Link
+            to={`/merchant${typeof list === 'string' && list.startsWith('?') ? list : ''}`}
+            state={{ back: true } satisfies FromList}
+          >
+            Back to products
+          </Link>
+        </p>
+      )}
+      {id ? <StoredProduct key={id} id={id} /> : <NewProduct />}
+    </>
+  );
 }
 
 function StoredProduct({ id }: { id: string }) {
   const product = useProduct(id);
+  useTitle(
+    consoleTitle(
+      product.isPending
+        ? undefined
+        : product.data
+          ? `Edit ${product.data.name}`
+          : product.data === null
+            ? 'Product not found'
+            : 'Product not loaded',
+    ),
+  );
   const location = useLocation();
   const notice = useRef<HTMLParagraphElement>(null);
   const unloadedNew = product.data === undefined && !!product.error && justCreated(location.state);
@@ -213,6 +317,11 @@ function StoredProduct({ id }: { id: string }) {
   if (!product.data) return <p className="notice">This product no longer exists.</p>;
   // A read again after a write that failed keeps the editor, with what was read last.
   return <Editor product={product.data} reload={async () => !(await product.refetch()).error} />;
+}
+
+function NewProduct() {
+  useTitle(consoleTitle('New product'));
+  return <Editor key="new" />;
 }
 
 /** Asks before a save whose new options delete stored variants; true when it may go ahead. */
@@ -340,9 +449,14 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
     const ids = [problems[k] && `${id}-${k}-error`, help].filter(Boolean).join(' ');
     return { 'aria-invalid': problems[k] ? true : undefined, 'aria-describedby': ids || undefined };
   };
-  const error = (k: Field) =>
+  /**
+   * A field's problem. Below a row of fields (`named`) it names its field: "Must have at most 40
+   * characters." under SKU, Ribbon and Brand did not say which of them it was about.
+   */
+  const error = (k: Field, named = false) =>
     problems[k] && (
       <p id={`${id}-${k}-error`} className="field-error">
+        {named && k !== 'visible' && `${LABELS[k]}: `}
         {problems[k]}
       </p>
     );
@@ -397,17 +511,17 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
           {field('cost', { type: 'number', step: '0.01', min: 0 })}
           {field('weight', { type: 'number', step: '0.001', min: 0 })}
         </div>
-        {error('price')}
-        {error('cost')}
-        {error('weight')}
+        {error('price', true)}
+        {error('cost', true)}
+        {error('weight', true)}
         <div className="row">
           {field('sku')}
           {field('ribbon')}
           {field('brand')}
         </div>
-        {error('sku')}
-        {error('ribbon')}
-        {error('brand')}
+        {error('sku', true)}
+        {error('ribbon', true)}
+        {error('brand', true)}
         <div className="field">
           <label htmlFor={`${id}-options`}>{LABELS.options}</label>
           <textarea
@@ -477,6 +591,14 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
   );
 }
 
+type Media = NonNullable<NonNullable<Product['media']>['items']>[number];
+
+/**
+ * An image as its Remove button names it: by its alt text or title, else its place (images
+ * without either were all "Remove image").
+ */
+const imageName = (m: Media, i: number) => m.image?.altText || m.title || `image ${i + 1}`;
+
 function Extras({ product }: { product: Product }) {
   const client = useMerchant();
   const id = useId();
@@ -493,9 +615,36 @@ function Extras({ product }: { product: Product }) {
     setBad({ at, text });
     document.getElementById(at)?.focus();
   };
-  /** Runs `f`; a refusal of the fields `fields` matches is said next to the field `at`. */
-  const write = (f: () => Promise<unknown>, at: string, fields: RegExp, then?: () => void) =>
-    act.run(f, then, (err) => {
+  // What the last change did, said in the status line once it is stored (a screen reader hears
+  // it: the button pressed keeps the focus, and nothing else would say that it worked).
+  const [said, setSaid] = useState('');
+  /** Runs `f`; once it is stored, says `done` and runs `then`; `failed` runs if it fails. */
+  const run = (f: () => Promise<unknown>, done: string, then?: () => void, failed?: (err: Error) => void) => {
+    if (busy) return;
+    setSaid('');
+    act.run(
+      f,
+      () => {
+        setSaid(done);
+        then?.();
+      },
+      failed,
+    );
+  };
+  /**
+   * `run`, and a refusal of the fields `fields` matches is said next to the field `at`; `lost` runs
+   * when no answer came (it may be stored all the same).
+   */
+  const write = (
+    f: () => Promise<unknown>,
+    done: string,
+    at: string,
+    fields: RegExp,
+    then?: () => void,
+    lost?: () => void,
+  ) =>
+    run(f, done, then, (err) => {
+      if (unanswered(err)) return lost?.();
       const text = refusedAt(err, fields);
       if (text) refuse(at, text);
     });
@@ -509,8 +658,12 @@ function Extras({ product }: { product: Product }) {
       setBad(null);
       write(
         () => products.addProductMedia(client, product.id, [{ url }]),
+        'Image added.',
         `${id}-url`,
         /^media\b/,
+        () => form.reset(),
+        // It may be added: the page reads the product again and shows it (a second add would make
+        // a second image), so the URL is no longer something typed that leaving would lose.
         () => form.reset(),
       );
     }
@@ -530,7 +683,7 @@ function Extras({ product }: { product: Product }) {
         {bad.text}
       </p>
     );
-  const setVariantPrice = (e: FormEvent<HTMLFormElement>, variantId: string) => {
+  const setVariantPrice = (e: FormEvent<HTMLFormElement>, variantId: string, name: string) => {
     e.preventDefault();
     if (busy) return;
     const form = e.currentTarget;
@@ -550,6 +703,7 @@ function Extras({ product }: { product: Product }) {
     setBad(null);
     write(
       () => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]),
+      `Set the price of ${name} to ${money(price)}.`,
       at,
       /^variants\[0\]\.price$/,
       // Stored: the input shows the stored price (`10` for `10.00`), no longer a value typed.
@@ -583,13 +737,19 @@ function Extras({ product }: { product: Product }) {
         ) : (
           <ErrorState error={act.error} title="The change was not saved" />
         ))}
+      <p className="muted" role="status">
+        {said}
+      </p>
       <h2>Ribbon and brand</h2>
       <div className="row">
         <button
           type="button"
           className="button"
           {...unavailable(!product.ribbon || busy)}
-          onClick={() => product.ribbon && act.run(() => products.removeRibbon(client, product.id))}
+          onClick={() =>
+            product.ribbon &&
+            run(() => products.removeRibbon(client, product.id), `Removed the ribbon “${product.ribbon}”.`)
+          }
         >
           Remove ribbon{product.ribbon ? ` “${product.ribbon}”` : ''}
         </button>
@@ -597,7 +757,10 @@ function Extras({ product }: { product: Product }) {
           type="button"
           className="button"
           {...unavailable(!product.brand || busy)}
-          onClick={() => product.brand && act.run(() => products.removeBrand(client, product.id))}
+          onClick={() =>
+            product.brand &&
+            run(() => products.removeBrand(client, product.id), `Removed the brand “${product.brand}”.`)
+          }
         >
           Remove brand{product.brand ? ` “${product.brand}”` : ''}
         </button>
@@ -614,16 +777,18 @@ function Extras({ product }: { product: Product }) {
               className="link-button danger"
               {...unavailable(busy)}
               onClick={() =>
-                // Its item goes: focus goes to the section's heading, not to the page.
-                act.run(
+                // Its item goes (with no answer it may go too): focus goes to the section's
+                // heading, not to the page.
+                run(
                   () => products.removeProductMedia(client, product.id, [m.id!]),
+                  `Removed ${imageName(m, i)}.`,
                   () => mediaHeading.current?.focus(),
+                  (e) => unanswered(e) && mediaHeading.current?.focus(),
                 )
               }
             >
-              {/* Named by its alt text or title, else its place: images without either were all "Remove image". */}
               Remove
-              <span className="visually-hidden"> {m.image?.altText || m.title || `image ${i + 1}`}</span>
+              <span className="visually-hidden"> {imageName(m, i)}</span>
             </button>
           </li>
         ))}
@@ -663,7 +828,7 @@ function Extras({ product }: { product: Product }) {
                     <tr key={v.id}>
                       <th scope="row">{name}</th>
                       <td>
-                        <form className="inline" onSubmit={(e) => setVariantPrice(e, v.id)}>
+                        <form className="inline" onSubmit={(e) => setVariantPrice(e, v.id, name)}>
                           <label className="visually-hidden" htmlFor={`${id}-${v.id}`}>
                             Price of {name}
                           </label>
@@ -705,7 +870,10 @@ function Extras({ product }: { product: Product }) {
                   `Reset every variant of “${product.name}” to the product’s price, cost, weight and SKU? ` +
                     'The variants’ own prices and other values are lost.',
                 ) &&
-                act.run(() => products.resetAllProductVariantData(client, product.id))
+                run(
+                  () => products.resetAllProductVariantData(client, product.id),
+                  'Reset every variant to the product’s price, cost, weight and SKU.',
+                )
               }
             >
               Reset variant prices
@@ -717,7 +885,7 @@ function Extras({ product }: { product: Product }) {
               onClick={() =>
                 !busy &&
                 confirm(removeOptionsQuestion(product)) &&
-                act.run(() => products.deleteProductOptions(client, product.id))
+                run(() => products.deleteProductOptions(client, product.id), 'Removed all options.')
               }
             >
               Remove all options

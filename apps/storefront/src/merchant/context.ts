@@ -7,6 +7,9 @@ import { PartlySaved, unanswered } from './saving.ts';
 
 export const MerchantContext = createContext<AnyClient | null>(null);
 
+/** The document title of a console page (`Collections`), or `undefined` while its data loads. */
+export const consoleTitle = (page: string | undefined) => page && `${page} · Merchant console`;
+
 export function useMerchant() {
   const c = useContext(MerchantContext);
   if (!c) throw new Error('useMerchant must be used inside the console.');

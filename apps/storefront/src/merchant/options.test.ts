@@ -38,6 +38,17 @@ describe('parseOptions', () => {
     expect(parseOptions('Size:').error).toMatch(/needs a name, a colon and its choices/);
   });
 
+  it('refuses an option or a choice given twice, whatever its case, as the platform does', () => {
+    expect(parseOptions('Size: S, M\nsize: L').error).toBe(
+      'size is given twice: put all its choices on one line.',
+    );
+    expect(parseOptions('Size: S, M, s').error).toBe('Size: the choice “s” is given twice.');
+    expect(parseOptions('Color: Red #ff0000, Red #00ff00').error).toBe(
+      'Color: the choice “Red” is given twice.',
+    );
+    expect(parseOptions('Size: S, M\nColor: S #ff0000').error).toBeUndefined();
+  });
+
   it('reads back what formatOptions writes', () => {
     const text = 'Size: S, M, L\nColor: White #f4f1ea, Sand #d8c3a5';
     const p = { productOptions: parseOptions(text).options } as Product;

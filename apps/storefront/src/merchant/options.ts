@@ -17,6 +17,9 @@ const HEX = /^#[0-9a-f]{6}$/i;
  */
 export function parseOptions(text: string): { options: OptionsInput; error?: string } {
   const options: OptionsInput = [];
+  // Names and choices are compared without case, as the platform (the emulator) does: it refuses
+  // `Size` twice, or `S, s`. Said here, before a question about the variants the save would delete.
+  const names = new Set<string>();
   for (const line of text.split('\n').map((l) => l.trim())) {
     if (!line) continue;
     const [rawName, rest] = line.split(/:(.*)/s) as [string, string?];
@@ -27,7 +30,10 @@ export function parseOptions(text: string): { options: OptionsInput; error?: str
       .filter(Boolean);
     if (!name || rest === undefined || parts.length === 0)
       return { options, error: `“${line}” needs a name, a colon and its choices, such as Size: S, M, L.` };
-    const choices = [];
+    if (names.has(name.toLowerCase()))
+      return { options, error: `${name} is given twice: put all its choices on one line.` };
+    names.add(name.toLowerCase());
+    const choices: { description: string; value?: string }[] = [];
     for (const part of parts) {
       const m = /^(.*?)\s*(#\S*)$/.exec(part);
       if (!m) {
@@ -42,6 +48,10 @@ export function parseOptions(text: string): { options: OptionsInput; error?: str
       if (!m[1]) return { options, error: `${name}: the colour ${m[2]} needs a name before it.` };
       choices.push({ description: m[1], value: m[2]!.toLowerCase() });
     }
+    const twice = choices.find((c, i) =>
+      choices.slice(0, i).some((d) => d.description.toLowerCase() === c.description.toLowerCase()),
+    );
+    if (twice) return { options, error: `${name}: the choice “${twice.description}” is given twice.` };
     const coloured = choices.filter((c) => c.value !== undefined);
     if (coloured.length === 0) {
       options.push({
