@@ -581,7 +581,9 @@ export function verificationRoutes(router: Router, emu: Emulator) {
       path,
       access: 'anyone',
       schema: start,
-      async handler({ msg, identity }) {
+      async handler({ msg, identity, c }) {
+        // The verification id is the state token a code is verified with (checklist 42).
+        noStore(c);
         const elevated = identity.type === 'WIX_USER' || identity.type === 'APP';
         const memberId = msg.identityId ?? identity.memberId;
         if (!memberId)

@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import type { Emulator } from '../../context.ts';
 import { hashToken, newId, newToken } from '../../crypto.ts';
 import { notFound } from '../../http/errors.ts';
-import { FAMILY, type Router } from '../../http/router.ts';
+import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { forgetClientOrigins, revokeMemberTokens } from '../platform/index.ts';
 import {
@@ -22,6 +22,7 @@ import {
 import { appInstanceId } from './apps.ts';
 import { recover } from './auth.ts';
 import {
+  canRecover,
   closeMemberChallenges,
   getSettings,
   identityOf,
@@ -79,7 +80,8 @@ export function devRoutes(router: Router, emu: Emulator) {
     family: E,
     path: '/_api/emulator/v1/captcha-token',
     access: 'public',
-    async handler() {
+    async handler({ c }) {
+      noStore(c);
       return { token: await newCaptchaToken(emu, emu.db) };
     },
   });
@@ -128,7 +130,9 @@ export function devRoutes(router: Router, emu: Emulator) {
       /** Where the installer page may send the owner back with an install code (exact URLs). */
       redirectUrls: z.array(safeRedirectUrl()).max(20).optional(),
     }),
-    async handler({ msg }) {
+    async handler({ msg, c }) {
+      // The app's secret: never kept by a cache (checklist 42).
+      noStore(c);
       const appId = newId();
       const appSecret = newToken('APPSECRET.');
       await emu.db.query(
@@ -189,7 +193,14 @@ export function devRoutes(router: Router, emu: Emulator) {
         `<label>New password<input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" maxlength="${MAX_PASSWORD}" required></label>` +
         '<button>Save</button></form>',
     );
-  router.page('GET', '/reset-password', (c) => resetForm(c, c.req.query('token') ?? ''));
+  const linkExpired = (c: Context) =>
+    htmlPage(c, 'Link expired', '<p class="error">This reset link is invalid, used or expired.</p>', 400);
+  // A dead link (used, expired, unknown) says so at once: its form took a new password only to
+  // refuse it after.
+  router.page('GET', '/reset-password', async (c) => {
+    const token = c.req.query('token') ?? '';
+    return (await canRecover(emu, emu.db, token)) ? resetForm(c, token) : linkExpired(c);
+  });
   router.page('POST', '/reset-password', async (c) => {
     // Posted from the reset page itself; another site's post is refused, as on the other forms.
     if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
@@ -207,12 +218,7 @@ export function devRoutes(router: Router, emu: Emulator) {
           (redirectUrl ? `<p><a href="${escapeHtml(redirectUrl)}">Back to the site</a></p>` : ''),
       );
     } catch {
-      return htmlPage(
-        c,
-        'Link expired',
-        '<p class="error">This reset link is invalid, used or expired.</p>',
-        400,
-      );
+      return linkExpired(c);
     }
   });
 }

@@ -394,8 +394,16 @@ export function oauthRoutes(router: Router, emu: Emulator) {
           metaSiteId: emu.siteId,
         });
       if (session.request.prompt === 'none') {
+        // A login ended since (a logout, a password change, a block) is no login: the answer is
+        // login_required, not a code that only the token endpoint would refuse.
         const login = a.sessionTokenHash
-          ? await emu.db.tx((sql) => redeemSessionToken(emu, sql, a.sessionTokenHash!, a.clientId))
+          ? await emu.db.tx(async (sql) => {
+              const redeemed = await redeemSessionToken(emu, sql, a.sessionTokenHash!, a.clientId);
+              const member = redeemed && (await memberById(sql, redeemed.member_id));
+              return member?.status === 'ACTIVE' && member.login_epoch === redeemed!.login_epoch
+                ? redeemed
+                : undefined;
+            })
           : undefined;
         if (!login)
           return deliver(c, t, a.state, {
@@ -442,6 +450,11 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     const captchaTokens = form.captcha ? [{ Recaptcha: form.captcha }] : undefined;
     const email = String(form.email ?? '');
     const finish = async (r: any) => {
+      // A right code of a verification that is no login (`verification.start`'s id posted as the
+      // state token) verifies the address and carries no session token: nothing to finish here,
+      // the member logs in (it made a 500 out of an undefined token's hash).
+      if (r.state === 'SUCCESS' && typeof r.sessionToken !== 'string')
+        return loginPage(c, emu, session, { notice: 'Your e-mail address is verified. Log in to continue.' });
       if (r.state === 'SUCCESS') {
         const login = await emu.db.tx((sql) =>
           redeemSessionToken(emu, sql, hashToken(r.sessionToken), a.clientId),

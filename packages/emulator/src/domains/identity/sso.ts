@@ -447,7 +447,9 @@ export function ssoRoutes(router: Router, emu: Emulator) {
       email: z.string().trim().max(254).pipe(z.email()),
       name: z.string().max(200).optional(),
     }),
-    async handler({ msg }) {
+    async handler({ msg, c }) {
+      // A token that signs its person on: never kept by a cache (checklist 42).
+      noStore(c);
       const conn = await idpConnection(emu.db, msg.id);
       if (!conn) throw connectionNotFound();
       return { idToken: signIdToken(emu, conn.id, msg), expiresIn: ID_TOKEN_TTL_SECONDS };

@@ -847,6 +847,17 @@ export async function canVerifyCode(emu: Emulator, sql: Sql, token: string) {
   return rows.length > 0;
 }
 
+/** Whether a recovery link's token can still set a password: known, not used, not expired. */
+export async function canRecover(emu: Emulator, sql: Sql, token: string) {
+  if (!token || token.length > 512) return false;
+  const rows = await sql.query(
+    `SELECT 1 FROM identity_challenges WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2
+        AND purpose = 'RECOVERY'`,
+    [hashToken(token), emu.now()],
+  );
+  return rows.length > 0;
+}
+
 /** Closes every open link and code of a member (a block: a reset link mailed before it set a password). */
 export async function closeMemberChallenges(emu: Emulator, sql: Sql, memberId: string) {
   await sql.query('UPDATE identity_challenges SET used_at = $2 WHERE member_id = $1 AND used_at IS NULL', [
