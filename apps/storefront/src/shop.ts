@@ -24,6 +24,22 @@ function retryOnce(failures: number, error: unknown) {
   return failures < 1 && (throttled || !isRefusal(error));
 }
 
+/**
+ * Reads are sent offline too (`networkMode: 'always'`), and fail saying the shop could not be
+ * reached, with "Try again": held until the network came back (TanStack Query's default), a page
+ * asked for offline showed its skeleton with nothing said, and a new estimate address or listing
+ * page showed the previous one's totals or products as if they were the new ones. Back online,
+ * the failed reads on screen are sent again. Cart changes are still held offline (the page says so).
+ */
 export const queryClient = new QueryClient({
-  defaultOptions: { queries: { staleTime: 30_000, retry: retryOnce, refetchOnWindowFocus: false } },
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      retry: retryOnce,
+      refetchOnWindowFocus: false,
+      networkMode: 'always',
+      // (TanStack Query's default turns this off with `networkMode: 'always'`)
+      refetchOnReconnect: true,
+    },
+  },
 });

@@ -352,7 +352,8 @@ export interface LogoutVars {
  * tokens are cleared even when the call then rejects (a `returnUrl` that is not an absolute
  * http(s) URL is a `ValidationError`), so the cached cart and session are dropped however it
  * ends. One logout at a time, as {@link useCheckout}: a call while one is under way or after one
- * succeeded gets that one, until `reset()` or the next member login.
+ * succeeded gets that one, until `reset()` or the next member login (in this tab, or in another tab
+ * sharing its token storage).
  * @example const logout = useLogout(); logout.mutate({ returnUrl: `${location.origin}/` });
  */
 export function useLogout(navigate: (url: string) => void = (url) => globalThis.location.assign(url)) {
@@ -373,16 +374,32 @@ export function useLogout(navigate: (url: string) => void = (url) => globalThis.
         ]),
     }),
   );
-  // A member logged in again (without leaving the page): the next logout is a new one.
+  // A member logged in again (without leaving the page), here or in another tab: the next logout
+  // is a new one.
   const { reset } = m;
-  useEffect(
-    () =>
-      // (a client without member logins, an API key's, has no events to follow)
-      memberAuthOf(client)?.on('tokensChanged', (t, renewed) => {
-        // Not when the logout's own call renews the member's token on its way.
-        if (!renewed && roleOf(t) === 'member') reset();
-      }),
-    [client, reset],
-  );
+  useEffect(() => {
+    // (a client without member logins, an API key's, has no events to follow)
+    const offTokens = memberAuthOf(client)?.on('tokensChanged', (t, renewed) => {
+      // Not when the logout's own call renews the member's token on its way.
+      if (!renewed && roleOf(t) === 'member') reset();
+    });
+    // Another tab's login is no event of this tab's strategy: the provider reads it from the shared
+    // storage (see `useSessionFollow`) and sets the cached role, which turns from a known visitor's
+    // (or none) to `member`. Not the first role read (the session found on mounting), which a
+    // logout already on its way may follow.
+    let role = qc.getQueryData<Role>(shopkitKeys.session);
+    const offCache = qc.getQueryCache().subscribe((event) => {
+      const key = event.query.queryKey;
+      if (event.type !== 'updated' || key.length !== 2 || key[0] !== 'shopkit' || key[1] !== 'session')
+        return;
+      const before = role;
+      role = event.query.state.data as Role | undefined;
+      if (role === 'member' && before !== undefined && before !== 'member') reset();
+    });
+    return () => {
+      offTokens?.();
+      offCache();
+    };
+  }, [client, qc, reset]);
   return m;
 }

@@ -33,6 +33,8 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
     if (!open) return;
     if (!qty.isPending) qty.reset();
     if (!remove.isPending) remove.reset();
+    // A checkout that failed from it before is not said again either.
+    if (!checkout.busy) checkout.forget();
   }, [open]);
   // What the focus was on may go while the drawer is open (the session ended under it and the
   // cart went with it; another tab emptied it): focus goes to the heading, not the page's body

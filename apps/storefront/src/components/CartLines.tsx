@@ -9,6 +9,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { imageUrl } from '../config.ts';
 import { humanMessage } from '../errors.ts';
+import { HELD, useHeld } from '../offline.ts';
 
 function describe(l: LineItem) {
   return (l.descriptionLines ?? [])
@@ -40,12 +41,23 @@ export function useLineChanges() {
   }, [id]);
   // The last change's error only: one that went through after a failed one changed the cart.
   const error = qty.submittedAt > remove.submittedAt ? qty.error : remove.error;
-  return { qty, remove, error };
+  // A change held while the browser is offline, sent once it is back.
+  const held = useHeld(qty.isPaused || remove.isPaused);
+  return { qty, remove, error, held };
 }
 export type LineChanges = ReturnType<typeof useLineChanges>;
 
-/** Why the last change of the cart's lines failed (rolled back), if it did. */
+/**
+ * Why the last change of the cart's lines failed (rolled back), if it did; or that changes are
+ * held offline (shown already, sent once the browser is back online).
+ */
 export function LineChangeError({ changes }: { changes: LineChanges }) {
+  if (changes.held)
+    return (
+      <p className="notice" role="alert">
+        {HELD.lines}
+      </p>
+    );
   return changes.error ? (
     <p className="notice notice-error" role="alert">
       The cart was not changed. {humanMessage(changes.error)}

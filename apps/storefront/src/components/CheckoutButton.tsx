@@ -1,6 +1,7 @@
 import { shopkitKeys, useCheckout } from '@shopkit/react';
 import { ApplicationError } from '@shopkit/sdk';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { checkoutVars, useCheckoutChoices } from '../checkout.ts';
 
 /** The platform has no current cart for the caller (its order was placed, in another tab say). */
@@ -9,21 +10,28 @@ const cartGone = (e: unknown) => e instanceof ApplicationError && e.code === 'OW
 /**
  * The checkout of the cart page and the drawer: the cart page's address and shipping option, one
  * checkout however often the button is pressed (`useCheckout` ignores a second start). A cart
- * that is gone is read again: the page shows it empty, not its old lines under a refusal.
+ * that is gone is read again: the page shows it empty, not its old lines under a refusal. Both
+ * show the checkout busy, but only the one whose button started it says why it failed: the
+ * drawer's failure is not the cart page's behind it (nor the page's the drawer's); `forget()`
+ * drops a failure said before (the drawer opened again).
  */
 export function useCartCheckout() {
   const checkout = useCheckout();
   const choices = useCheckoutChoices();
   const qc = useQueryClient();
+  const [started, setStarted] = useState(false);
   return {
-    error: checkout.error,
+    error: started ? checkout.error : null,
     busy: checkout.isPending || checkout.isSuccess,
-    start: () =>
+    forget: () => setStarted(false),
+    start: () => {
+      setStarted(true);
       checkout.mutate(checkoutVars(choices), {
         onError: (e) => {
           if (cartGone(e)) void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
         },
-      }),
+      });
+    },
   };
 }
 

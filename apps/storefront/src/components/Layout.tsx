@@ -21,6 +21,17 @@ export function Layout() {
   useEffect(() => {
     if (location.pathname !== openedOn.current) setDrawer(false);
   }, [location.pathname]);
+  // Arriving on another page by a link in the page before (a product card, a line's name), whose
+  // element went with that page: focus goes to the new page's content, not to the page's body
+  // (where a screen reader said nothing of the new page, and Tab went on from where the link
+  // was). A link that stays (the header's) keeps it; the first page starts at the top.
+  const shownPath = useRef(location.pathname);
+  useEffect(() => {
+    if (shownPath.current === location.pathname) return;
+    shownPath.current = location.pathname;
+    const active = document.activeElement;
+    if (!active || active === document.body) main.current?.focus({ preventScroll: true });
+  }, [location.pathname]);
   return (
     <>
       <a className="skip-link" href="#main">

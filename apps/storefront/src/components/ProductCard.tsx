@@ -33,9 +33,9 @@ export function ProductCard({ product }: { product: Product }) {
     <li className="card">
       <Link to={`/products/${product.slug}`} className="card-link">
         <div className="card-media">
-          {img && (
-            <img src={img.url} alt={img.altText ?? product.name} width={400} height={400} loading="lazy" />
-          )}
+          {/* The card's heading names the link: an image named too made screen readers say the
+              product's name twice ("Linen Shirt Linen Shirt"). */}
+          {img && <img src={img.url} alt="" width={400} height={400} loading="lazy" />}
           {ribbon && <span className="ribbon">{ribbon}</span>}
         </div>
         <h3 className="card-title">{product.name}</h3>

@@ -1,12 +1,13 @@
 import { useApplyCoupon, useCart, useCartUpdating, useEstimateTotals, useRemoveCoupon } from '@shopkit/react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
+import { type Destination, estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
 import { CartLines, LineChangeError, useLineChanges } from '../components/CartLines.tsx';
 import { CheckoutButton, useCartCheckout } from '../components/CheckoutButton.tsx';
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
-import { humanMessage } from '../errors.ts';
+import { humanMessage, isRefusal } from '../errors.ts';
 import { cents, discountParts, money, optionCents } from '../format.ts';
+import { HELD, useHeld } from '../offline.ts';
 import { useSession } from '../session.ts';
 import { shippingDropped } from '../shipping.ts';
 import { useTitle } from '../title.ts';
@@ -24,20 +25,34 @@ function Coupon() {
   // Set at once, before `isPending` re-renders: a double click sends one apply or removal.
   const sending = useRef(false);
   const busy = remove.isPending;
+  // Offline, the apply or removal is held until the browser is back online: said, not only busy.
+  const applyHeld = useHeld(apply.isPaused);
+  const removeHeld = useHeld(remove.isPaused);
   const input = useRef<HTMLInputElement>(null);
   const line = useRef<HTMLParagraphElement>(null);
   // The form and the coupon's line take each other's place: focus follows instead of falling to
-  // the page (the line after an apply, the code box after a removal).
+  // the page (the line after an apply, the code box after a removal). Only then: arriving, the
+  // page starts at its top, not in the code box.
   const shown = coupon ? 'coupon' : 'form';
+  const wasShown = useRef(shown);
   useEffect(() => {
+    if (wasShown.current === shown) return;
+    wasShown.current = shown;
     if (!focusLost()) return;
     if (shown === 'coupon') line.current?.focus();
     else input.current?.focus();
   }, [shown]);
+  // "Apply" pressed with no code: said, not nothing.
+  const [blank, setBlank] = useState(false);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const code = String(new FormData(e.currentTarget).get('code') ?? '').trim();
-    if (!code || sending.current) return;
+    if (sending.current) return;
+    setBlank(!code);
+    if (!code) {
+      input.current?.focus();
+      return;
+    }
     sending.current = true;
     apply.mutate(code, {
       onSettled: () => {
@@ -70,7 +85,11 @@ function Coupon() {
         </p>
         {/* A removal that failed left the coupon applied: say why, rather than nothing. */}
         <p role="alert" className="field-error">
-          {remove.error ? `The coupon was not removed: ${humanMessage(remove.error)}` : ''}
+          {remove.error
+            ? `The coupon was not removed: ${humanMessage(remove.error)}`
+            : removeHeld
+              ? HELD.uncoupon
+              : ''}
         </p>
       </>
     );
@@ -78,18 +97,49 @@ function Coupon() {
     <form onSubmit={onSubmit} className="coupon">
       <label htmlFor={`${id}-code`}>Coupon code</label>
       <div className="row">
-        <input ref={input} id={`${id}-code`} name="code" autoComplete="off" aria-describedby={`${id}-err`} />
+        <input
+          ref={input}
+          id={`${id}-code`}
+          name="code"
+          autoComplete="off"
+          aria-invalid={blank || undefined}
+          aria-describedby={`${id}-err`}
+        />
         {/* aria-disabled, not disabled: the button pressed keeps focus while the code is sent. */}
         <button type="submit" className="button" aria-disabled={apply.isPending || undefined}>
           {apply.isPending ? 'Applying…' : 'Apply'}
         </button>
       </div>
       <p id={`${id}-err`} role="alert" className="field-error">
-        {apply.error ? humanMessage(apply.error) : ''}
+        {blank
+          ? 'Enter a coupon code.'
+          : apply.error
+            ? humanMessage(apply.error)
+            : applyHeld
+              ? HELD.coupon
+              : ''}
       </p>
     </form>
   );
 }
+
+/** The estimate address the form holds. */
+function readDestination(form: HTMLFormElement): Destination {
+  const f = new FormData(form);
+  const get = (k: string) => String(f.get(k) ?? '').trim();
+  return {
+    country: get('country').toUpperCase(),
+    subdivision: get('subdivision').toUpperCase(),
+    city: get('city'),
+    postalCode: get('postalCode'),
+  };
+}
+
+const sameDestination = (a: Destination, b: Destination) =>
+  a.country === b.country &&
+  a.subdivision === b.subdivision &&
+  a.city === b.city &&
+  a.postalCode === b.postalCode;
 
 function Totals() {
   // Shared with the drawer: its "Check out" starts the same checkout as this page's.
@@ -106,21 +156,20 @@ function Totals() {
     setDropped(undefined);
     setCheckoutChoices({ ...choices, shipping: code, shippingTitle: title });
   };
-  const onAddress = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    const get = (k: string) => String(f.get(k) ?? '').trim();
+  const form = useRef<HTMLFormElement>(null);
+  const country = useRef<HTMLInputElement>(null);
+  /** Estimates at the address the form holds now; whether it is another than the one estimated. */
+  const estimateAt = (f: HTMLFormElement) => {
+    const next = readDestination(f);
+    if (dest && sameDestination(next, dest)) return false;
     setDropped(undefined);
     // The chosen shipping option stays chosen: the estimate asks for it at the new address.
-    setCheckoutChoices({
-      ...choices,
-      destination: {
-        country: get('country').toUpperCase(),
-        subdivision: get('subdivision').toUpperCase(),
-        city: get('city'),
-        postalCode: get('postalCode'),
-      },
-    });
+    setCheckoutChoices({ ...choices, destination: next });
+    return true;
+  };
+  const onAddress = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (!estimateAt(e.currentTarget)) void est.refetch();
   };
   const s = est.data?.priceSummary;
   const shippingOptions =
@@ -140,6 +189,28 @@ function Totals() {
     setCheckoutChoices({ ...choices, shipping: undefined, shippingTitle: undefined });
   }, [drop, choices]);
   const failed = drop === 'refused' ? null : est.error;
+  // "Try again" estimates at the address the form holds now (corrected since, maybe); the same
+  // address the shop refused is not sent again as it is: the shopper is taken to it to correct it.
+  const retry = () => {
+    if (form.current && estimateAt(form.current)) return;
+    if (isRefusal(failed)) country.current?.focus();
+    else void est.refetch();
+  };
+  // A new estimate's total is said (the totals change silently otherwise): not the first one the
+  // page shows, and said again after every estimate, even when it is the same amount.
+  const [announced, setAnnounced] = useState('');
+  const seen = useRef<number>(undefined);
+  const settledTotal = !stale && !est.isPlaceholderData && !failed ? s?.total.formattedAmount : undefined;
+  useEffect(() => {
+    if (!settledTotal) {
+      setAnnounced('');
+      return;
+    }
+    if (seen.current === est.dataUpdatedAt) return;
+    const first = seen.current === undefined;
+    seen.current = est.dataUpdatedAt;
+    if (!first) setAnnounced(`Estimated total: ${settledTotal}.`);
+  }, [settledTotal, est.dataUpdatedAt]);
   // The shipping's discount (a free-shipping coupon) shows on the shipping line, the items' as the discount.
   const { shipping: shippingDiscount, items } = discountParts(est.data);
   const itemDiscount = items / 100;
@@ -147,17 +218,21 @@ function Totals() {
     <section className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Order summary</h2>
       <Coupon />
-      <form onSubmit={onAddress} className="estimate-form">
+      <form ref={form} onSubmit={onAddress} className="estimate-form">
         <fieldset>
           <legend>Estimate shipping and tax</legend>
           <div className="row">
             <div className="field">
               <label htmlFor={`${id}-country`}>Country code</label>
+              {/* Two letters, as the platform takes it: the browser says so before anything is sent. */}
               <input
+                ref={country}
                 id={`${id}-country`}
                 name="country"
                 defaultValue={dest?.country ?? 'US'}
                 maxLength={2}
+                pattern="[A-Za-z]{2}"
+                title="Two letters, e.g. US"
                 required
                 autoComplete="country"
               />
@@ -167,6 +242,7 @@ function Totals() {
               <input
                 id={`${id}-sub`}
                 name="subdivision"
+                maxLength={100}
                 defaultValue={dest?.subdivision ?? ''}
                 autoComplete="address-level1"
               />
@@ -178,6 +254,7 @@ function Totals() {
               <input
                 id={`${id}-city`}
                 name="city"
+                maxLength={200}
                 defaultValue={dest?.city ?? ''}
                 autoComplete="address-level2"
               />
@@ -187,6 +264,7 @@ function Totals() {
               <input
                 id={`${id}-zip`}
                 name="postalCode"
+                maxLength={40}
                 defaultValue={dest?.postalCode ?? ''}
                 autoComplete="postal-code"
               />
@@ -220,6 +298,7 @@ function Totals() {
         </fieldset>
       )}
       <div role="status">
+        {announced && <p className="visually-hidden">{announced}</p>}
         {dropped && (
           <p className="notice">
             {dropped} is not offered to this address
@@ -229,7 +308,7 @@ function Totals() {
           </p>
         )}
       </div>
-      {failed && <ErrorState error={failed} retry={() => est.refetch()} title="Totals are not available" />}
+      {failed && <ErrorState error={failed} retry={retry} title="Totals are not available" />}
       {s ? (
         <dl className={stale ? 'totals updating' : 'totals'} aria-label="Totals" aria-busy={stale}>
           <dt>Subtotal</dt>

@@ -4,6 +4,7 @@ import { useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { PriceTag } from '../components/ProductCard.tsx';
 import { ErrorState, LoadingHeading, Skeleton } from '../components/States.tsx';
+import { HELD, useHeld } from '../offline.ts';
 import { parseQuantity, quantityInCart, quantityProblem, trackedStock } from '../quantity.ts';
 import { useTitle } from '../title.ts';
 
@@ -81,6 +82,8 @@ function ProductDetail({ product }: { product: Product }) {
   // price and stock are another variant's (or no variant's: "Out of stock" for a size in stock).
   const known = avail.isPlaceholderData ? undefined : avail.data;
   const add = useAddToCart();
+  // Offline, the add is held until the browser is back online: said, not only "Adding…".
+  const held = useHeld(add.isPaused);
   const { data: currentCart } = useCart();
   const id = useId();
   const variant = known?.selectedVariant;
@@ -97,6 +100,11 @@ function ProductDetail({ product }: { product: Product }) {
   });
   const canBuy = !soldOut && complete && !!known?.availableForPurchase && !avail.isFetching && !problem;
 
+  // What was said of the last add (it went in, or why not), once the choice or quantity changed.
+  const forgetAdd = () => {
+    setAdded(false);
+    if (!add.isPending) add.reset();
+  };
   // Set at once, before `isPending` re-renders: a double click adds once.
   const adding = useRef(false);
   const onAdd = () => {
@@ -192,8 +200,9 @@ function ProductDetail({ product }: { product: Product }) {
                       value={c.description}
                       checked={choices[o.name ?? ''] === c.description}
                       onChange={() => {
-                        // "Added to your cart" was said of the variant chosen before.
-                        setAdded(false);
+                        // "Added to your cart" (or why it could not be) was said of the variant
+                        // chosen before.
+                        forgetAdd();
                         setChoices((s) => ({ ...s, [o.name ?? '']: c.description ?? '' }));
                       }}
                     />
@@ -240,7 +249,7 @@ function ProductDetail({ product }: { product: Product }) {
               aria-invalid={problem ? true : undefined}
               aria-describedby={`${id}-qty-error`}
               onChange={(e) => {
-                setAdded(false);
+                forgetAdd();
                 setQuantityText(e.target.value);
               }}
             />
@@ -266,6 +275,7 @@ function ProductDetail({ product }: { product: Product }) {
             </p>
           )}
           {add.error && <ErrorState error={add.error} title="Could not add to the cart" />}
+          {held && <p className="notice">{HELD.add}</p>}
         </div>
         {product.description && <p className="description">{product.description}</p>}
         {product.additionalInfoSections?.map((s) => (
