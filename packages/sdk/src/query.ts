@@ -246,8 +246,11 @@ for (const entry of 'eq: ne gt ge:gte lt le:lte in hasSome hasAll startsWith end
 
 /** Runs one page of a query and wraps the answer. */
 export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Promise<QueryPage<T>> {
-  // An answer may leave out an empty list (the platform SDK reads `items ?? []` too).
-  const { items = [], metadata = {} } = await run(query);
+  // An answer may leave out an empty list (the platform SDK reads `items ?? []` too), or send
+  // `null` for it or for its metadata: an empty page, not a TypeError.
+  let { items, metadata } = await run(query);
+  items ??= [];
+  metadata ??= {};
   const limit = query.paging?.limit ?? DEFAULT_LIMIT;
   const offset = query.paging?.offset ?? metadata.offset ?? 0;
   const totalCount = metadata.tooManyToCount ? undefined : metadata.total;

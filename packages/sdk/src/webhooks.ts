@@ -431,7 +431,7 @@ export async function process(body: string, options: ProcessOptions): Promise<We
       'MALFORMED_TOKEN',
       'The webhook token names critical header extensions ("crit"), which are not supported',
     );
-  const key = await importKey(options.publicKey);
+  const key = await importKey(options?.publicKey);
   const mismatch = () => fail('INVALID_SIGNATURE', 'The webhook signature does not match the public key');
   let signature: ReturnType<typeof bytes>;
   try {

@@ -120,17 +120,23 @@ export async function exchangeAppInstallCode(
   client: AnyClient,
   input: { appId: string; appSecret: string; code: string },
 ): Promise<AppInstallTokens> {
-  const json = await postTokenRequest(client.transport, '/oauth/access', {
-    code: input.code,
-    client_id: input.appId,
-    client_secret: input.appSecret,
-    grant_type: 'authorization_code',
-  });
-  if (!json.refresh_token)
-    throw new ShopkitError('something went wrong', {
-      status: 200,
-      code: 'TOKEN_REQUEST_FAILED',
-      description: 'The install code exchange gave no refresh token',
+  try {
+    const json = await postTokenRequest(client.transport, '/oauth/access', {
+      code: input.code,
+      client_id: input.appId,
+      client_secret: input.appSecret,
+      grant_type: 'authorization_code',
     });
-  return { accessToken: json.access_token, refreshToken: json.refresh_token };
+    if (!json.refresh_token)
+      throw new ShopkitError('something went wrong', {
+        status: 200,
+        code: 'TOKEN_REQUEST_FAILED',
+        description: 'The install code exchange gave no refresh token',
+      });
+    return { accessToken: json.access_token, refreshToken: json.refresh_token };
+  } catch (e) {
+    // Reported to the client's `onError` before it is thrown, as every failure is (spec 7).
+    client._.o.onError?.(e as ShopkitError, { method: 'POST', path: '/oauth/access' });
+    throw e;
+  }
 }

@@ -140,9 +140,11 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     return {
       accessToken: {
         value: json.access_token,
-        // No lifetime given (`NaN` in the platform's SDK, never expired): kept until a call is
-        // refused with 401, which renews it. A date far off, not `NaN`, which JSON stores as null.
-        expiresAt: nowSeconds() + Number(json.expires_in ?? Number.NaN) || 1e12,
+        // No lifetime given (`NaN` in the platform's SDK, never expired), or none that is a number
+        // of seconds (`""` and 0, as the app strategy reads them; `""` read as 0 was a renewal
+        // before every call): kept until a call is refused with 401, which renews it. A date far
+        // off, not `NaN`, which JSON stores as null.
+        expiresAt: nowSeconds() + Number(json.expires_in || Number.NaN) || 1e12,
       },
       refreshToken: { value: json.refresh_token ?? '', role },
     } satisfies Tokens;

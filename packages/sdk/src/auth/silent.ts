@@ -7,12 +7,39 @@
  */
 import type { AnyClient } from '../client.ts';
 import { fail } from '../http/engine.ts';
-import { ShopkitError } from '../http/errors.ts';
-import { createRedirectSession } from '../modules/redirects.ts';
+import { ShopkitError, systemError } from '../http/errors.ts';
+import type { CallOptions } from '../http/op.ts';
+import { createRedirectSession, type RedirectSessionOptions } from '../modules/redirects.ts';
 import { exchangeCode } from './exchange.ts';
 import type { OAuthStrategyApi } from './oauth.ts';
 import { generateChallenge, generateState, generateVerifier } from './pkce.ts';
+import { REDIRECT_SESSION_PATH } from './return-url.ts';
 import type { Tokens } from './tokens.ts';
+
+/**
+ * The URL of a new redirect session, for the login flows. An answer without an absolute one is
+ * unreadable (`INVALID_RESPONSE`), reported as a call's failure is: a missing `redirectSession`
+ * was a `TypeError`, and an `authUrl` of `undefined` sent the browser to `/undefined`.
+ */
+export async function sessionUrl(
+  client: AnyClient,
+  options: RedirectSessionOptions,
+  call?: CallOptions,
+): Promise<string> {
+  const url = (await createRedirectSession(client, options, call)).redirectSession?.fullUrl;
+  if (typeof url !== 'string' || !URL.canParse(url))
+    fail(
+      client,
+      systemError(null, {
+        status: 200,
+        code: 'INVALID_RESPONSE',
+        reason: 'the answer holds no redirect session URL',
+      }),
+      'POST',
+      REDIRECT_SESSION_PATH,
+    );
+  return url;
+}
 
 /**
  * Member tokens for a session token from `login`/`register` (role `member`; not stored: call
@@ -37,7 +64,7 @@ export async function getMemberTokensForDirectLogin(
   const auth = client.auth as OAuthStrategyApi;
   const codeVerifier = generateVerifier();
   const state = generateState();
-  const { redirectSession } = await createRedirectSession(client, {
+  const fullUrl = await sessionUrl(client, {
     auth: {
       authRequest: {
         clientId: auth.clientId,
@@ -52,7 +79,7 @@ export async function getMemberTokensForDirectLogin(
       prompt: 'none',
     },
   });
-  const origin = new URL(redirectSession.fullUrl).origin;
+  const origin = new URL(fullUrl).origin;
   // The authorize page's answer; a refusal or the timeout is reported as a call's failure is.
   const code = await new Promise<string>((resolve, reject) => {
     const frame = w.document!.createElement('iframe');
@@ -100,7 +127,7 @@ export async function getMemberTokensForDirectLogin(
     );
     w.window!.addEventListener('message', onMessage);
     frame.style.display = 'none';
-    frame.src = redirectSession.fullUrl;
+    frame.src = fullUrl;
     w.document!.body.appendChild(frame);
   }).catch((e) => fail(client, e, 'GET', '/oauth2/authorize'));
   return exchangeCode(client, auth, code, codeVerifier);

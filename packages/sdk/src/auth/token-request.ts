@@ -82,10 +82,11 @@ export async function postTokenRequest(
     // An access token that is no string would go into `Authorization` and break the renewals later.
     if (res?.status === 200 && json.access_token && typeof json.access_token === 'string')
       return json as TokenResponse & { access_token: string };
-    if ((!res || res.status > 499) && attempt < attempts) {
-      await new Promise((r) =>
-        setTimeout(r, Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1))),
-      );
+    const wait = Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
+    // A wait of 2^31 ms or more, past timers' range (a timer fires it after 1 ms), is no retry, as
+    // in the engine (`pause`): the failure is thrown at once.
+    if ((!res || res.status > 499) && attempt < attempts && wait < 2 ** 31) {
+      await new Promise((r) => setTimeout(r, wait));
       continue;
     }
     throw new ShopkitError('something went wrong', {

@@ -8,6 +8,7 @@ import { exchangeCode, tokenFailure } from '../auth/exchange.ts';
 import type { OAuthStrategyApi } from '../auth/oauth.ts';
 import { generateChallenge, generateState, generateVerifier } from '../auth/pkce.ts';
 import { allowedReturnOrigins, REDIRECT_SESSION_PATH, returnUrlProblem } from '../auth/return-url.ts';
+import { sessionUrl } from '../auth/silent.ts';
 import { emptyTokens, TokenRole, type Tokens } from '../auth/tokens.ts';
 import type { AnyClient } from '../client.ts';
 import { fail } from '../http/engine.ts';
@@ -21,7 +22,6 @@ import {
 import { type CallOptions, op } from '../http/op.ts';
 import { float } from '../transforms.ts';
 import { IDENTITY_FIELDS, PROFILE, VALUE } from './identity-fields.ts';
-import { createRedirectSession } from './redirects.ts';
 
 export {
   AddressTag,
@@ -278,16 +278,22 @@ export async function register(
     /** Sent as the platform's `clientMetaData` (for the site's own records). */
     clientMetaData?: Record<string, unknown>;
   },
+  call?: CallOptions,
 ): Promise<LoginResult> {
   // Called without its parameters (from plain JavaScript): the platform names what is missing.
   const p = params ?? ({} as typeof params);
   try {
-    const r = await registerOp(client, p.email, {
-      password: p.password,
-      profile: p.profile,
-      captchaTokens: captcha(p.captchaTokens),
-      clientMetaData: p.clientMetaData,
-    });
+    const r = await registerOp(
+      client,
+      p.email,
+      {
+        password: p.password,
+        profile: p.profile,
+        captchaTokens: captcha(p.captchaTokens),
+        clientMetaData: p.clientMetaData,
+      },
+      call,
+    );
     return fromState(client, r);
   } catch (e) {
     forget(client);
@@ -315,14 +321,16 @@ export async function login(
     /** Sent as the platform's `clientMetaData`. */
     clientMetaData?: Record<string, unknown>;
   },
+  call?: CallOptions,
 ): Promise<LoginResult> {
   const p = params ?? ({} as typeof params);
   try {
-    const r = await loginOp(client, p.email, {
-      password: p.password,
-      captchaTokens: captcha(p.captchaTokens),
-      clientMetaData: p.clientMetaData,
-    });
+    const r = await loginOp(
+      client,
+      p.email,
+      { password: p.password, captchaTokens: captcha(p.captchaTokens), clientMetaData: p.clientMetaData },
+      call,
+    );
     return fromState(client, r);
   } catch (e) {
     forget(client);
@@ -346,16 +354,18 @@ export async function processVerification(
   params: ({ code: string; verificationCode?: string } | { code?: undefined; verificationCode: string }) & {
     stateToken?: string;
   },
+  call?: CallOptions,
 ): Promise<LoginResult> {
+  // Called without its parameters (from plain JavaScript): a result, as for a wrong code.
+  const p = params ?? ({} as typeof params);
   const r = client.auth ? remembered.get(client.auth) : undefined;
   const stateToken =
-    params.stateToken ??
-    (r?.loginState === LoginState.EMAIL_VERIFICATION_REQUIRED ? r.stateToken : undefined);
+    p.stateToken ?? (r?.loginState === LoginState.EMAIL_VERIFICATION_REQUIRED ? r.stateToken : undefined);
   if (!stateToken) return { loginState: LoginState.FAILURE, error: 'Unknown _state' };
   try {
     return fromState(
       client,
-      await verifyOp(client, { code: params.code ?? params.verificationCode, stateToken }),
+      await verifyOp(client, { code: p.code ?? p.verificationCode, stateToken }, call),
     );
   } catch (e) {
     return failure(e, isNetworkError(e) ? 'network' : appCode(e));
@@ -440,9 +450,10 @@ export async function recover(
   client: AnyClient,
   recoveryToken: string,
   password: string,
+  call?: CallOptions,
 ): Promise<LoginResult> {
   try {
-    return fromState(client, await recoverOp(client, { recoveryToken, password }));
+    return fromState(client, await recoverOp(client, { recoveryToken, password }, call));
   } catch (e) {
     return failure(e, isNetworkError(e) ? 'network' : appCode(e));
   }
@@ -581,10 +592,25 @@ const signOnOp = /* @__PURE__ */ op<
 });
 
 /**
+ * Refuses a trusted server's API key that is missing or empty (an environment variable left unset)
+ * before anything is sent: it went as the text `undefined` after the visitor token, or not at all,
+ * and the platform's refusal did not say why.
+ */
+function needKey(client: AnyClient, apiKey: unknown, path: string) {
+  if (typeof apiKey !== 'string' || !apiKey)
+    fail(
+      client,
+      new ValidationError([{ field: 'apiKey', description: 'must be a non-empty string' }]),
+      'POST',
+      path,
+    );
+}
+
+/**
  * Signs a member on from a trusted server (creates them if needed): `{sessionToken, identity}`.
  * Sent with `Authorization: <visitor token>,<api key>`; never call it from a browser.
  */
-export const signOn = (
+export const signOn = async (
   client: AnyClient,
   apiKey: string,
   params: {
@@ -595,7 +621,9 @@ export const signOn = (
   },
   options?: CallOptions,
 ): Promise<{ sessionToken: string; identity: Identity }> => {
-  const { email, ...rest } = params;
+  needKey(client, apiKey, `${A}/v2/sign-on`);
+  // Called without its parameters (from plain JavaScript): the platform names what is missing.
+  const { email, ...rest } = params ?? ({} as typeof params);
   return signOnOp(client, email, rest, { ...options, apiKey });
 };
 
@@ -606,6 +634,7 @@ export const getMemberTokensForExternalLogin = async (
   apiKey: string,
 ) => {
   const s = oauth(client);
+  needKey(client, apiKey, '/oauth2/token');
   try {
     const { Authorization } = await s.getAuthHeaders(client.transport);
     return await s.tokenRequest(
@@ -693,9 +722,10 @@ const locationOf = (r: RawHttpResponse) => r.headers?.find((h) => h.key.toLowerC
 export async function ssoCallback(
   client: AnyClient,
   params: { state: string; sessionToken: string },
+  call?: CallOptions,
 ): Promise<LoginResult> {
   try {
-    return fromState(client, await ssoCallbackOp(client, params));
+    return fromState(client, await ssoCallbackOp(client, params, call));
   } catch (e) {
     return failure(e, isNetworkError(e) ? 'network' : appCode(e));
   }
@@ -709,9 +739,10 @@ export async function loginWithTokenParams(
   client: AnyClient,
   idpConnectionId: string,
   tokenParams: Record<string, string>,
+  call?: CallOptions,
 ): Promise<LoginResult> {
   try {
-    return fromState(client, await tokenParamsOp(client, { idpConnectionId, tokenParams }));
+    return fromState(client, await tokenParamsOp(client, { idpConnectionId, tokenParams }, call));
   } catch (e) {
     return failure(e, isNetworkError(e) ? 'network' : appCode(e));
   }
@@ -771,25 +802,43 @@ const IDP_CONNECTION_IDS = {
 };
 
 /** The authorize URL for OAuth data, through a redirect session (default prompt `login`, mode `fragment`). */
-export async function getAuthUrl(client: AnyClient, data: OAuthData, options: AuthUrlOptions = {}) {
-  const { redirectSession } = await createRedirectSession(client, {
-    auth: {
-      authRequest: {
-        redirectUri: data.redirectUri,
-        clientId: oauth(client).clientId,
-        codeChallenge: data.codeChallenge,
-        codeChallengeMethod: 'S256',
-        responseMode: options.responseMode ?? 'fragment',
-        responseType: 'code',
-        scope: 'offline_access',
-        state: data.state,
-        sessionToken: options.sessionToken,
-        idp: typeof options.idp === 'string' ? IDP_CONNECTION_IDS[options.idp] : options.idp?.connectionId,
+export async function getAuthUrl(
+  client: AnyClient,
+  data: OAuthData,
+  options: AuthUrlOptions = {},
+  call?: CallOptions,
+) {
+  // No authorization without the PKCE challenge and state (checklist 3, 7): data left out, from
+  // plain JavaScript, was a TypeError.
+  if (!data?.state || !data.codeChallenge)
+    fail(
+      client,
+      new ValidationError([{ field: 'data', description: 'must be the OAuth data of generateOAuthData' }]),
+      'POST',
+      REDIRECT_SESSION_PATH,
+    );
+  const authUrl = await sessionUrl(
+    client,
+    {
+      auth: {
+        authRequest: {
+          redirectUri: data.redirectUri,
+          clientId: oauth(client).clientId,
+          codeChallenge: data.codeChallenge,
+          codeChallengeMethod: 'S256',
+          responseMode: options.responseMode ?? 'fragment',
+          responseType: 'code',
+          scope: 'offline_access',
+          state: data.state,
+          sessionToken: options.sessionToken,
+          idp: typeof options.idp === 'string' ? IDP_CONNECTION_IDS[options.idp] : options.idp?.connectionId,
+        },
+        prompt: options.prompt ?? 'login',
       },
-      prompt: options.prompt ?? 'login',
     },
-  });
-  return { authUrl: redirectSession.fullUrl };
+    call,
+  );
+  return { authUrl };
 }
 
 /**
@@ -840,7 +889,7 @@ export async function getMemberTokens(
   data: OAuthData,
 ): Promise<Tokens> {
   if (!code || !state) return tokenFailure(client, 'Missing code or _state', 'MISSING_CODE_OR_STATE');
-  if (state !== data.state || usedStates.has(state))
+  if (state !== data?.state || usedStates.has(state))
     return tokenFailure(client, 'Invalid _state', 'INVALID_STATE');
   // Spent now (checklist 9); the set keeps the latest 1000 states, enough for a server's logins in
   // progress.
@@ -873,7 +922,7 @@ export async function getMemberTokensFromUrl(
   }
   const { code, state, error, errorDescription } = answer;
   if (!error) return getMemberTokens(client, code, state, data);
-  if (state !== data.state) return tokenFailure(client, 'Invalid _state', 'INVALID_STATE');
+  if (state !== data?.state) return tokenFailure(client, 'Invalid _state', 'INVALID_STATE');
   return tokenFailure(client, errorDescription || error, error);
 }
 
@@ -897,7 +946,7 @@ export async function logoutOnServer(
   options: { postLogoutRedirectUri?: string; clientId?: string } = {},
   callOptions?: CallOptions,
 ): Promise<{ redirectUrl?: string; response: RawHttpResponse }> {
-  unsafeUrl(client, 'options.postLogoutRedirectUri', options.postLogoutRedirectUri, LOGOUT_PATH, 'GET');
+  unsafeUrl(client, 'options.postLogoutRedirectUri', options?.postLogoutRedirectUri, LOGOUT_PATH, 'GET');
   const response = await logoutOp(client, options, callOptions);
   return { redirectUrl: locationOf(response), response };
 }
@@ -913,6 +962,7 @@ export async function logoutOnServer(
 export async function logout(
   client: AnyClient,
   originalUrl?: string,
+  call?: CallOptions,
 ): Promise<{ logoutUrl?: string; warning?: ShopkitError }> {
   const s = oauth(client);
   let logoutUrl: string | undefined;
@@ -922,12 +972,14 @@ export async function logout(
   let refused: unknown;
   try {
     if (!problem && (await s.loggedIn()))
-      logoutUrl = (
-        await createRedirectSession(client, {
+      logoutUrl = await sessionUrl(
+        client,
+        {
           logout: { clientId: s.clientId },
           ...(originalUrl ? { callbacks: { postFlowUrl: originalUrl } } : {}),
-        })
-      ).redirectSession.fullUrl;
+        },
+        call,
+      );
   } catch (e) {
     // The local logout happens whatever the network says (checklist 33); an unsafe return URL is
     // still the caller's error, thrown once the tokens are gone.
