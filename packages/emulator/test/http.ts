@@ -32,6 +32,17 @@ export function identityCalls(emu: () => TestEmulator) {
       ),
     login: async (email: string, password = PASSWORD) =>
       call('POST', '/_api/iam/authentication/v2/login', { loginId: { email }, password }, await asVisitor()),
+    /** The code of the newest mail to `email` in the dev mailbox. */
+    lastCode: async (email: string) =>
+      (await call('GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)).body.messages[0]
+        .code as string,
+    /** Posts a hosted login page's form (`fields`, as `formFields` reads them), redirects not followed. */
+    submit: (fields: Record<string, string>) =>
+      fetch(`${emu().url}/oauth2/authorize/submit`, {
+        method: 'POST',
+        redirect: 'manual',
+        body: new URLSearchParams(fields),
+      }),
   };
 }
 

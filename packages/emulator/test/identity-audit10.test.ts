@@ -32,18 +32,9 @@ describe.each(testBackends())('identity audit 10 (%s)', (backend) => {
   afterAll(() => emu?.stop());
 
   const { call, owner } = jsonCalls(() => emu);
-  const { register, login } = identityCalls(() => emu);
+  const { register, login, lastCode, submit: post } = identityCalls(() => emu);
   let n = 0;
   const newEmail = () => `audit10-${++n}-${backend}@example.test`;
-  const lastCode = async (email: string) =>
-    (await call('GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)).body.messages[0]
-      .code as string;
-  const post = (fields: Record<string, string>) =>
-    fetch(`${emu.url}/oauth2/authorize/submit`, {
-      method: 'POST',
-      redirect: 'manual',
-      body: new URLSearchParams(fields),
-    });
   /** The hosted login form of a new plain authorization request. */
   const loginForm = async () => {
     const page = await fetch(authorizeUrl(emu, `${SHOP}/callback`, { response_mode: 'query' }));

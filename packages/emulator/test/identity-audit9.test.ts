@@ -30,18 +30,9 @@ describe.each(testBackends())('identity audit 9 (%s)', (backend) => {
   afterAll(() => emu?.stop());
 
   const { call, owner } = jsonCalls(() => emu);
-  const { settings, register } = identityCalls(() => emu);
+  const { settings, register, lastCode, submit: post } = identityCalls(() => emu);
   let n = 0;
   const newEmail = () => `audit9-${++n}-${backend}@example.test`;
-  const lastCode = async (email: string) =>
-    (await call('GET', `/_api/emulator/v1/mailbox?to=${encodeURIComponent(email)}`)).body.messages[0]
-      .code as string;
-  const post = (fields: Record<string, string>) =>
-    fetch(`${emu.url}/oauth2/authorize/submit`, {
-      method: 'POST',
-      redirect: 'manual',
-      body: new URLSearchParams(fields),
-    });
 
   describe('the hosted login page once its state token is dead', () => {
     /** A member waiting for a code on the hosted page: its code form, and the session's login link. */
