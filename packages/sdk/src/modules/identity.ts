@@ -210,7 +210,8 @@ function fromState(client: AnyClient, r: StateResponse): LoginResult {
   const data = r.additionalData
     ? { identity: r.identity, additionalData: r.additionalData }
     : { identity: r.identity };
-  const unfinished = UNFINISHED[r.state];
+  // Its own entries only: an answer's state such as `constructor` is none (it was a function).
+  const unfinished = Object.hasOwn(UNFINISHED, r.state) ? UNFINISHED[r.state] : undefined;
   const out: LoginResult =
     r.state === StateType.SUCCESS
       ? { loginState: LoginState.SUCCESS, data: { ...data, sessionToken: r.sessionToken } }
@@ -302,7 +303,9 @@ export async function register(
       if (v) return { loginState: LoginState.FAILURE, error: v.description, errorCode: 'invalidEmail' };
       return { ...failure(e), violations: e.violations };
     }
+    // (no prototype: a code such as `toString` is none of these)
     const code = {
+      __proto__: null,
       ...CAPTCHA_CODES,
       '-19995': 'emailAlreadyExists',
       DUPLICATE_EMAIL: 'emailAlreadyExists',
@@ -336,6 +339,7 @@ export async function login(
     forget(client);
     if (isNetworkError(e)) return failure(e, 'network');
     const code = {
+      __proto__: null,
       ...CAPTCHA_CODES,
       '-19976': 'invalidPassword',
       '-19973': 'resetPassword',
