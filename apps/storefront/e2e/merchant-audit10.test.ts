@@ -61,6 +61,8 @@ it('shows the product list as it was left, filtered and on its page, on Back fro
   await page.getByText('Page 1 of 2', { exact: true }).waitFor();
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByText('Page 2 of 2', { exact: true }).waitFor();
+  // The URL follows in a transition: a merchant's next click comes after it.
+  await page.waitForURL(/[?&]q=paged&page=2/);
   expect(await rows.allTextContents()).toEqual(Array.from({ length: 10 }, (_, i) => `Paged ${51 + i}`));
 
   // The browser's Back.
@@ -334,6 +336,8 @@ it('gives the focus back to the Edit link of the product left, on Back from its 
   const { page, errors } = await newPage(shop.browser);
   await openConsole(page, shop);
   await page.getByLabel('Filter by name').fill('linen');
+  // The URL follows the field in a transition: a merchant's next key press comes after it.
+  await page.waitForURL(/[?&]q=linen/);
   await page.getByRole('link', { name: 'Edit Linen Trousers', exact: true }).focus();
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Edit Linen Trousers' }).waitFor();
