@@ -5,6 +5,7 @@
  * answer that can carry a session token is `no-store` (checklist 42).
  * @module
  */
+import type { Context } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, invalid, notFound, tooMany, unauthenticated } from '../../http/errors.ts';
@@ -19,6 +20,7 @@ import {
   CODE_TTL_MS,
   checkCaptcha,
   closeChallenge,
+  closeRecoveryLinks,
   countCodeFailure,
   countLoginAttempt,
   createChallenge,
@@ -193,6 +195,17 @@ const mailCode = (emu: Emulator, sql: Sql, to: string, code: string) =>
     code,
   });
 
+/**
+ * The redirect session of the hosted login page that an in-process request comes from (the
+ * page's `internal` calls pass it); a request from the network never has it.
+ */
+const hostedLoginSession = (c: Context): string | undefined =>
+  (c.env as { hostedLoginSession?: string } | undefined)?.hostedLoginSession;
+
+/** The path of the hosted login page of the `auth` redirect session `id`. */
+export const loginPagePath = (id: string) =>
+  `/oauth2/authorize?${new URLSearchParams({ redirect_session_id: id })}`;
+
 /** Resolves `Authorization: <visitor token>,<api key>` (trusted server calls): both must be valid. */
 export async function trustedCaller(emu: Emulator, authorization: string | undefined) {
   const parts = (authorization ?? '').split(',').map((s) => s.trim());
@@ -362,6 +375,8 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
           [identity.memberId, hash, emu.now()],
         );
         await revokeMemberTokens(emu, sql, identity.memberId!);
+        // A reset link mailed before is no way back to the old account any more.
+        await closeRecoveryLinks(emu, sql, identity.memberId!);
       });
       return {};
     },
@@ -663,6 +678,7 @@ async function recoveryMail(
   m: MemberRow,
   kind: 'reset' | 'activate',
   redirect: { url?: string; clientId?: string } | undefined,
+  loginSession?: string,
 ) {
   const recent = await sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM identity_challenges WHERE member_id = $1 AND purpose = 'RECOVERY' AND created_at > $2`,
@@ -670,7 +686,13 @@ async function recoveryMail(
   );
   if (recent[0]!.n >= MAILS_PER_HOUR) return;
   const clientId = redirect?.clientId ?? null;
-  const redirectUrl = (await isAllowedRedirect(emu, sql, clientId, redirect?.url)) ? redirect!.url! : null;
+  // Asked for on the hosted login page: the way back is that page (a path of the emulator's own),
+  // where the login goes on with its state; the redirect URI alone is no authorization response.
+  const redirectUrl = loginSession
+    ? loginPagePath(loginSession)
+    : (await isAllowedRedirect(emu, sql, clientId, redirect?.url))
+      ? redirect!.url!
+      : null;
   const { token } = await createChallenge(emu, sql, {
     memberId: m.id,
     purpose: 'RECOVERY',
@@ -726,7 +748,11 @@ export async function recover(
     }
     await closeChallenge(emu, sql, ch.token_hash);
     // Before the member is read back: the login this answers carries the new login epoch.
-    if (hash) await revokeMemberTokens(emu, sql, ch.member_id);
+    if (hash) {
+      await revokeMemberTokens(emu, sql, ch.member_id);
+      // Any other link of the member's dies with the new password, not only the one used.
+      await closeRecoveryLinks(emu, sql, ch.member_id);
+    }
     const reasons = REASONS_VERIFIED;
     const rows = await sql.query<MemberRow>(
       `UPDATE members SET password_hash = coalesce($2, password_hash), reset_required = false,
@@ -755,12 +781,12 @@ export function recoveryRoutes(router: Router, emu: Emulator) {
     path: '/v1/send-email',
     access: 'public',
     schema: z.object({ email: z.string().max(254), language: z.string().max(20).optional(), redirect }),
-    async handler({ msg }) {
+    async handler({ msg, c }) {
       // The same answer whether or not the e-mail belongs to a member (checklist 50, 52).
       await emu.db.tx(async (sql) => {
         const m = await memberByEmail(sql, msg.email, true);
         if (m && m.status !== 'DELETED' && m.status !== 'BLOCKED')
-          await recoveryMail(emu, sql, m, 'reset', msg.redirect);
+          await recoveryMail(emu, sql, m, 'reset', msg.redirect, hostedLoginSession(c));
       });
       return {};
     },

@@ -20,7 +20,8 @@ import {
   webOrigin,
 } from '../redirects/intents.ts';
 import { appInstanceId } from './apps.ts';
-import { recover } from './auth.ts';
+import { loginPagePath, recover } from './auth.ts';
+import { authSession } from './oauth.ts';
 import {
   canRecover,
   closeMemberChallenges,
@@ -193,6 +194,21 @@ export function devRoutes(router: Router, emu: Emulator) {
         `<label>New password<input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" maxlength="${MAX_PASSWORD}" required></label>` +
         '<button>Save</button></form>',
     );
+  /**
+   * The link out of a finished reset: back to the hosted login page the reset was asked for on
+   * (its login goes on there, to a code and the state of its request) while that login is still
+   * open, else nothing to follow but the advice; or to the site's return address.
+   */
+  const wayBack = async (redirectUrl: string | null) => {
+    const login = redirectUrl?.startsWith('/oauth2/authorize?')
+      ? new URLSearchParams(redirectUrl.slice(redirectUrl.indexOf('?'))).get('redirect_session_id')
+      : undefined;
+    if (login === undefined)
+      return redirectUrl ? `<p><a href="${escapeHtml(redirectUrl)}">Back to the site</a></p>` : '';
+    if (login && (await authSession(emu, login)))
+      return `<p><a href="${escapeHtml(loginPagePath(login))}">Back to log in</a></p>`;
+    return '<p>Go back to the site to log in with your new password.</p>';
+  };
   const linkExpired = (c: Context) =>
     htmlPage(c, 'Link expired', '<p class="error">This reset link is invalid, used or expired.</p>', 400);
   // A dead link (used, expired, unknown) says so at once: its form took a new password only to
@@ -207,16 +223,14 @@ export function devRoutes(router: Router, emu: Emulator) {
     const form = (await c.req.parseBody()) as Record<string, string>;
     const token = String(form.token ?? '');
     const pw = String(form.password ?? '');
+    // A link that died after its form was shown (used in another tab, replaced by a newer mail, a
+    // password change, its hour over) says so now, not after a password of the right length.
+    if (!(await canRecover(emu, emu.db, token))) return linkExpired(c);
     if (pw.length < MIN_PASSWORD || pw.length > MAX_PASSWORD)
       return resetForm(c, token, `The password must have ${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`);
     try {
       const { redirectUrl } = await recover(emu, token, pw, { type: 'NONE', siteId: emu.siteId });
-      return htmlPage(
-        c,
-        'Password changed',
-        '<p>Your password is changed.</p>' +
-          (redirectUrl ? `<p><a href="${escapeHtml(redirectUrl)}">Back to the site</a></p>` : ''),
-      );
+      return htmlPage(c, 'Password changed', `<p>Your password is changed.</p>${await wayBack(redirectUrl)}`);
     } catch {
       return linkExpired(c);
     }

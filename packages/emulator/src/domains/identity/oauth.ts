@@ -38,7 +38,7 @@ import {
   refusalPage,
   type StoredRedirectSession,
 } from '../redirects/intents.ts';
-import { trustedCaller } from './auth.ts';
+import { loginPagePath, trustedCaller } from './auth.ts';
 import {
   canVerifyCode,
   getSettings,
@@ -252,7 +252,7 @@ async function loginPage(
   // A state token no code can verify any more (its wrong codes used up, its code expired) gets no
   // code form that could never succeed: the login starts again, from this session's login form.
   if (view.stateToken && !(await canVerifyCode(emu, emu.db, view.stateToken))) {
-    const again = `/oauth2/authorize?${new URLSearchParams({ redirect_session_id: session.id })}`;
+    const again = loginPagePath(session.id);
     return htmlPage(
       c,
       'Log in again',
@@ -308,11 +308,17 @@ async function loginPage(
  * Calls one of the emulator's own identity endpoints in process (all rules apply), for the login
  * page of `clientId`'s redirect session: a session token it gets is bound to that client.
  */
-async function internal(app: Hono, path: string, body: unknown, clientId: string) {
+async function internal(
+  app: Hono,
+  path: string,
+  body: unknown,
+  clientId: string,
+  env: { hostedLoginSession?: string } = {},
+) {
   const res = await app.request(
     path,
     { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
-    { hostedPageClient: clientId },
+    { hostedPageClient: clientId, ...env },
   );
   const json = (await res.json()) as any;
   return res.status === 200
@@ -518,14 +524,19 @@ export function oauthRoutes(router: Router, emu: Emulator) {
         return loginPage(c, emu, session, { stateToken, notice: 'We sent a new code.' });
       }
       case 'forgot': {
+        // Nothing typed is no address a link could go to: the page says so, not that one was sent.
+        if (!email.trim())
+          return loginPage(c, emu, session, {
+            error: 'Type your e-mail address, then choose Forgot password.',
+          });
+        // The reset page links back to this login page, not to the redirect URI: without a code
+        // and state there, the site's callback saw a broken authorization response.
         await internal(
           app,
           '/_api/iam/recovery/v1/send-email',
-          {
-            email,
-            redirect: { url: a.redirectUri, clientId: a.clientId },
-          },
+          { email, redirect: { clientId: a.clientId } },
           a.clientId,
+          { hostedLoginSession: session.id },
         );
         return loginPage(c, emu, session, {
           notice: 'If an account uses this e-mail, we sent it a link to reset the password.',

@@ -866,6 +866,17 @@ export async function closeMemberChallenges(emu: Emulator, sql: Sql, memberId: s
   ]);
 }
 
+/**
+ * Closes every open recovery link of a member: a password changed or reset makes the reset links
+ * mailed before it dead (checklist 52, single use), whichever way the password was changed.
+ */
+export async function closeRecoveryLinks(emu: Emulator, sql: Sql, memberId: string) {
+  await sql.query(
+    `UPDATE identity_challenges SET used_at = $2 WHERE member_id = $1 AND purpose = 'RECOVERY' AND used_at IS NULL`,
+    [memberId, emu.now()],
+  );
+}
+
 export async function closeChallenge(emu: Emulator, sql: Sql, tokenHash: string) {
   await sql.query('UPDATE identity_challenges SET used_at = $2 WHERE token_hash = $1', [
     tokenHash,
