@@ -94,6 +94,17 @@ async function firstBack(
   return undefined;
 }
 
+/** Whether `url` is the page this request is for (as reached, or at the emulator's public URL). */
+function isThisPage(emu: Emulator, c: Context, url: string) {
+  const here = new URL(c.req.url);
+  const there = new URL(url);
+  return (
+    [here.origin, new URL(emu.config.publicUrl).origin].includes(there.origin) &&
+    there.pathname === here.pathname &&
+    there.search === here.search
+  );
+}
+
 /**
  * The way back to the site, with no script (the pages' policy allows none): `url` when there is
  * one, else the page that sent the browser here when the client may be sent there (the site's
@@ -106,7 +117,9 @@ async function backLink(
   url: string | undefined,
   label: string,
 ) {
-  const referrer = c.req.header('referer');
+  // A form posted here names this very page as its referrer: no way back (a link to itself).
+  const given = c.req.header('referer');
+  const referrer = given && URL.canParse(given) && isThisPage(emu, c, given) ? undefined : given;
   const to =
     url ?? ((await isAllowedRedirect(emu, emu.db, clientId, referrer)) ? referrer : ownUrl(emu, referrer));
   return to
@@ -182,14 +195,8 @@ async function checkoutPage(
 ) {
   const checkoutId = String(session.request.checkoutId ?? '');
   const co = await loadCheckout(emu.db, checkoutId);
-  const cartBack = await firstBack(emu, session, ['cartPageUrl', 'postFlowUrl']);
-  if (!co || !sameBuyer(session, co))
-    return htmlPage(
-      c,
-      'Checkout not found',
-      `<p>This checkout does not exist.</p>${await backLink(emu, c, session.clientId, cartBack, 'Back to the site')}`,
-      404,
-    );
+  if (!co || !sameBuyer(session, co)) return checkoutNotFound(emu, c, session);
+  const cartBack = await cartBackUrl(emu, session);
   if (co.status === 'COMPLETED') return placedPage(emu, c, session, co);
   const est = await priceCheckout(emu, emu.db, co, pricedAt);
   const next = await afterOrderUrl(emu, session);
@@ -203,6 +210,24 @@ async function checkoutPage(
     // The form posts here and is then redirected to the thank-you or post-flow URL (`afterOrderUrl`):
     // `form-action` allows its origin.
     { formTargets: [next] },
+  );
+}
+
+/** Where the checkout page's "Back" goes: the session's cart page, else its post-flow URL. */
+const cartBackUrl = (emu: Emulator, session: StoredRedirectSession) =>
+  firstBack(emu, session, ['cartPageUrl', 'postFlowUrl']);
+
+/**
+ * The page of a checkout that does not exist or is another buyer's (404), alike whether it is
+ * opened or its form is posted: with the way back to the site.
+ */
+async function checkoutNotFound(emu: Emulator, c: Context, session: StoredRedirectSession) {
+  const back = await cartBackUrl(emu, session);
+  return htmlPage(
+    c,
+    'Checkout not found',
+    `<p>This checkout does not exist.</p>${await backLink(emu, c, session.clientId, back, 'Back to the site')}`,
+    404,
   );
 }
 
@@ -268,8 +293,7 @@ async function orderPost(emu: Emulator, c: Context, body: Record<string, unknown
 
   const checkoutId = String(session.request.checkoutId ?? '');
   const outcome = await placeOrder(emu, session, checkoutId, form, body.total);
-  if (outcome.kind === 'missing')
-    return htmlPage(c, 'Checkout not found', '<p>This checkout does not exist.</p>', 404);
+  if (outcome.kind === 'missing') return checkoutNotFound(emu, c, session);
   if (outcome.kind === 'unavailable' || outcome.kind === 'changed') return again(outcome.errors);
   const next = await afterOrderUrl(emu, session, outcome.orderId);
   if (next) return c.redirect(next, 303);
@@ -287,11 +311,15 @@ interface ProductRow {
   variant_id: string | null;
 }
 
-/** The product page: name, image, price (from the first variant), stock and description. */
+/**
+ * The product page: name, image, price and stock (of the first visible variant in stock, else of
+ * the first visible one: "In stock" whenever the product can be bought, as its `stock.inStock`
+ * says), and description.
+ */
 async function productPage(emu: Emulator, c: Context, slug: string, clientId: string | null, back?: string) {
   const [p] = await emu.db.query<ProductRow>(
     `SELECT p.id, p.name, p.visible, p.description, p.price::text AS price, p.discounted_price::text AS discounted_price,
-            (SELECT v.id FROM product_variants v WHERE v.product_id = p.id AND v.visible ORDER BY v.position LIMIT 1) AS variant_id
+            (SELECT v.id FROM product_variants v WHERE v.product_id = p.id AND v.visible ORDER BY v.in_stock DESC, v.position LIMIT 1) AS variant_id
      FROM products p WHERE p.slug = $1`,
     [slug],
   );
@@ -307,9 +335,12 @@ async function productPage(emu: Emulator, c: Context, slug: string, clientId: st
   const img = item?.image
     ? `<img src="${h(item.image.url)}" alt="${h(item.image.altText ?? p.name)}" width="320" height="320">`
     : '';
+  // The price of the variant whose image and stock the page shows (a variant may have a price of
+  // its own): what the buyer is charged for it. With no visible variant, the product's own.
+  const [now, full] = item ? [item.price, item.fullPrice] : [p.discounted_price, p.price];
   const priceLine =
-    `<p data-testid="price">${h(fmt(p.discounted_price))}` +
-    (p.discounted_price !== p.price ? ` <s>${h(fmt(p.price))}</s>` : '') +
+    `<p data-testid="price">${h(fmt(now))}` +
+    (toCents(now) !== toCents(full) ? ` <s>${h(fmt(full))}</s>` : '') +
     '</p>';
   const stock = item ? `<p>${item.inStock ? 'In stock' : 'Out of stock'}</p>` : '';
   return htmlPage(

@@ -9,7 +9,14 @@ import type { Sql } from '../../db/index.ts';
 import { notFound } from '../../http/errors.ts';
 import { FAMILY, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
-import { type PlatformQuery, pageMetadata, platformQuery, readPage, resolvePaging } from './paging.ts';
+import {
+  countRows,
+  type PlatformQuery,
+  pageMetadata,
+  platformQuery,
+  readPage,
+  resolvePaging,
+} from './paging.ts';
 
 export const collectionMigrations = [
   {
@@ -114,10 +121,7 @@ export async function queryCollections(emu: Emulator, sql: Sql, who: Identity, q
   const params: unknown[] = [];
   const q = compileQuery(paged.query, FIELDS, params, { ids: [{ sql: 'c.id', type: 'text' }] });
   const where = `(${q.where})${seesHidden(who) ? '' : ' AND c.visible'}`;
-  const total = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM collections c WHERE ${where}`,
-    params,
-  );
+  const counted = await countRows(emu.config.catalogCountLimit, sql, 'FROM collections c', where, params);
   const page = await readPage(sql, paged, q, params, {
     columns: columns(who),
     from: 'FROM collections c',
@@ -126,7 +130,7 @@ export async function queryCollections(emu: Emulator, sql: Sql, who: Identity, q
   const collections = page.rows.map((r) => rowToCollection(emu, r));
   return {
     collections,
-    metadata: pageMetadata(page, { count: collections.length, total: Number(total[0]?.n ?? 0) }),
+    metadata: pageMetadata(page, { count: collections.length, ...counted }),
   };
 }
 

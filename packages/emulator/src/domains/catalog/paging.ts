@@ -218,6 +218,27 @@ export async function readPage(
 }
 
 /**
+ * How many rows `from … where` holds, counted up to the store's `catalogCountLimit` (config,
+ * default 100 000) and no further: past it, `total` is the limit and `tooManyToCount` is set, for
+ * every catalog query alike (a count of every row of a large store on each page read is none).
+ */
+export async function countRows(
+  limit: unknown,
+  sql: Sql,
+  from: string,
+  where: string,
+  params: unknown[],
+): Promise<{ total: number; tooManyToCount: boolean }> {
+  const countLimit = Number(limit ?? 100_000);
+  const counted = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 ${from} WHERE ${where} LIMIT ${countLimit + 1}) t`,
+    params,
+  );
+  const n = Number(counted[0]?.n ?? 0);
+  return n > countLimit ? { total: countLimit, tooManyToCount: true } : { total: n, tooManyToCount: false };
+}
+
+/**
  * The paging metadata of a page: `count`, `offset` and `total` always (the platform SDK's pager
  * needs `total`, wire §4), and for a cursor page its `cursors.next`/`prev`.
  */

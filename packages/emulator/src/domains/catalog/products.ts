@@ -52,7 +52,14 @@ import {
   variantWeight,
 } from './model.ts';
 import { toWeight } from './money.ts';
-import { type PlatformQuery, pageMetadata, platformQuery, readPage, resolvePaging } from './paging.ts';
+import {
+  countRows,
+  type PlatformQuery,
+  pageMetadata,
+  platformQuery,
+  readPage,
+  resolvePaging,
+} from './paging.ts';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
   entitySlug,
@@ -203,12 +210,7 @@ export async function queryProducts(
     ids: [{ sql: 'p.numeric_id', type: 'number' }],
   });
   const where = `(${q.where})${msg.includeHiddenProducts ? '' : ' AND p.visible'}`;
-  const countLimit = Number(emu.config.catalogCountLimit ?? 100_000);
-  const counted = await sql.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM products p WHERE ${where} LIMIT ${countLimit + 1}) t`,
-    params,
-  );
-  const n = Number(counted[0]?.n ?? 0);
+  const counted = await countRows(emu.config.catalogCountLimit, sql, 'FROM products p', where, params);
   const page = await readPage(sql, paged, q, params, {
     columns: PRODUCT_COLUMNS,
     from: 'FROM products p',
@@ -217,15 +219,7 @@ export async function queryProducts(
   const products = (await forCaller(sql, who, await hydrate(sql, page.rows))).map((p) =>
     render(emu, p, merchant, !!msg.includeVariants),
   );
-  const tooManyToCount = n > countLimit;
-  return {
-    products,
-    metadata: pageMetadata(page, {
-      count: products.length,
-      total: tooManyToCount ? countLimit : n,
-      tooManyToCount,
-    }),
-  };
+  return { products, metadata: pageMetadata(page, { count: products.length, ...counted }) };
 }
 
 /** What the chosen options select: the variant, its media, each choice's availability. */
@@ -354,9 +348,7 @@ export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity,
   });
   const where = `(${q.where})${seesHidden(who) ? '' : ' AND p.visible AND v.visible'}`;
   const from = 'FROM product_variants v JOIN products p ON p.id = v.product_id';
-  const total = Number(
-    (await sql.query(`SELECT count(*)::int AS n ${from} WHERE ${where}`, params))[0]?.n ?? 0,
-  );
+  const counted = await countRows(emu.config.catalogCountLimit, sql, from, where, params);
   const page = await readPage(sql, paged, q, params, { columns: 'v.product_id, v.id', from, where });
   const rows = page.rows;
   const ids = [...new Set(rows.map((r) => r.product_id as string))];
@@ -372,13 +364,16 @@ export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity,
       )
     ).map((p) => [p.id, p]),
   );
-  const variants = rows.map((r) => {
-    const p = products.get(r.product_id)!;
-    return storeVariant(emu, p, p.variants.find((v) => v.id === r.id)!);
+  // The products are read again after the page: one deleted meanwhile, or a variant its options no
+  // longer make, is left out (as if the page had been read a moment later), not a 500.
+  const variants = rows.flatMap((r) => {
+    const p = products.get(r.product_id);
+    const v = p?.variants.find((x) => x.id === r.id);
+    return p && v ? [storeVariant(emu, p, v)] : [];
   });
   return {
     variants,
-    metadata: pageMetadata(page, { count: variants.length, total }),
+    metadata: pageMetadata(page, { count: variants.length, ...counted }),
   };
 }
 

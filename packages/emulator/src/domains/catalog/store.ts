@@ -251,12 +251,40 @@ export async function slugSafe<T>(
   }
 }
 
-/** A slug from a name: lower case ASCII words joined by hyphens. */
+/**
+ * Latin letters that are no base letter with a mark (NFKD leaves them whole), as the common slug
+ * libraries spell them: `ß` is `ss`, `æ` is `ae`, `ø` is `o`, `ł` is `l`, … (lower case: the name
+ * is lowered first, `ẞ` to `ß`, `Ł` to `ł`).
+ */
+const LETTERS: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ħ: 'h',
+  ı: 'i',
+  ĸ: 'k',
+  ŋ: 'ng',
+  ŧ: 't',
+  ſ: 's',
+};
+const LETTER_RE = new RegExp(`[${Object.keys(LETTERS).join('')}]`, 'g');
+
+/**
+ * A slug from a name: lower case ASCII words joined by hyphens. Letters with marks lose them
+ * (`ä` is `a`, `é` is `e`), the letters of `LETTERS` are spelled out; anything else (another
+ * script) is a separator, and a name of nothing else is `item`.
+ */
 export function slugify(name: string): string {
   const s = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
+    .replace(LETTER_RE, (l) => LETTERS[l]!)
     .replace(/&/g, ' and ')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
