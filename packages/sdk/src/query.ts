@@ -4,6 +4,7 @@
  * `for await`.
  * @module
  */
+import type { CallOptions } from './http/op.ts';
 import { float } from './transforms.ts';
 
 export type SortOrder = 'ASC' | 'DESC';
@@ -51,7 +52,11 @@ export const QUERY_REQ = { query: { sort: { origin: { latitude: float, longitude
 export const DEFAULT_LIMIT = 50;
 
 /** Runs one query and returns the items with their paging metadata. */
-export type QueryRunner<T> = (query: PlatformQuery) => Promise<{ items: T[]; metadata?: PagingMetadata }>;
+/** Runs one page of a query, with the call options (signal, timeout, headers) of that page's call. */
+export type QueryRunner<T> = (
+  query: PlatformQuery,
+  options?: CallOptions,
+) => Promise<{ items: T[]; metadata?: PagingMetadata }>;
 
 /** One page of results. */
 export interface QueryPage<T> {
@@ -69,10 +74,13 @@ export interface QueryPage<T> {
   hasNext(): boolean;
   /** True on any page after the first. */
   hasPrev(): boolean;
-  /** The next page; rejects with a `RangeError` on the last one (while `hasNext()` is false). */
-  next(): Promise<QueryPage<T>>;
+  /**
+   * The next page; rejects with a `RangeError` on the last one (while `hasNext()` is false). Takes
+   * call options of its own (a signal, a timeout), as `find` does: not those of this page's call.
+   */
+  next(options?: CallOptions): Promise<QueryPage<T>>;
   /** The previous page; rejects with a `RangeError` on the first one (while `hasPrev()` is false). */
-  prev(): Promise<QueryPage<T>>;
+  prev(options?: CallOptions): Promise<QueryPage<T>>;
 }
 
 type Cond = Record<string, unknown>;
@@ -177,20 +185,23 @@ export class QueryBuilder<T> {
     return q;
   }
 
-  /** Runs the query and returns the first page. */
-  find(): Promise<QueryPage<T>> {
-    return runPage(this.r, this.build());
+  /** Runs the query and returns the first page; `options` (a signal, a timeout) as every call takes. */
+  find(options?: CallOptions): Promise<QueryPage<T>> {
+    return runPage(this.r, this.build(), options);
   }
 
-  /** Every page, in order: the first always, then each next one while there may be more and it is not empty. */
-  async *pages(): AsyncGenerator<QueryPage<T>> {
-    let page = await this.find();
+  /**
+   * Every page, in order: the first always, then each next one while there may be more and it is
+   * not empty; each page's call with `options`.
+   */
+  async *pages(options?: CallOptions): AsyncGenerator<QueryPage<T>> {
+    let page = await this.find(options);
     yield page;
     while (
       page.hasNext() ||
       (page.totalPages === undefined && page.items.length === page.pageSize && page.items.length > 0)
     ) {
-      page = await page.next();
+      page = await page.next(options);
       if (!page.items.length) return;
       yield page;
     }
@@ -245,10 +256,14 @@ for (const entry of 'eq: ne gt ge:gte lt le:lte in hasSome hasAll startsWith end
 }
 
 /** Runs one page of a query and wraps the answer. */
-export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Promise<QueryPage<T>> {
+export async function runPage<T>(
+  run: QueryRunner<T>,
+  query: PlatformQuery,
+  options?: CallOptions,
+): Promise<QueryPage<T>> {
   // An answer may leave out an empty list (the platform SDK reads `items ?? []` too), or send
   // `null` for it or for its metadata: an empty page, not a TypeError.
-  let { items, metadata } = await run(query);
+  let { items, metadata } = await run(query, options);
   items ??= [];
   metadata ??= {};
   const limit = query.paging?.limit ?? DEFAULT_LIMIT;
@@ -265,9 +280,9 @@ export async function runPage<T>(run: QueryRunner<T>, query: PlatformQuery): Pro
       ? undefined
       : limit && Math.max(0, currentPage + Math.ceil((totalCount - offset) / limit));
   // A page to go to when `ok`; otherwise a refusal, as the platform SDK's iterator refuses one.
-  const at = (ok: unknown, delta: number, end: string) => () =>
+  const at = (ok: unknown, delta: number, end: string) => (o?: CallOptions) =>
     ok
-      ? runPage(run, { ...query, paging: { limit, offset: Math.max(0, offset + delta * limit) } })
+      ? runPage(run, { ...query, paging: { limit, offset: Math.max(0, offset + delta * limit) } }, o)
       : Promise.reject(new RangeError(`This is the ${end} page`));
   return {
     items,

@@ -73,8 +73,8 @@ export function queryCollections(
 ): Promise<QueryCollectionsResponse>;
 export function queryCollections(client: AnyClient, query?: CursorQuery, options?: CallOptions) {
   if (query) return queryOp(client, query, options);
-  return new QueryBuilder<Collection>(async (q) => {
-    const r = await queryOp(client, q);
+  return new QueryBuilder<Collection>(async (q, o) => {
+    const r = await queryOp(client, q, o);
     return { items: r.collections, metadata: r.metadata };
   });
 }

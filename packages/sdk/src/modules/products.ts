@@ -508,8 +508,8 @@ export function queryProducts(
   // A query (even `{}`, which has none of the query's keys) once options or call options follow it.
   if (query && (isQuery(query) || args.length > 1))
     return queryOp(client, query as CursorQuery, options, callOptions);
-  return new QueryBuilder<Product>(async (q) => {
-    const r = await queryOp(client, q, query as QueryProductsOptions | undefined);
+  return new QueryBuilder<Product>(async (q, o) => {
+    const r = await queryOp(client, q, query as QueryProductsOptions | undefined, o);
     return { items: r.products, metadata: r.metadata };
   });
 }
