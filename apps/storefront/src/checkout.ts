@@ -3,9 +3,9 @@
  * shared with the cart drawer so that both "Check out" buttons start the same checkout. Kept for
  * the tab in sessionStorage, scoped by the shop's client id (`shopkit:<clientId>:checkout`), so
  * that Back from the hosted checkout page or a reload still shows them; never in a URL or
- * localStorage. Forgotten once the order is placed (the thank-you page) and when a member's
- * session ends (a logout, here or in another tab, or a refused refresh): the next shopper of the
- * browser does not see the address.
+ * localStorage. Forgotten once the order is placed (the thank-you page, on the return from a
+ * checkout of this tab's) and when a member's session ends (a logout, here or in another tab, or a
+ * refused refresh): the next shopper of the browser does not see the address.
  */
 import { type CheckoutVars, type EstimateTotalsOptions, shopkitKeys, useShopkit } from '@shopkit/react';
 import { identity } from '@shopkit/sdk';
@@ -212,9 +212,6 @@ export function setCheckoutChoices(next: CheckoutChoices) {
   store.set(next);
 }
 
-/** The order is placed: the choices are forgotten. */
-export const forgetCheckoutChoices = () => store.clear();
-
 /** The current choices; re-renders when the cart page changes them. */
 export function useCheckoutChoices(): CheckoutChoices {
   return useSyncExternalStore(store.subscribe, store.get, store.get);
@@ -269,11 +266,76 @@ export function estimateOptions({
   };
 }
 
-/** Thank-you page address handed to the hosted checkout. */
-const checkoutCallbacks = (checkoutId: string) => ({
-  postFlowUrl: `${location.origin}/thank-you?checkoutId=${encodeURIComponent(checkoutId)}`,
-  cartPageUrl: `${location.origin}/cart`,
-});
+/**
+ * The checkouts this tab started (their ids, the last few), kept in `area()` (sessionStorage in the
+ * shop, which the hosted checkout's return to the tab keeps): the thank-you page forgets the
+ * choices only on the return from one of them. Opened otherwise (a link shared, a visit of its
+ * address, a reload once it is done) it is no order of this tab's: the address is kept.
+ * @example const s = startedCheckouts(() => sessionStorage, 'k'); s.add('c1'); s.take('c1') // true; s.take('c1') // false
+ */
+export function startedCheckouts(area: () => Storage | undefined, key: string) {
+  const storage = () => {
+    try {
+      return area();
+    } catch {
+      return undefined;
+    }
+  };
+  /** In memory when the storage is refused (or full): this page's checkouts only. */
+  let memory: string[] = [];
+  const read = (): string[] => {
+    try {
+      const raw = storage()?.getItem(key);
+      if (raw == null) return memory;
+      const v: unknown = JSON.parse(raw);
+      return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return memory;
+    }
+  };
+  const write = (ids: string[]) => {
+    memory = ids;
+    try {
+      if (ids.length) storage()?.setItem(key, JSON.stringify(ids));
+      else storage()?.removeItem(key);
+    } catch {
+      // Kept in memory.
+    }
+  };
+  return {
+    /** A checkout was started in this tab (Back from its page and another one started: both kept). */
+    add(id: string) {
+      write([...read().filter((x) => x !== id), id].slice(-5));
+    },
+    /** Whether `id` is a checkout this tab started; it is forgotten (with the others) if it is. */
+    take(id: string | null | undefined) {
+      if (!id || !read().includes(id)) return false;
+      write([]);
+      return true;
+    },
+  };
+}
+
+const started = startedCheckouts(() => globalThis.sessionStorage, `shopkit:${config.clientId}:checkouts`);
+
+/**
+ * The thank-you page at `checkoutId` (its URL's): when it is the return from a checkout this tab
+ * started, the order is placed and the choices are forgotten. Whether it was.
+ */
+export const checkoutReturned = (checkoutId: string | null) => {
+  if (!started.take(checkoutId)) return false;
+  store.clear();
+  return true;
+};
+
+/** Thank-you page address handed to the hosted checkout; the checkout is this tab's. */
+const checkoutCallbacks = (checkoutId: string) => {
+  started.add(checkoutId);
+  return {
+    postFlowUrl: `${location.origin}/thank-you?checkoutId=${encodeURIComponent(checkoutId)}`,
+    cartPageUrl: `${location.origin}/cart`,
+  };
+};
 
 /** What `useCheckout().mutate` gets: the callbacks and the chosen address and shipping option. */
 export function checkoutVars(c: CheckoutChoices): CheckoutVars {

@@ -100,6 +100,10 @@ export function CartLines({
     <ul ref={list} className={`lines ${compact ? 'compact' : ''}`} aria-label="Cart items">
       {lines.map((l, index) => {
         const name = l.productName?.original ?? 'Item';
+        // The line's controls are named by its product and its choices: two sizes of one shirt
+        // are two lines, and "One more Linen Shirt" twice did not say which.
+        const details = describe(l);
+        const named = details ? `${name} (${details})` : name;
         const pending = l.id.startsWith('pending-');
         const slug = l.url ? new URL(l.url, location.origin).pathname.split('/').pop() : undefined;
         const unavailable =
@@ -125,17 +129,17 @@ export function CartLines({
                   name
                 )}
               </p>
-              {describe(l) && <p className="muted">{describe(l)}</p>}
+              {details && <p className="muted">{details}</p>}
               {unavailable && <p className="stock out">No longer available</p>}
               {l.availability?.status === 'PARTIALLY_AVAILABLE' && (
                 <p className="stock out">Only {most} in stock: lower the quantity to check out.</p>
               )}
               <div className="line-actions">
                 <fieldset className="stepper">
-                  <legend className="visually-hidden">Quantity of {name}</legend>
+                  <legend className="visually-hidden">Quantity of {named}</legend>
                   <button
                     type="button"
-                    aria-label={`One fewer ${name}`}
+                    aria-label={`One fewer ${named}`}
                     disabled={pending}
                     onClick={() =>
                       // The last one goes as a removal does: focus moves on, not to the page's body.
@@ -144,15 +148,15 @@ export function CartLines({
                   >
                     −
                   </button>
-                  <output aria-live="polite" aria-label={`${name} quantity`}>
+                  <output aria-live="polite" aria-label={`${name} quantity${details ? `, ${details}` : ''}`}>
                     {l.quantity}
                   </output>
                   <button
                     type="button"
-                    aria-label={`One more ${name}`}
+                    aria-label={`One more ${named}`}
                     disabled={pending}
                     aria-disabled={full || undefined}
-                    title={full ? `No more ${name} in stock` : undefined}
+                    title={full ? `No more ${named} in stock` : undefined}
                     onClick={() => !full && qty.mutate({ id: l.id, quantity: l.quantity + 1 })}
                   >
                     +
@@ -164,7 +168,7 @@ export function CartLines({
                   disabled={pending}
                   onClick={() => removeLine(index)}
                 >
-                  Remove<span className="visually-hidden"> {name}</span>
+                  Remove<span className="visually-hidden"> {named}</span>
                 </button>
               </div>
             </div>

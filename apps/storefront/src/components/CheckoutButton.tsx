@@ -2,7 +2,7 @@ import { shopkitKeys, useCheckout } from '@shopkit/react';
 import { ApplicationError } from '@shopkit/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { checkoutVars, useCheckoutChoices } from '../checkout.ts';
+import { type CheckoutChoices, checkoutVars, useCheckoutChoices } from '../checkout.ts';
 
 /** The platform has no current cart for the caller (its order was placed, in another tab say). */
 const cartGone = (e: unknown) => e instanceof ApplicationError && e.code === 'OWNED_CART_NOT_FOUND';
@@ -24,9 +24,10 @@ export function useCartCheckout() {
     error: started ? checkout.error : null,
     busy: checkout.isPending || checkout.isSuccess,
     forget: () => setStarted(false),
-    start: () => {
+    /** Starts the checkout with the choices kept, or `chosen` (made in the same click). */
+    start: (chosen: CheckoutChoices = choices) => {
       setStarted(true);
-      checkout.mutate(checkoutVars(choices), {
+      checkout.mutate(checkoutVars(chosen), {
         onError: (e) => {
           if (cartGone(e)) void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
         },
@@ -43,16 +44,19 @@ export function useCartCheckout() {
 export function CheckoutButton({
   checkout,
   className,
+  onStart = () => checkout.start(),
 }: {
   checkout: ReturnType<typeof useCartCheckout>;
   className: string;
+  /** What a press does (the cart page takes an address typed and not estimated yet along). */
+  onStart?: () => void;
 }) {
   return (
     <button
       type="button"
       className={className}
       aria-disabled={checkout.busy || undefined}
-      onClick={checkout.busy ? undefined : checkout.start}
+      onClick={checkout.busy ? undefined : onStart}
     >
       {checkout.busy ? 'Starting checkout…' : 'Check out'}
     </button>

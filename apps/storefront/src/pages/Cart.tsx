@@ -135,6 +135,9 @@ function readDestination(form: HTMLFormElement): Destination {
   };
 }
 
+/** What the estimate form shows before any address is estimated. */
+const UNTOUCHED: Destination = { country: 'US', subdivision: '', city: '', postalCode: '' };
+
 const sameDestination = (a: Destination, b: Destination) =>
   a.country === b.country &&
   a.subdivision === b.subdivision &&
@@ -166,6 +169,17 @@ function Totals() {
     // The chosen shipping option stays chosen: the estimate asks for it at the new address.
     setCheckoutChoices({ ...choices, destination: next });
     return true;
+  };
+  // "Check out" pressed with an address typed and not estimated: the checkout is for the address
+  // the form shows, not the one estimated before (or none). One the browser refuses (a country
+  // that is not two letters) is said, and nothing starts.
+  const startCheckout = () => {
+    const f = form.current;
+    const shown = f && readDestination(f);
+    if (!f || !shown || sameDestination(shown, dest ?? UNTOUCHED)) return checkout.start();
+    if (!f.reportValidity()) return;
+    estimateAt(f);
+    checkout.start({ ...choices, destination: shown });
   };
   const onAddress = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -363,7 +377,7 @@ function Totals() {
         </p>
       ))}
       {checkout.error && <ErrorState error={checkout.error} title="Checkout could not start" />}
-      <CheckoutButton checkout={checkout} className="button button-primary wide" />
+      <CheckoutButton checkout={checkout} className="button button-primary wide" onStart={startCheckout} />
     </section>
   );
 }

@@ -237,7 +237,14 @@ function ProductDetail({ product }: { product: Product }) {
             title="The availability could not be checked"
           />
         )}
-        <div className="buy">
+        {/* A form: Enter in the quantity box adds, as the button does. */}
+        <form
+          className="buy"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (canBuy) onAdd();
+          }}
+        >
           <div className="field qty">
             <label htmlFor={`${id}-qty`}>Quantity</label>
             <input
@@ -255,16 +262,15 @@ function ProductDetail({ product }: { product: Product }) {
             />
           </div>
           <button
-            type="button"
+            type="submit"
             className="button button-primary"
             // While the item is added: aria-disabled, not disabled, so that keyboard focus stays on it.
             disabled={!canBuy && !add.isPending}
             aria-disabled={add.isPending || undefined}
-            onClick={onAdd}
           >
             {add.isPending ? 'Adding…' : soldOut ? 'Sold out' : 'Add to cart'}
           </button>
-        </div>
+        </form>
         <p id={`${id}-qty-error`} className="field-error" aria-live="polite">
           {problem}
         </p>
@@ -275,8 +281,10 @@ function ProductDetail({ product }: { product: Product }) {
             </p>
           )}
           {add.error && <ErrorState error={add.error} title="Could not add to the cart" />}
-          {held && <p className="notice">{HELD.add}</p>}
         </div>
+        {/* A status region of its own, always there (a region added with its words is not read
+            out): that the add waits for the connection is said as it starts waiting. */}
+        <div role="status">{held && <p className="notice">{HELD.add}</p>}</div>
         {product.description && <p className="description">{product.description}</p>}
         {product.additionalInfoSections?.map((s) => (
           <details key={s.title}>

@@ -1,8 +1,8 @@
 import { shopkitKeys } from '@shopkit/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
-import { forgetCheckoutChoices } from '../checkout.ts';
+import { Link, useSearchParams } from 'react-router';
+import { checkoutReturned } from '../checkout.ts';
 import { useTitle } from '../title.ts';
 
 /**
@@ -15,11 +15,14 @@ import { useTitle } from '../title.ts';
 export function ThankYou() {
   useTitle('Thank you');
   const qc = useQueryClient();
+  const checkoutId = useSearchParams()[0].get('checkoutId');
   useEffect(() => {
-    // The order took its lines out of the cart on the platform, and its address is not the next order's.
+    // The order took its lines out of the cart on the platform.
     void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
-    forgetCheckoutChoices();
-  }, [qc]);
+    // Its address is not the next order's: forgotten on the buyer's return from their checkout
+    // only, not when anyone opens this page (a link shared, a reload, a visitor who ordered nothing).
+    checkoutReturned(checkoutId);
+  }, [qc, checkoutId]);
   return (
     <section className="notice thank-you">
       <h1>Thank you for your order</h1>

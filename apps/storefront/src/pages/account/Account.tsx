@@ -50,6 +50,7 @@ function Form({
   submit,
   message,
   fieldErrors = {},
+  status,
   after,
 }: {
   title: string;
@@ -68,6 +69,12 @@ function Form({
   message: string;
   /** Errors from the server, by field name; the form adds its own checks before sending. */
   fieldErrors?: FieldErrors;
+  /**
+   * What the form's answer has to say when it is not a refusal (a reset link on its way; the
+   * account ready but not logged in), in a status region there before it: one added with its
+   * words is not read out, and focus stays on the button.
+   */
+  status?: ReactNode;
   after?: ReactNode;
 }) {
   useTitle(title);
@@ -122,6 +129,7 @@ function Form({
           {busy ? 'Please wait…' : submit}
         </button>
       </form>
+      <div role="status">{status}</div>
       {after}
     </section>
   );
@@ -263,7 +271,7 @@ export function Login() {
 /** The account exists (the platform said so) but the member session did not start. */
 function ReadyLogIn({ children }: { children: ReactNode }) {
   return (
-    <div className="notice notice-ok" role="status">
+    <div className="notice notice-ok">
       <p>{children}</p>
       <Link to="/login" className="button button-primary">
         Log in
@@ -302,12 +310,15 @@ export function Register() {
           { onSuccess: next },
         )
       }
-      after={
-        ready ? (
+      status={
+        ready && (
           <ReadyLogIn>
             Your account is ready, but we could not log you in automatically. Log in to continue.
           </ReadyLogIn>
-        ) : (
+        )
+      }
+      after={
+        !ready && (
           <p>
             Already have an account?{' '}
             <Link to="/login" {...FORM_LINK}>
@@ -350,8 +361,31 @@ export function Verify() {
     resend.mutate(stateToken, { onSettled: () => (resending.current = false) });
   };
   const next = useAfterLogin();
+  const session = useMemberSession();
   const title = 'Verify your e-mail';
   useTitle(title);
+  // No session known yet (the stored tokens are being read): not "log in again" to a member.
+  if (!stateToken && session.role === 'none')
+    return (
+      <section className="auth-card">
+        <h1>{title}</h1>
+        <Skeleton lines={2} label="Loading" />
+      </section>
+    );
+  // A member (a link in the e-mail opened again, Back or a bookmark after the login): nothing to
+  // verify in this tab, and no new login needed.
+  if (!stateToken && session.member)
+    return (
+      <section className="auth-card">
+        <h1>{title}</h1>
+        <p>You are logged in: there is no code to enter.</p>
+        <p>
+          <Link to="/account" className="button button-primary">
+            Go to your account
+          </Link>
+        </p>
+      </section>
+    );
   if (!stateToken)
     return (
       <section className="auth-card">
@@ -386,10 +420,9 @@ export function Verify() {
           },
         )
       }
+      status={verified && <ReadyLogIn>Your e-mail address is verified. Log in to continue.</ReadyLogIn>}
       after={
-        verified ? (
-          <ReadyLogIn>Your e-mail address is verified. Log in to continue.</ReadyLogIn>
-        ) : (
+        !verified && (
           <>
             <p>
               No code?{' '}
@@ -432,9 +465,9 @@ export function ForgotPassword() {
       onSubmit={(f) =>
         reset.mutate({ email: str(f, 'email'), redirectUri: `${location.origin}/login?reset=1` })
       }
-      after={
+      status={
         reset.isSuccess && (
-          <p className="notice notice-ok" role="status">
+          <p className="notice notice-ok">
             If there is an account for this address, a link to reset the password is on its way.
           </p>
         )
@@ -448,7 +481,7 @@ export function ForgotPassword() {
 export function Account() {
   useTitle('Your account');
   const session = useMemberSession();
-  const { data: cart } = useCart();
+  const { data: cart, isPending: cartPending } = useCart();
   const navigate = useNavigate();
   // The shop's own pages in the app (offline, a logout that could not reach the platform comes back
   // here: a full load of it would be the browser's offline page); the platform's logout page by a load.
@@ -467,12 +500,19 @@ export function Account() {
     );
   if (!session.member) return <Navigate to="/login" replace />;
   const items = cart?.lineItems.reduce((n, l) => n + l.quantity, 0) ?? 0;
+  // A count only once the cart is read: not "0 items" while it loads, nor when it could not be read.
+  // (`null`: no cart yet, none in it.)
+  const count = cartPending
+    ? 'Your cart is loading…'
+    : cart === undefined
+      ? 'Your cart could not be read just now.'
+      : `Your cart has ${items} ${items === 1 ? 'item' : 'items'}.`;
   return (
     <section className="auth-card">
       <h1>Your account</h1>
       <p>You are logged in.</p>
       <p>
-        Your cart has {items} {items === 1 ? 'item' : 'items'}. <Link to="/cart">View cart</Link>
+        {count} <Link to="/cart">View cart</Link>
       </p>
       {logout.error && (
         <p role="alert" className="field-error">
