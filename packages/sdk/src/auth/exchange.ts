@@ -33,6 +33,9 @@ export async function exchangeCode(
         codeVerifier,
       },
       TokenRole.MEMBER,
+      undefined,
+      // The calling client's fetch (a derived client's own), not the first client's.
+      client.transport,
     );
   } catch (cause) {
     return tokenFailure(

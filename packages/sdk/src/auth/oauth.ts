@@ -66,12 +66,22 @@ export interface OAuthStrategyApi extends AuthStrategy {
   renewToken(): Promise<Tokens>;
   /** Subscribes to an event; returns the unsubscribe function. */
   on<E extends keyof OAuthEvents>(event: E, listener: OAuthEvents[E]): () => void;
-  /** POSTs a grant to `/oauth2/token` and returns tokens; throws `something went wrong` on a non-200. */
+  /**
+   * POSTs a grant to `/oauth2/token` and returns tokens; throws `something went wrong` on a non-200.
+   * Sent through `transport` (a derived client's own), else the attached client's.
+   */
   tokenRequest(
     body: Record<string, unknown>,
     role: Tokens['refreshToken']['role'],
     headers?: Record<string, string>,
+    transport?: Transport,
   ): Promise<Tokens>;
+  /**
+   * @internal Runs `fn`, an explicit logout (`identity.logout`): a refresh refused meanwhile fails
+   * the calls waiting on it, with no new visitor tokens fetched for them and no `sessionExpired`
+   * (the logout then clears the tokens).
+   */
+  ending?<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -117,10 +127,16 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
   };
   /** Another session's tokens bump it (see `AuthStrategy.epoch`). */
   let epoch = 1;
+  /** The storage's last `session` seen, or written here (which moves `epoch` once, itself). */
+  let stamp: unknown;
+  /** Explicit logouts in progress (`ending`). */
+  let ends = 0;
   const write = async (tokens: Tokens, renewed = false) => {
     if (!renewed) epoch++;
     unread = unread !== undefined && tokens.refreshToken.value ? tokens : undefined;
-    await storage.setTokens(tokens);
+    const done = storage.setTokens(tokens);
+    stamp = storage.session?.();
+    await done;
     emit('tokensChanged', tokens, renewed);
   };
   /** Whether two token sets are the same session state (the same refresh and access tokens). */
@@ -133,8 +149,9 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     body: Record<string, unknown>,
     role: Tokens['refreshToken']['role'],
     headers: Record<string, string> = {},
+    // The calling client's own (a derived client's fetch), else the attached client's.
+    t = transport ?? { baseUrl: 'https://www.wixapis.com', fetch: (i, init) => fetch(i, init) },
   ) {
-    const t = transport ?? { baseUrl: 'https://www.wixapis.com', fetch: (i, init) => fetch(i, init) };
     const json = await postTokenRequest(t, '/oauth2/token', body, headers);
     leeway = Math.min(options.leewaySeconds ?? 30, Number(json.expires_in) / 2) || leeway;
     return {
@@ -146,7 +163,9 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
         // off, not `NaN`, which JSON stores as null.
         expiresAt: nowSeconds() + Number(json.expires_in || Number.NaN) || 1e12,
       },
-      refreshToken: { value: json.refresh_token ?? '', role },
+      // One that is no string (`5`, `{}`) would be read back as no tokens at all (`read`), and every
+      // call fetched new ones: read as none.
+      refreshToken: { value: typeof json.refresh_token === 'string' ? json.refresh_token : '', role },
     } satisfies Tokens;
   }
 
@@ -157,7 +176,8 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       throw e;
     });
 
-  const anonymous = () => tokenRequest({ clientId, grantType: 'anonymous' }, TokenRole.VISITOR);
+  const anonymous = (t?: Transport) =>
+    tokenRequest({ clientId, grantType: 'anonymous' }, TokenRole.VISITOR, {}, t);
 
   /**
    * Renewal itself: refresh when possible; a refused member refresh is a visible logout. `renewed`:
@@ -167,7 +187,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
    * an answer is stored, and a refusal ends the session, only while the stored tokens are still the
    * ones it started from (compare and set); otherwise renewal goes on from the new ones.
    */
-  async function renew(force: boolean, renewed = false): Promise<Tokens> {
+  async function renew(t: Transport | undefined, force: boolean, renewed = false): Promise<Tokens> {
     // This strategy's own writes of another session (a logout, a login) since `from` was read
     // count as moves, even when a slow storage still answers the old tokens.
     const seen = epoch;
@@ -176,7 +196,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     /** When someone else stored tokens since `from`: what renewal goes on with instead. */
     const moved = async () => {
       const now = await read();
-      return seen === epoch && same(now, from) ? undefined : usable(now) ? now : renew(false);
+      return seen === epoch && same(now, from) ? undefined : usable(now) ? now : renew(t, false);
     };
     /** Stores `next` in place of `from`, unless someone else stored tokens meanwhile. */
     const swap = async (next: Tokens, isRenewal = false) => {
@@ -189,14 +209,22 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     let fresh: Tokens | undefined;
     if (rt.value)
       try {
-        fresh = await tokenRequest({ clientId, grantType: 'refresh_token', refreshToken: rt.value }, rt.role);
+        fresh = await tokenRequest(
+          { clientId, grantType: 'refresh_token', refreshToken: rt.value },
+          rt.role,
+          {},
+          t,
+        );
       } catch (e) {
         // Only a refused grant ends the session: for a member 400 `invalid_grant` or 401, for a
         // visitor any 4xx but 408 and 429 (a visitor kept on a refresh token the server will not
         // take could never call again). A network failure, a timeout, a 5xx, a 408 or a 429, and
-        // a member's other 4xx, are thrown, and the session kept.
+        // a member's other 4xx, are thrown, and the session kept. So is any refusal during an
+        // explicit logout (`ending`): its call fails, with no new visitor tokens fetched for it and
+        // no `sessionExpired`, and the logout clears the tokens.
         const status = (e as ShopkitError).status!;
         if (
+          ends ||
           ((status / 100) | 0) !== 4 ||
           (status > 401 && (rt.role === TokenRole.MEMBER || status === 408 || status === 429))
         )
@@ -220,10 +248,10 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       await write(emptyTokens());
       emit('sessionExpired');
       // Renewal goes on from what is stored now: no tokens, or a login stored meanwhile.
-      return renew(false);
+      return renew(t, false);
     }
     // New visitor tokens start another session.
-    return swap(await anonymous());
+    return swap(await anonymous(t));
   }
 
   /**
@@ -251,18 +279,18 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
    * the refresh token they saw (`was`): a storage whose answer changed meanwhile (a login) is not
    * answered with the renewal of another session's.
    */
-  const renewOnce = (force: boolean, was: Tokens): Promise<Tokens> => {
+  const renewOnce = (force: boolean, was: Tokens, t?: Transport): Promise<Tokens> => {
     const key = was.refreshToken.value;
     let p = inflight.get(key);
     if (p) return p;
     p = (async () => {
       try {
         const lm = locks();
-        if (!lm) return await renew(force);
+        if (!lm) return await renew(t, force);
         const seen = await read();
         // A free lock: renew now. A held one: another tab is renewing; wait for it, then see.
         return await lm.request(name, { ifAvailable: true }, (lock) =>
-          lock ? renew(force) : lm.request(name, async () => renew(force, await changedSince(seen))),
+          lock ? renew(t, force) : lm.request(name, async () => renew(t, force, await changedSince(seen))),
         );
       } finally {
         inflight.delete(key);
@@ -270,6 +298,16 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     })();
     inflight.set(key, p);
     return p;
+  };
+
+  /**
+   * Stores another session's tokens (a login, a logout, new visitor tokens) under the renewals'
+   * lock: another tab's renewal compares and sets the shared storage in two steps, and tokens
+   * stored between them were overwritten.
+   */
+  const put = (tokens: Tokens) => {
+    const lm = locks();
+    return lm ? lm.request<void>(name, () => write(tokens)) : write(tokens);
   };
 
   return {
@@ -282,35 +320,41 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       transport ??= t;
       const tokens = await read();
       return {
-        Authorization: (usable(tokens) ? tokens : await within(renewOnce(false, tokens), signal)).accessToken
-          .value,
+        Authorization: (usable(tokens) ? tokens : await within(renewOnce(false, tokens, t), signal))
+          .accessToken.value,
       };
     },
     get epoch() {
+      // Another tab's login or logout in a shared storage: the read after it must not join one
+      // sent with the tokens before it.
+      const now = storage.session?.();
+      if (now !== stamp) {
+        stamp = now;
+        epoch++;
+      }
       return epoch;
+    },
+    ending(fn) {
+      ends++;
+      return fn().finally(() => ends--);
     },
     async onUnauthorized(t, rejected) {
       transport ??= t;
       // Renewed since that request went out (another call's 401): replay with the new token.
       const now = await read();
       if (rejected && usable(now) && now.accessToken.value !== rejected.split(',')[0]) return true;
-      await renewOnce(true, now);
+      await renewOnce(true, now, t);
       return true;
     },
     getTokens: read,
-    // Under the renewals' lock: another tab's renewal compares and sets the shared storage in two
-    // steps, and a login or logout stored between them would be overwritten.
-    setTokens: (tokens) => {
-      const lm = locks();
-      return lm ? lm.request<void>(name, () => write(tokens)) : write(tokens);
-    },
+    setTokens: put,
     loggedIn: async () => (await read()).refreshToken.role === TokenRole.MEMBER,
     // Called by the application, not by a call (whose failure the engine reports): reported here.
     generateVisitorTokens: () =>
       reported(
         (async () => {
           const tokens = await anonymous();
-          await write(tokens);
+          await put(tokens);
           return tokens;
         })(),
       ),

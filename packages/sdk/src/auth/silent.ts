@@ -17,9 +17,11 @@ import { REDIRECT_SESSION_PATH } from './return-url.ts';
 import type { Tokens } from './tokens.ts';
 
 /**
- * The URL of a new redirect session, for the login flows. An answer without an absolute one is
- * unreadable (`INVALID_RESPONSE`), reported as a call's failure is: a missing `redirectSession`
- * was a `TypeError`, and an `authUrl` of `undefined` sent the browser to `/undefined`.
+ * The URL of a new redirect session, for the login flows. An answer without an absolute http(s)
+ * one is unreadable (`INVALID_RESPONSE`), reported as a call's failure is: a missing
+ * `redirectSession` was a `TypeError`, an `authUrl` of `undefined` sent the browser to
+ * `/undefined`, and a `javascript:` URL ran as script of the page in the silent login's frame (or
+ * where the application sends the browser).
  */
 export async function sessionUrl(
   client: AnyClient,
@@ -27,7 +29,7 @@ export async function sessionUrl(
   call?: CallOptions,
 ): Promise<string> {
   const url = (await createRedirectSession(client, options, call)).redirectSession?.fullUrl;
-  if (typeof url !== 'string' || !URL.canParse(url))
+  if (typeof url !== 'string' || !/^https?:\/\//i.test(url) || !URL.canParse(url))
     fail(
       client,
       systemError(null, {

@@ -30,6 +30,14 @@ export interface Tokens {
 export interface TokenStorage {
   getTokens(): Tokens | null | undefined | Promise<Tokens | null | undefined>;
   setTokens(tokens: Tokens): void | Promise<void>;
+  /**
+   * For a storage other tabs or processes write too: a value read at once and cheaply that changes
+   * when another session's tokens are stored there, and not when a session is renewed
+   * (`webStorage`'s: the stored role). Another tab's login or logout then moves the strategy's
+   * epoch (`AuthStrategy.epoch`): a read made after it shares no request sent with the tokens
+   * before it. A storage without it moves the epoch only with this strategy's own writes.
+   */
+  session?(): unknown;
 }
 
 /** The empty token pair: no access token, no refresh token, role `none`. */
@@ -60,6 +68,12 @@ export function webStorage(area: Storage, clientId: string): TokenStorage {
   const key = `shopkit:${clientId}:tokens`;
   let held: Tokens | undefined;
   return {
+    // The role stored: a login or logout changes it, a renewal (a rotated refresh token) does not.
+    session() {
+      try {
+        return (JSON.parse(area.getItem(key)!) as Tokens | null)?.refreshToken?.role;
+      } catch {}
+    },
     getTokens() {
       if (held) return held;
       try {

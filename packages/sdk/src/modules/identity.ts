@@ -645,6 +645,7 @@ export const getMemberTokensForExternalLogin = async (
       { grant_type: 'authorized_client', scope: 'offline_access', member_id: memberId },
       TokenRole.MEMBER,
       { Authorization: `${Authorization},${apiKey}` },
+      client.transport,
     );
   } catch (e) {
     // The token request's own error (`something went wrong`, with the platform's code), reported.
@@ -715,8 +716,16 @@ export async function ssoLogin(
   return { redirectUrl: locationOf(response), response };
 }
 
-/** The `Location` header of a raw-HTTP answer. */
-const locationOf = (r: RawHttpResponse) => r.headers?.find((h) => h.key.toLowerCase() === 'location')?.value;
+/**
+ * The `Location` header of a raw-HTTP answer, where the application sends the browser: only an
+ * absolute http(s) URL (a `javascript:` one would run as the page's script).
+ */
+const locationOf = (r: RawHttpResponse) => {
+  // Headers of another shape (not a list, an entry without a key) hold none: no `TypeError`.
+  const h = Array.isArray(r.headers) ? r.headers : [];
+  const url = h.find((e) => String(e?.key).toLowerCase() === 'location')?.value;
+  return typeof url === 'string' && /^https?:\/\//i.test(url) ? url : undefined;
+};
 
 /**
  * GET `v1/callback`: completes an SSO login with the `state` and the provider's `sessionToken`
@@ -976,13 +985,17 @@ export async function logout(
   let refused: unknown;
   try {
     if (!problem && (await s.loggedIn()))
-      logoutUrl = await sessionUrl(
-        client,
-        {
-          logout: { clientId: s.clientId },
-          ...(originalUrl ? { callbacks: { postFlowUrl: originalUrl } } : {}),
-        },
-        call,
+      // As a logout: a member whose refresh is refused meanwhile has no session left to end on the
+      // platform, and the call is not made with a new visitor's token fetched for it.
+      logoutUrl = await (s.ending ?? ((f) => f()))(() =>
+        sessionUrl(
+          client,
+          {
+            logout: { clientId: s.clientId },
+            ...(originalUrl ? { callbacks: { postFlowUrl: originalUrl } } : {}),
+          },
+          call,
+        ),
       );
   } catch (e) {
     // The local logout happens whatever the network says (checklist 33); an unsafe return URL is
