@@ -72,12 +72,15 @@ export function Bulk() {
   };
   const toggle = (pid: string, on: boolean) => choose((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
   const start = () => {
+    if (apply.isPending) return;
     const { ids, skipped } = sendOrSkip(chosen, change);
-    apply.run(
-      { c: change, ids, skipped },
-      () => setEdited(false),
-      (e) => 'value' in whyRefused(e) && document.getElementById(`${id}-n`)?.focus(),
-    );
+    // On its way, it is no longer something leaving loses: another page of the console lets it
+    // finish. A change edited meanwhile, or one that fails, is.
+    setEdited(false);
+    apply.run({ c: change, ids, skipped }, undefined, (e) => {
+      setEdited(true);
+      if ('value' in whyRefused(e)) document.getElementById(`${id}-n`)?.focus();
+    });
   };
   const done = apply.data;
   const r = done?.result.bulkActionMetadata;

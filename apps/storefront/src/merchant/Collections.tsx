@@ -1,7 +1,7 @@
 import { collections, type Product, products, ValidationError } from '@shopkit/sdk';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation, useNavigationType, useSearchParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { isRefusal } from '../errors.ts';
 import { count } from '../format.ts';
@@ -13,13 +13,14 @@ import {
   typedIn,
   unavailable,
   useMerchant,
+  useOnMove,
   useRefresh,
   useUnsaved,
   useWrite,
 } from './context.ts';
 import { platformWords } from './draft.ts';
 import { PAGE_MAX, useAllProducts } from './Products.tsx';
-import { COLLECTIONS_NOT_RELOADED, MAYBE_MADE, unanswered } from './saving.ts';
+import { COLLECTIONS_NOT_RELOADED, gone, goneWords, MAYBE_MADE, unanswered } from './saving.ts';
 
 /** A value with something other than spaces in it (`required` lets only spaces through). */
 const NAMED = '.*\\S.*';
@@ -34,6 +35,39 @@ const ALL_PRODUCTS = 'col-all-products';
 
 /** A collection's products shown at once. */
 const PAGE = 10;
+
+/**
+ * The collections whose products are shown, each with its page, in the URL (`?open=col-1&open=col-2@3`):
+ * Back from a product opened from a collection (the browser's or the editor's link) shows them again.
+ */
+function openIn(params: URLSearchParams) {
+  const open: Record<string, number> = {};
+  for (const v of params.getAll('open')) {
+    const at = v.lastIndexOf('@');
+    const page = at < 0 ? 1 : Math.floor(Number(v.slice(at + 1)));
+    open[at < 0 ? v : v.slice(0, at)] = Number.isSafeInteger(page) && page > 1 ? page : 1;
+  }
+  return open;
+}
+
+const openSearch = (open: Record<string, number>) => {
+  const params = new URLSearchParams();
+  for (const [c, page] of Object.entries(open)) params.append('open', page > 1 ? `${c}@${page}` : c);
+  const s = params.toString();
+  return s ? `?${s}` : '';
+};
+
+/**
+ * The navigation state of a product's editor opened from a collection's products: the editor's
+ * link back names the collection (`name`) and goes to the collections as they were left (`back`).
+ */
+export type FromCollection = { collection: { name: string; back: string } };
+
+/**
+ * The collection and product whose editor was last opened from a collection's products: on Back
+ * (the browser's or the editor's link) that product's link takes the focus again.
+ */
+let opened: { collection: string; product: string } | undefined;
 
 /**
  * The platform's refusal of a collection's fields, as sentences by the id of the form's field
@@ -56,9 +90,68 @@ function refusal(error: unknown, fields: Record<string, string>) {
  * A form whose write is stored but could not be read back: what it holds is what is stored, so it
  * is no longer an unsaved edit (leaving the page does not ask about it).
  */
+/**
+ * A collection's field (`field`: the form's field id) edited here and changed elsewhere since the
+ * page read it (another tab, another merchant), to `now`: not replaced unseen.
+ */
+class ChangedElsewhere extends Error {
+  constructor(
+    readonly field: string,
+    readonly now: string,
+  ) {
+    super('Changed elsewhere since the page read it.');
+  }
+  get words() {
+    const now =
+      this.now === '' ? ': it is now empty' : this.now.length <= 80 ? `: it is now “${this.now}”` : '';
+    return `Changed elsewhere (another tab or person) since this page read it${now}. Not saved; save again to replace it with yours.`;
+  }
+}
+
+/** A collection's field as the page read it (`was`) and as a write sends it (`sent`). */
+interface Edit {
+  /** Reads the collection as stored now. */
+  read: () => Promise<Collection>;
+  key: 'name' | 'description';
+  was: string;
+  sent: string;
+  /** The form's field (its id). */
+  field: string;
+}
+
+/**
+ * `update`, unless the collection's `key` was changed elsewhere since the page read it to another
+ * value than the one sent: then `ChangedElsewhere`. When the collection cannot be read now
+ * (offline, a 5xx, deleted), the update goes ahead as before.
+ */
+async function unlessChanged({ read, key, was, sent, field }: Edit, update: () => Promise<unknown>) {
+  const now = await read().then(
+    (c) => c[key] ?? '',
+    () => undefined,
+  );
+  if (now !== undefined && now !== was && now !== sent) throw new ChangedElsewhere(field, now);
+  return update();
+}
+
 function storedAsTyped(form: HTMLFormElement) {
   for (const el of form.querySelectorAll('input, textarea'))
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) el.defaultValue = el.value;
+}
+
+/** What a collections write does besides saying what it did (`write`'s options). */
+interface WriteOptions {
+  /** Runs once it is stored and the console read again (`reloaded`: whether that read came back). */
+  saved?: (reloaded: boolean) => void;
+  /**
+   * The form's fields whose refusal is said next to them, the focus on the first, by the
+   * platform's name of each (`collection.description` → the field's id); the panel's alert still
+   * says that the change was not saved.
+   */
+  fields?: Record<string, string>;
+  /** Runs when no answer came: the write may be stored, and the console reads it again. */
+  lost?: () => void;
+  /** The form whose values the write sends: while it is on its way, leaving does not ask about them. */
+  form?: HTMLFormElement;
 }
 
 export function Collections() {
@@ -73,15 +166,20 @@ export function Collections() {
   const act = useWrite((f: () => Promise<unknown>) => f());
   const heading = useRef<HTMLHeadingElement>(null);
   const newForm = useRef<HTMLFormElement>(null);
-  useUnsaved(() => typedIn(newForm.current) && 'the new collection');
+  // The form whose write is on its way: what it holds is being saved, not something leaving loses.
+  const sending = useRef<HTMLFormElement | null>(null);
+  useUnsaved(() => typedIn(newForm.current, sending.current) && 'the new collection');
   // A collection's forms (name, description, product to add) typed in and not saved.
   useUnsaved(() => {
-    const typed = list.data?.filter((c) => typedIn(document.getElementById(`${id}-${c.id}-item`)));
+    const typed = list.data?.filter((c) =>
+      typedIn(document.getElementById(`${id}-${c.id}-item`), sending.current),
+    );
     return !!typed?.length && `your changes to ${typed.map((c) => `“${c.name}”`).join(', ')}`;
   });
   const busy = act.isPending;
   // What the last write did, for the status line (a screen reader hears it too).
   const [done, setDone] = useState('');
+  useOnMove(() => setDone(''));
   // The last write is stored but reading the console back after it failed (offline, a 5xx): said
   // as done, with "Load it again", never as failed (which would invite a second create).
   const [unread, setUnread] = useState(false);
@@ -97,39 +195,51 @@ export function Collections() {
     // The button goes: the focus goes to the list's heading, not to the page.
     heading.current?.focus();
   };
-  // The collections whose products are shown.
-  const [open, setOpen] = useState<Record<string, boolean>>({});
+  // The collections whose products are shown, and the page of each.
+  const [params, setParams] = useSearchParams();
+  const open = openIn(params);
+  const setOpen = (next: Record<string, number>) =>
+    setParams(new URLSearchParams(openSearch(next)), { replace: true });
   // Refused fields: the id of each (`${id}-name`, `${id}-${collection id}`, …) and why.
   const [refused, setRefused] = useState<Record<string, string>>({});
   /**
-   * Starts a write; once it is saved and the console refreshed, says `said` and runs `then`
-   * (told whether the refresh read the console back; the write is stored either way).
-   * A refusal of the fields in `fields` (`collection.description` → the field's id) is said next
-   * to them, the focus on the first (the panel's alert still says that the change was not saved).
-   * `lost` runs when no answer came: the write may be stored, and the console reads it again.
+   * Starts the write `f`; once it is saved and the console refreshed, says `said` and runs `saved`.
+   * @example write(() => products.deleteCollection(client, c.id), `Deleted ${c.name}.`, { saved: focusList })
    */
   const write = (
     f: () => Promise<unknown>,
     said: string,
-    then?: (reloaded: boolean) => void,
-    fields?: Record<string, string>,
-    lost?: () => void,
+    { saved, fields, lost, form }: WriteOptions = {},
   ) => {
     if (busy) return;
     setDone('');
     setUnread(false);
+    sending.current = form ?? null;
     act.run(
       f,
       (_, reloaded) => {
+        sending.current = null;
         setDone(said);
         setUnread(!reloaded);
-        then?.(reloaded);
+        saved?.(reloaded);
       },
       (err) => {
+        sending.current = null;
+        if (err instanceof ChangedElsewhere) {
+          // Said next to the field; the list is read again, so a second save replaces what is
+          // stored now with what the merchant typed, knowingly.
+          act.reset();
+          setRefused({ [err.field]: err.words });
+          document.getElementById(err.field)?.focus();
+          void refresh();
+          return;
+        }
         if (unanswered(err)) return lost?.();
         // A refusal may come of a list older than the store (a product deleted elsewhere, still
         // offered): read them again, so that what is offered next is what is there.
         if (isRefusal(err)) void refresh();
+        // Deleted elsewhere: its row goes with the list read again, the focus to the list's heading.
+        if (gone(err)) return heading.current?.focus();
         const found = fields && refusal(err, fields);
         if (!found) return;
         setRefused(found);
@@ -163,22 +273,30 @@ export function Collections() {
     write(
       () => products.createCollection(client, { name, ...(description ? { description } : {}) }),
       `Created ${name}.`,
-      () => form.reset(),
-      { 'collection.name': `${id}-name`, 'collection.description': `${id}-desc` },
-      // It may be created: the list read again shows it (a second press would make a second one),
-      // so what was typed is no longer something leaving would lose.
-      () => form.reset(),
+      {
+        saved: () => form.reset(),
+        fields: { 'collection.name': `${id}-name`, 'collection.description': `${id}-desc` },
+        // It may be created: the list read again shows it (a second press would make a second
+        // one), so what was typed is no longer something leaving would lose.
+        lost: () => form.reset(),
+        form,
+      },
     );
   };
   const rename = (e: FormEvent<HTMLFormElement>, c: Collection) => {
     e.preventDefault();
     const form = e.currentTarget;
     const name = String(new FormData(form).get('name') ?? '').trim();
+    const read = () => collections.getCollection(client, c.id);
+    const update = () => products.updateCollection(client, c.id, { name });
     write(
-      () => products.updateCollection(client, c.id, { name }),
+      () => unlessChanged({ read, key: 'name', was: c.name, sent: name, field: `${id}-${c.id}` }, update),
       `Renamed ${c.name} to ${name}.`,
-      (reloaded) => reloaded || storedAsTyped(form),
-      { 'collection.name': `${id}-${c.id}` },
+      {
+        saved: (reloaded) => reloaded || storedAsTyped(form),
+        fields: { 'collection.name': `${id}-${c.id}` },
+        form,
+      },
     );
   };
   const describe = (e: FormEvent<HTMLFormElement>, c: Collection) => {
@@ -186,11 +304,20 @@ export function Collections() {
     const form = e.currentTarget;
     // An empty description is sent as such: the emulator clears it (the platform's way is UNCONFIRMED).
     const description = String(new FormData(form).get('description') ?? '').trim();
+    const read = () => collections.getCollection(client, c.id);
+    const update = () => products.updateCollection(client, c.id, { description });
     write(
-      () => products.updateCollection(client, c.id, { description }),
+      () =>
+        unlessChanged(
+          { read, key: 'description', was: c.description ?? '', sent: description, field: `${id}-${c.id}-d` },
+          update,
+        ),
       `Saved the description of ${c.name}.`,
-      (reloaded) => reloaded || storedAsTyped(form),
-      { 'collection.description': `${id}-${c.id}-d` },
+      {
+        saved: (reloaded) => reloaded || storedAsTyped(form),
+        fields: { 'collection.description': `${id}-${c.id}-d` },
+        form,
+      },
     );
   };
   const addProduct = (e: FormEvent<HTMLFormElement>, c: Collection) => {
@@ -201,19 +328,17 @@ export function Collections() {
     // Back to "Choose a product": the product added is no longer a choice. So with no answer: it
     // may be added, and once it is no longer offered the browser would choose another product.
     if (pid)
-      write(
-        () => products.addProductsToCollection(client, c.id, [pid]),
-        `Added ${name} to ${c.name}.`,
-        () => form.reset(),
-        undefined,
-        () => form.reset(),
-      );
+      write(() => products.addProductsToCollection(client, c.id, [pid]), `Added ${name} to ${c.name}.`, {
+        saved: () => form.reset(),
+        lost: () => form.reset(),
+        form,
+      });
   };
-  const remove = (c: Collection, p: Product, then: () => void) =>
+  const remove = (c: Collection, p: Product, saved: () => void) =>
     write(
       () => products.removeProductsFromCollection(client, c.id, [p.id]),
       `Removed ${p.name} from ${c.name}.`,
-      then,
+      { saved },
     );
   if (list.isPending) return <Skeleton lines={6} label="Loading collections" />;
   // Only when there is no list to show: a list read again that failed keeps the last one shown,
@@ -250,6 +375,11 @@ export function Collections() {
           (unanswered(act.error) ? (
             <p className="notice notice-error" role="alert">
               {MAYBE_MADE}
+            </p>
+          ) : gone(act.error) ? (
+            // The list is read again after it (a refusal): the collection goes from it.
+            <p className="notice notice-error" role="alert">
+              {goneWords('that collection')}
             </p>
           ) : platformWords(act.error) && !Object.keys(refused).length ? (
             // A refusal no field of the form shows: in the platform's own words (not "check the details").
@@ -303,13 +433,10 @@ export function Collections() {
                     confirm(`Delete the collection “${c.name}”?`) &&
                     // Its row goes (with no answer it may go too): focus goes to the list's
                     // heading, not to the page.
-                    write(
-                      () => products.deleteCollection(client, c.id),
-                      `Deleted ${c.name}.`,
-                      () => heading.current?.focus(),
-                      undefined,
-                      () => heading.current?.focus(),
-                    )
+                    write(() => products.deleteCollection(client, c.id), `Deleted ${c.name}.`, {
+                      saved: () => heading.current?.focus(),
+                      lost: () => heading.current?.focus(),
+                    })
                   }
                 >
                   Delete<span className="visually-hidden"> {c.name}</span>
@@ -337,13 +464,23 @@ export function Collections() {
                   type="button"
                   className="link-button"
                   aria-expanded={!!open[c.id]}
-                  onClick={() => setOpen({ ...open, [c.id]: !open[c.id] })}
+                  onClick={() => {
+                    const { [c.id]: shown, ...others } = open;
+                    setOpen(shown ? others : { ...open, [c.id]: 1 });
+                  }}
                 >
                   {open[c.id] ? 'Hide' : 'Show'} products<span className="visually-hidden"> in {c.name}</span>
                 </button>
               </p>
               {open[c.id] && (
-                <Members collection={c} busy={busy} remove={c.id === ALL_PRODUCTS ? undefined : remove} />
+                <Members
+                  collection={c}
+                  busy={busy}
+                  remove={c.id === ALL_PRODUCTS ? undefined : remove}
+                  page={open[c.id] ?? 1}
+                  turn={(page) => setOpen({ ...open, [c.id]: page })}
+                  search={openSearch(open)}
+                />
               )}
               {c.id === ALL_PRODUCTS ? (
                 <p className="hint">
@@ -390,14 +527,23 @@ function Members({
   collection: c,
   busy,
   remove,
+  page,
+  turn: setPage,
+  search,
 }: {
   collection: Collection;
   busy: boolean;
   remove?: (c: Collection, p: Product, then: () => void) => void;
+  /** The page shown, and the way to show another. */
+  page: number;
+  turn: (page: number) => void;
+  /** The collections page's URL search as it is (which collections are shown, at which page). */
+  search: string;
 }) {
   const client = useMerchant();
   const id = useId();
-  const [page, setPage] = useState(1);
+  const location = useLocation();
+  const how = useNavigationType();
   const list = useQuery({
     queryKey: ['merchant', 'collection', c.id, page],
     queryFn: () =>
@@ -414,22 +560,31 @@ function Members({
   });
   const heading = useRef<HTMLHeadingElement>(null);
   // The product just removed and its place on the page: the focus goes there once it has gone.
-  const [gone, setGone] = useState<{ id: string; at: number } | null>(null);
+  const [removed, setRemoved] = useState<{ id: string; at: number } | null>(null);
   const shown = list.data?.products;
   useEffect(() => {
     // Removed, but its list could not be read again: the button pressed has gone with the list.
-    if (gone && list.error) {
-      setGone(null);
+    if (removed && list.error) {
+      setRemoved(null);
       heading.current?.focus();
       return;
     }
-    if (!gone || !shown || list.isPlaceholderData || shown.some((p) => p.id === gone.id)) return;
-    setGone(null);
+    if (!removed || !shown || list.isPlaceholderData || shown.some((p) => p.id === removed.id)) return;
+    setRemoved(null);
     // The last product of a page past the first: that page is no more, show the one before.
     if (!shown.length && page > 1) setPage(page - 1);
-    const next = shown[gone.at];
+    const next = shown[removed.at];
     (next ? document.getElementById(`${id}-${next.id}`) : heading.current)?.focus();
-  }, [gone, shown, list.isPlaceholderData, list.error, page, id]);
+  }, [removed, shown, list.isPlaceholderData, list.error, page, id, setPage]);
+  useEffect(() => {
+    // Back from a product opened here (the browser's Back or the editor's link): its link takes
+    // the focus again.
+    if (!shown || list.isPlaceholderData || opened?.collection !== c.id) return;
+    const back = how === 'POP' || (location.state as { back?: boolean } | null)?.back;
+    const link = back && document.getElementById(`${id}-${opened.product}-link`);
+    opened = undefined;
+    if (link) link.focus();
+  }, [shown, list.isPlaceholderData, c.id, how, location.state, id]);
   const paged = pager(list.data?.metadata, page, PAGE, shown?.length ?? 0);
   const turn = (to: number) => () => {
     if (to >= 1 && (to < page || paged.hasNext)) setPage(to);
@@ -455,7 +610,20 @@ function Members({
               {shown.map((p, at) => (
                 <li key={p.id} className="row">
                   <span>
-                    <Link to={`/merchant/products/${p.id}`}>{p.name}</Link>
+                    <Link
+                      to={`/merchant/products/${p.id}`}
+                      id={`${id}-${p.id}-link`}
+                      state={
+                        {
+                          collection: { name: c.name, back: `/merchant/collections${search}` },
+                        } satisfies FromCollection
+                      }
+                      onClick={() => {
+                        opened = { collection: c.id, product: p.id };
+                      }}
+                    >
+                      {p.name}
+                    </Link>
                     {p.visible ? '' : ' (hidden)'}
                   </span>
                   {remove && (
@@ -465,7 +633,7 @@ function Members({
                       className="button small danger"
                       {...unavailable(busy)}
                       // No question first: adding it back undoes it.
-                      onClick={() => remove(c, p, () => setGone({ id: p.id, at }))}
+                      onClick={() => remove(c, p, () => setRemoved({ id: p.id, at }))}
                     >
                       Remove
                       <span className="visually-hidden">

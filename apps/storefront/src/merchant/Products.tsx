@@ -3,8 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useNavigationType, useParams, useSearchParams } from 'react-router';
 import { ErrorState, Skeleton } from '../components/States.tsx';
+import { isRefusal } from '../errors.ts';
 import { count, few, money } from '../format.ts';
 import { useTitle } from '../title.ts';
+import type { FromCollection } from './Collections.tsx';
 import {
   allOf,
   CREATED,
@@ -13,11 +15,14 @@ import {
   typedIn,
   unavailable,
   useMerchant,
+  useOnMove,
+  useRefresh,
   useUnsaved,
   useWrite,
 } from './context.ts';
 import {
   type Changes,
+  changedElsewhere,
   changes,
   type Draft,
   decimal,
@@ -25,6 +30,7 @@ import {
   type Field,
   optionVariants,
   type Problems,
+  platformWords,
   rebase,
   refusedAt,
   refusedFields,
@@ -37,6 +43,8 @@ import {
 import { StaleList } from './Stale.tsx';
 import {
   CREATED_NOT_LOADED,
+  gone,
+  goneWords,
   LABELS,
   MAYBE_MADE,
   partlySaved,
@@ -154,6 +162,11 @@ export function ProductList() {
           <p className="notice notice-error" role="alert">
             {MAYBE_MADE}
           </p>
+        ) : gone(del.error) ? (
+          // Deleted already: the list read again no longer shows it.
+          <p className="notice" role="status">
+            That product was already deleted elsewhere (another tab or person).
+          </p>
         ) : (
           <ErrorState error={del.error} title="The product was not deleted" />
         ))}
@@ -221,7 +234,10 @@ export function ProductList() {
                         del.run(
                           p.id,
                           () => countRef.current?.focus(),
-                          (e) => unanswered(e) && countRef.current?.focus(),
+                          (e) => {
+                            if (gone(e)) void list.refetch();
+                            if (unanswered(e) || gone(e)) countRef.current?.focus();
+                          },
                         );
                     }}
                   >
@@ -259,18 +275,28 @@ type FromList = { list?: string; back?: boolean };
 export function ProductEditor() {
   const { id } = useParams();
   const location = useLocation();
-  // Back to the list as it was left (its filter and page), when the editor was opened from it.
+  // Back to the list as it was left (its filter and page), when the editor was opened from it;
+  // back to the collection, when it was opened from a collection's products.
   const list = (location.state as FromList | null)?.list;
+  const collection = (location.state as Partial<FromCollection> | null)?.collection;
+  const toCollection =
+    typeof collection?.back === 'string' && collection.back.startsWith('/merchant/collections') && collection;
   return (
     <>
       {id && (
         <p>
-          <Link
-            to={`/merchant${typeof list === 'string' && list.startsWith('?') ? list : ''}`}
-            state={{ back: true } satisfies FromList}
-          >
-            Back to products
-          </Link>
+          {toCollection ? (
+            <Link to={toCollection.back} state={{ back: true }}>
+              Back to the collection {toCollection.name}
+            </Link>
+          ) : (
+            <Link
+              to={`/merchant${typeof list === 'string' && list.startsWith('?') ? list : ''}`}
+              state={{ back: true } satisfies FromList}
+            >
+              Back to products
+            </Link>
+          )}
         </p>
       )}
       {id ? <StoredProduct key={id} id={id} /> : <NewProduct />}
@@ -324,6 +350,27 @@ function NewProduct() {
   return <Editor key="new" />;
 }
 
+/** What a save sends, and the draft it comes of (`sent`) and the stored product's as last read (`read`). */
+type Sending = Omit<Changes, 'problems'> & { sent: Draft; read: Draft };
+
+/** A save not sent: fields edited in the form were changed elsewhere since it read the product. */
+class ChangedElsewhere extends Error {
+  constructor(readonly fields: Partial<Record<Field, string>>) {
+    super('Changed elsewhere since the form read it.');
+  }
+  /** What each field says: what is stored now, and that a second save replaces it. */
+  problems(): Problems {
+    return Object.fromEntries(
+      Object.entries(this.fields).map(([k, now]) => [
+        k,
+        `Changed elsewhere (another tab or person) since this page read it${
+          now === '' ? ': it is now empty' : now.length <= 80 ? `: it is now “${now}”` : ''
+        }. Not saved; save again to replace it with yours.`,
+      ]),
+    );
+  }
+}
+
 /** Asks before a save whose new options delete stored variants; true when it may go ahead. */
 function confirmOptions(product: Product, input: ProductInput, removeOptions: boolean) {
   if (removeOptions) return confirm(removeOptionsQuestion(product));
@@ -361,12 +408,18 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
   const [note, setNote] = useState<'created' | 'saved' | 'unchanged' | 'unread' | null>(() =>
     justCreated(location.state) ? 'created' : null,
   );
+  // A note from before says nothing about the page reached; one with "Load it again" stays.
+  useOnMove(() => setNote((n) => (n === 'unread' ? n : null)));
   // What the last save stored while reading it back failed: those values are not unsaved edits.
   const [unread, setUnread] = useState<Draft | null>(null);
+  // What the save on its way sends: leaving for another page of the console lets it finish, so
+  // those values are not lost (values typed after the press are).
+  const [sending, setSending] = useState<Draft | null>(null);
   useUnsaved(
     () =>
       !sameDraft(draft, base) &&
       !(unread && sameDraft(draft, unread)) &&
+      !(sending && sameDraft(draft, sending)) &&
       (product ? `your changes to “${product.name}”` : 'the new product'),
   );
   const heading = useRef<HTMLHeadingElement>(null);
@@ -377,7 +430,7 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
     heading.current?.focus();
     navigate('.', { replace: true, state: null });
   }, [location.state, navigate]);
-  const save = useWrite(async ({ input, create, removeOptions }: Omit<Changes, 'problems'>) => {
+  const save = useWrite(async ({ input, create, removeOptions, sent, read }: Sending) => {
     // A new product's editor reads it by id; if that read fails it still says "Created".
     if (!product) {
       // `changes` gives a create input whenever the draft has no problems, and submit sends no
@@ -385,6 +438,14 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
       if (!create) throw new Error('A new product needs a name, a type and a price.');
       return (await products.createProduct(client, create)).product;
     }
+    // A field edited here and changed elsewhere since the form read it (another tab): not replaced
+    // unseen. When the product cannot be read now (offline, a 5xx), the save goes ahead as before.
+    const now = await products
+      .getProduct(client, product.id, { includeMerchantSpecificData: true })
+      .then((r) => toDraft(r.product))
+      .catch(() => undefined);
+    const elsewhere = now && changedElsewhere(sent, read, now);
+    if (elsewhere && Object.keys(elsewhere).length) throw new ChangedElsewhere(elsewhere);
     if (Object.keys(input).length) await products.updateProduct(client, product.id, input);
     if (removeOptions)
       try {
@@ -425,9 +486,11 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
     }
     if (product && !confirmOptions(product, input, removeOptions)) return;
     const sent = draft;
+    setSending(sent);
     save.run(
-      { input, create, removeOptions },
+      { input, create, removeOptions, sent, read: base },
       (p) => {
+        setSending(null);
         setUnread(p ? null : sent);
         setNote(p ? 'saved' : 'unread');
         if (!p) return;
@@ -436,6 +499,16 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
         else setForm((f) => ({ ...f, draft: settle(f.draft, sent, toDraft(p)) }));
       },
       (err) => {
+        setSending(null);
+        if (err instanceof ChangedElsewhere) {
+          // Said next to each field; the form reads the product again, so a second save replaces
+          // what is stored now with what the merchant typed, knowingly.
+          save.reset();
+          setProblems(err.problems());
+          document.getElementById(`${id}-${Object.keys(err.fields)[0]}`)?.focus();
+          void reload?.();
+          return;
+        }
         // The platform refused fields: each says why next to it, as the form's own checks do.
         const refused = refusedFields(err, sent);
         if (!refused) return;
@@ -501,10 +574,12 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
             name="productType"
             value={draft.productType}
             onChange={(e) => set('productType', e.target.value)}
+            {...describe('productType')}
           >
             <option value="physical">Physical (shipped)</option>
             <option value="digital">Digital (no shipping)</option>
           </select>
+          {error('productType')}
         </div>
         <div className="row">
           {field('price', { type: 'number', required: true, step: '0.01', min: 0 })}
@@ -547,9 +622,11 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
             type="checkbox"
             checked={draft.visible}
             onChange={(e) => set('visible', e.target.checked)}
+            {...describe('visible')}
           />
           <label htmlFor={`${id}-visible`}>Visible in the shop</label>
         </div>
+        {error('visible')}
         <p role="alert" className="field-error">
           {invalid
             ? `Not saved: ${invalid === 1 ? 'a field needs' : `${invalid} fields need`} attention (see above).`
@@ -591,6 +668,15 @@ function Editor({ product, reload }: { product?: Product; reload?: () => Promise
   );
 }
 
+/** What a change beside the product form does besides saying what it did (`run`'s options). */
+interface ChangeOptions {
+  /** Runs once it is stored. */
+  saved?: () => void;
+  failed?: (err: Error) => void;
+  /** The form whose values it sends: while it is on its way, leaving does not ask about them. */
+  form?: HTMLFormElement;
+}
+
 type Media = NonNullable<NonNullable<Product['media']>['items']>[number];
 
 /**
@@ -604,11 +690,14 @@ function Extras({ product }: { product: Product }) {
   const id = useId();
   const act = useWrite((f: () => Promise<unknown>) => f());
   const busy = act.isPending;
+  const refresh = useRefresh();
   const mediaHeading = useRef<HTMLHeadingElement>(null);
   const mediaForm = useRef<HTMLFormElement>(null);
   const variantTable = useRef<HTMLTableElement>(null);
-  useUnsaved(() => typedIn(mediaForm.current) && 'the image URL');
-  useUnsaved(() => typedIn(variantTable.current) && 'a variant’s price');
+  // The form whose change is on its way: what it holds is being saved, not something leaving loses.
+  const sending = useRef<HTMLFormElement | null>(null);
+  useUnsaved(() => typedIn(mediaForm.current, sending.current) && 'the image URL');
+  useUnsaved(() => typedIn(variantTable.current, sending.current) && 'a variant’s price');
   // The field (its id) whose typed value cannot be sent or was refused, and why.
   const [bad, setBad] = useState<{ at: string; text: string } | null>(null);
   const refuse = (at: string, text: string) => {
@@ -618,17 +707,27 @@ function Extras({ product }: { product: Product }) {
   // What the last change did, said in the status line once it is stored (a screen reader hears
   // it: the button pressed keeps the focus, and nothing else would say that it worked).
   const [said, setSaid] = useState('');
-  /** Runs `f`; once it is stored, says `done` and runs `then`; `failed` runs if it fails. */
-  const run = (f: () => Promise<unknown>, done: string, then?: () => void, failed?: (err: Error) => void) => {
+  useOnMove(() => setSaid(''));
+  /** Runs `f`; once it is stored, says `done` and runs `saved`; `failed` runs if it fails. */
+  const run = (f: () => Promise<unknown>, done: string, { saved, failed, form }: ChangeOptions = {}) => {
     if (busy) return;
     setSaid('');
+    sending.current = form ?? null;
     act.run(
       f,
       () => {
+        sending.current = null;
         setSaid(done);
-        then?.();
+        saved?.();
       },
-      failed,
+      (err) => {
+        sending.current = null;
+        // A refusal may come of a product older than the store (its options removed in another
+        // tab, a variant gone): read it again, so that what is offered next is what is there. A
+        // product deleted elsewhere keeps its editor, with what was typed, and says so.
+        if (isRefusal(err) && !gone(err)) void refresh();
+        failed?.(err);
+      },
     );
   };
   /**
@@ -638,15 +737,20 @@ function Extras({ product }: { product: Product }) {
   const write = (
     f: () => Promise<unknown>,
     done: string,
-    at: string,
-    fields: RegExp,
-    then?: () => void,
-    lost?: () => void,
+    {
+      at,
+      fields,
+      lost,
+      ...rest
+    }: Omit<ChangeOptions, 'failed'> & { at: string; fields: RegExp; lost?: () => void },
   ) =>
-    run(f, done, then, (err) => {
-      if (unanswered(err)) return lost?.();
-      const text = refusedAt(err, fields);
-      if (text) refuse(at, text);
+    run(f, done, {
+      ...rest,
+      failed: (err) => {
+        if (unanswered(err)) return lost?.();
+        const text = refusedAt(err, fields);
+        if (text) refuse(at, text);
+      },
     });
   const addMedia = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -656,16 +760,15 @@ function Extras({ product }: { product: Product }) {
     // Cleared only once the image is added: a refused URL stays for correcting.
     if (url) {
       setBad(null);
-      write(
-        () => products.addProductMedia(client, product.id, [{ url }]),
-        'Image added.',
-        `${id}-url`,
-        /^media\b/,
-        () => form.reset(),
-        // It may be added: the page reads the product again and shows it (a second add would make
-        // a second image), so the URL is no longer something typed that leaving would lose.
-        () => form.reset(),
-      );
+      write(() => products.addProductMedia(client, product.id, [{ url }]), 'Image added.', {
+        at: `${id}-url`,
+        fields: /^media\b/,
+        saved: () => form.reset(),
+        // It may be added: the page reads the product again and shows it (a second add would
+        // make a second image), so the URL is no longer something typed that leaving would lose.
+        lost: () => form.reset(),
+        form,
+      });
     }
   };
   const badAt = (at: string) => {
@@ -704,10 +807,13 @@ function Extras({ product }: { product: Product }) {
     write(
       () => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]),
       `Set the price of ${name} to ${money(price)}.`,
-      at,
-      /^variants\[0\]\.price$/,
-      // Stored: the input shows the stored price (`10` for `10.00`), no longer a value typed.
-      () => form.reset(),
+      {
+        at,
+        fields: /^variants\[0\]\.price$/,
+        // Stored: the input shows the stored price (`10` for `10.00`), no longer a value typed.
+        saved: () => form.reset(),
+        form,
+      },
     );
   };
   const variants = product.variants ?? [];
@@ -733,6 +839,15 @@ function Extras({ product }: { product: Product }) {
         (unanswered(act.error) ? (
           <p className="notice notice-error" role="alert">
             {MAYBE_MADE}
+          </p>
+        ) : gone(act.error) ? (
+          <p className="notice notice-error" role="alert">
+            {goneWords('this product')}
+          </p>
+        ) : platformWords(act.error) && !bad ? (
+          // A refusal no field here shows: in the platform's own words (not "check the details").
+          <p className="notice notice-error" role="alert">
+            <strong>The change was not saved.</strong> The platform refused it: “{platformWords(act.error)}”.
           </p>
         ) : (
           <ErrorState error={act.error} title="The change was not saved" />
@@ -782,8 +897,10 @@ function Extras({ product }: { product: Product }) {
                 run(
                   () => products.removeProductMedia(client, product.id, [m.id!]),
                   `Removed ${imageName(m, i)}.`,
-                  () => mediaHeading.current?.focus(),
-                  (e) => unanswered(e) && mediaHeading.current?.focus(),
+                  {
+                    saved: () => mediaHeading.current?.focus(),
+                    failed: (e) => unanswered(e) && mediaHeading.current?.focus(),
+                  },
                 )
               }
             >

@@ -2,7 +2,7 @@ import { shopkitKeys } from '@shopkit/react';
 import type { AnyClient } from '@shopkit/sdk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef } from 'react';
-import { useBlocker } from 'react-router';
+import { useBlocker, useLocation, useNavigationType } from 'react-router';
 import { PartlySaved, unanswered } from './saving.ts';
 
 export const MerchantContext = createContext<AnyClient | null>(null);
@@ -42,6 +42,9 @@ export function useRefresh() {
   };
 }
 
+/** The key of every console write (`useWrite`). */
+const WRITES = ['merchant', 'write'];
+
 /**
  * A console write. `run` starts it only when none of this write is running (a double click makes
  * one request, not two); after success the console and the shop are refreshed, then `then` runs,
@@ -56,6 +59,8 @@ export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
   const running = useRef(false);
   const reloaded = useRef(true);
   const m = useMutation({
+    // Counted by `useAskBeforeLeaving`: closing or reloading the tab would cut it off.
+    mutationKey: WRITES,
     mutationFn: write,
     onSuccess: async () => {
       reloaded.current = await refresh();
@@ -120,6 +125,7 @@ export const justCreated = (state: unknown) => (state as typeof CREATED | null)?
  * `CREATED`) is not leaving it. One for the console: a router takes one blocker at a time.
  */
 export function useAskBeforeLeaving(forms: UnsavedForms) {
+  const qc = useQueryClient();
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
       currentLocation.pathname !== nextLocation.pathname &&
@@ -132,21 +138,26 @@ export function useAskBeforeLeaving(forms: UnsavedForms) {
     else blocker.reset();
   }, [blocker, forms]);
   useEffect(() => {
+    // A write on its way counts too: another page of the console lets it finish (its values are
+    // not unsaved, so moving there does not ask), but closing or reloading the tab cuts it off.
     const ask = (e: BeforeUnloadEvent) => {
-      if (lostIn(forms).length) e.preventDefault();
+      if (lostIn(forms).length || qc.isMutating({ mutationKey: WRITES })) e.preventDefault();
     };
     addEventListener('beforeunload', ask);
     return () => removeEventListener('beforeunload', ask);
-  }, [forms]);
+  }, [forms, qc]);
 }
 
 /**
  * Whether a field inside `root` (an uncontrolled one: React keeps a controlled field's default
  * equal to its value) holds something other than what it showed: text typed, a choice made.
+ * Fields inside `sending` (the form whose write is on its way) do not count: what they hold is
+ * being saved, and leaving for another page of the console lets that write finish.
  */
-export function typedIn(root: Element | null) {
+export function typedIn(root: Element | null, sending?: Element | null) {
   if (!root) return false;
   for (const el of root.querySelectorAll('input, textarea, select')) {
+    if (sending?.contains(el)) continue;
     if (el instanceof HTMLSelectElement) {
       if ([...el.options].some((o) => o.selected !== o.defaultSelected)) return true;
     } else if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
@@ -167,3 +178,28 @@ export function typedIn(root: Element | null) {
  * `useWrite`'s `run` does. It looks unavailable by `styles.css`'s `[aria-disabled='true']` rule.
  */
 export const unavailable = (off: boolean) => (off ? ({ 'aria-disabled': true } as const) : {});
+
+/**
+ * Runs `moved` when the merchant goes somewhere while the page stays (a link to the page already
+ * shown, which the router replaces; the browser's Back or Forward): a status line's "Saved." from
+ * before says nothing about the page reached, and goes. The page's own replacements are no move:
+ * a list's filter or page, the products shown in a collection (its URL's search), a new product's
+ * editor dropping its `CREATED` state.
+ */
+export function useOnMove(moved: () => void) {
+  const location = useLocation();
+  const how = useNavigationType();
+  const ref = useRef(moved);
+  ref.current = moved;
+  const last = useRef(location);
+  useEffect(() => {
+    const before = last.current;
+    last.current = location;
+    if (before.key === location.key) return;
+    const own =
+      how === 'REPLACE' &&
+      before.pathname === location.pathname &&
+      (before.search !== location.search || justCreated(before.state));
+    if (!own) ref.current();
+  }, [location, how]);
+}

@@ -87,6 +87,21 @@ export function settle(draft: Draft, sent: Draft, stored: Draft): Draft {
   return next as unknown as Draft;
 }
 
+/**
+ * The fields the merchant edited (`draft` against `base`, what the form last read) that were
+ * changed elsewhere since (another tab, another merchant: `now` is stored), to another value than
+ * the merchant's: saving would replace that change unseen. Each with what is stored now, in the
+ * form's words (`visible` as `shown`/`hidden` in the shop).
+ * @example changedElsewhere(draft, base, toDraft(fresh)) // { price: '12' }
+ */
+export function changedElsewhere(draft: Draft, base: Draft, now: Draft): Partial<Record<Field, string>> {
+  const found: Partial<Record<Field, string>> = {};
+  for (const k of FIELDS)
+    if (draft[k] !== base[k] && now[k] !== base[k] && now[k] !== draft[k])
+      found[k] = typeof now[k] === 'boolean' ? (now[k] ? 'shown' : 'hidden') : now[k];
+  return found;
+}
+
 /** A decimal with at most `places` decimals; `undefined` when empty, `null` when unreadable. */
 export function decimal(value: string, places: number): number | undefined | null {
   const t = value.trim();

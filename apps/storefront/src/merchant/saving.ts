@@ -4,7 +4,7 @@
  * copy could not be read back. Pure: no React, no calls.
  * @module
  */
-import { type ProductInput, ShopkitError } from '@shopkit/sdk';
+import { ApplicationError, type ProductInput, ShopkitError } from '@shopkit/sdk';
 import { humanMessage, isRefusal } from '../errors.ts';
 import { type Field, platformWords, REFUSABLE } from './draft.ts';
 
@@ -68,6 +68,17 @@ export const partlySaved = (input: ProductInput, notSaved: string, failure: unkn
  */
 export const unanswered = (error: unknown) => error instanceof ShopkitError && !isRefusal(error);
 
+/**
+ * Whether a write failed because what it changes is no longer stored (deleted elsewhere: another
+ * tab, another merchant). The platform's own words name it by its id, which says nothing to a
+ * merchant; `goneWords` says it.
+ */
+export const gone = (error: unknown) => error instanceof ApplicationError && error.status === 404;
+
+/** What a page says about a write to something deleted elsewhere (`this product`). */
+export const goneWords = (what: string) =>
+  `The change was not saved: ${what} no longer exists. It was deleted elsewhere (another tab or person).`;
+
 /** What a page says about a write of its own with no answer (`unanswered`). */
 export const MAYBE_MADE =
   'No answer came back, so the change may or may not have been made: check what the page shows before making it again.';
@@ -79,6 +90,7 @@ export const MAYBE_MADE =
 export function saveFailure(error: unknown, created = false) {
   if (created && unanswered(error))
     return 'No answer came back, so the product may or may not have been created: look for it in the product list before creating it again.';
+  if (gone(error)) return goneWords('this product');
   if (error instanceof PartlySaved)
     return `Partly saved. Saved: ${error.saved}. Not saved: ${error.notSaved} (${humanMessage(error.failure)}) Save again to finish.`;
   // A refusal the form has no field for: in the platform's own words.
