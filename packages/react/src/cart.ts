@@ -105,6 +105,17 @@ export function useCartUpdating() {
 let pendingLines = 0;
 const pendingId = () => `pending-${++pendingLines}`;
 
+/** By an add's variables, the pending lines its optimistic change showed, and what they add. */
+const shownLines = new WeakMap<AddToCartVars, { id: string; input: LineItemInput }[]>();
+/** By pending id, the server's id of the line once the add that showed it has answered. */
+const answeredLines = new Map<string, string>();
+/**
+ * The server's id of a line: a change made to a line shown before its add answered (its quantity,
+ * its removal, queued behind the add) is sent with the id the add's answer gave it, not with its
+ * pending id, which the server does not know.
+ */
+const lineId = (id: string) => answeredLines.get(id) ?? id;
+
 /**
  * A cart mutation with an optimistic change: the cached cart shows `optimistic(cart, vars)` at
  * once, rolls back (and refetches) on failure, and takes the server's cart when the last queued
@@ -282,26 +293,35 @@ export interface AddToCartVars {
 
 /**
  * Adds catalog items to the current cart (creating it when needed). A line not in the cart yet
- * shows at once with an id `pending-<n>` of its own (and `preview`), until the server answers.
+ * shows at once with an id `pending-<n>` of its own (and `preview`), until the server answers. A
+ * change made to that line meanwhile (`useUpdateLineItemQuantity`, `useRemoveLineItems` with its
+ * pending id) is sent after the add, with the id the add's answer gave the line.
  * @example const add = useAddToCart(); add.mutate({ lineItems: [{ catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: id }, quantity: 1 }] });
  */
 export function useAddToCart() {
   return useCartMutation<AddToCartVars>(
     'add',
-    async (client, { lineItems }) => (await cart.addToCurrentCart(client, { lineItems })).cart,
-    (c, { lineItems, preview }) => {
+    async (client, vars) => {
+      const answer = (await cart.addToCurrentCart(client, { lineItems: vars.lineItems })).cart;
+      for (const { id, input } of shownLines.get(vars) ?? []) {
+        const line = answer.lineItems.find((l) => sameItem(l, input));
+        if (line) answeredLines.set(id, line.id);
+      }
+      shownLines.delete(vars);
+      return answer;
+    },
+    (c, vars) => {
+      const { lineItems, preview } = vars;
       const next = c.lineItems.map((l) => {
         const add = lineItems.find((i) => sameItem(l, i));
         return add ? { ...l, quantity: l.quantity + add.quantity } : l;
       });
       for (const i of lineItems)
-        if (!c.lineItems.some((l) => sameItem(l, i)))
-          next.push({
-            ...preview,
-            id: pendingId(),
-            quantity: i.quantity,
-            catalogReference: i.catalogReference,
-          });
+        if (!c.lineItems.some((l) => sameItem(l, i))) {
+          const id = pendingId();
+          shownLines.set(vars, [...(shownLines.get(vars) ?? []), { id, input: i }]);
+          next.push({ ...preview, id, quantity: i.quantity, catalogReference: i.catalogReference });
+        }
       return { ...c, lineItems: next };
     },
     true,
@@ -312,7 +332,8 @@ export function useAddToCart() {
 export function useUpdateLineItemQuantity() {
   return useCartMutation<{ id: string; quantity: number }>(
     'quantity',
-    async (client, line) => (await cart.updateCurrentCartLineItemQuantity(client, [line])).cart,
+    async (client, { id, quantity }) =>
+      (await cart.updateCurrentCartLineItemQuantity(client, [{ id: lineId(id), quantity }])).cart,
     (c, { id, quantity }) => ({
       ...c,
       lineItems: c.lineItems.flatMap((l) => (l.id !== id ? [l] : quantity > 0 ? [{ ...l, quantity }] : [])),
@@ -324,7 +345,7 @@ export function useUpdateLineItemQuantity() {
 export function useRemoveLineItems() {
   return useCartMutation<string[]>(
     'remove',
-    async (client, ids) => (await cart.removeLineItemsFromCurrentCart(client, ids)).cart,
+    async (client, ids) => (await cart.removeLineItemsFromCurrentCart(client, ids.map(lineId))).cart,
     (c, ids) => ({ ...c, lineItems: c.lineItems.filter((l) => !ids.includes(l.id)) }),
   );
 }

@@ -1,5 +1,10 @@
 import { type AnyClient, ApplicationError, collections, type PlatformQuery, products } from '@shopkit/sdk';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type PlaceholderDataFunction,
+  queryOptions,
+  useQuery,
+} from '@tanstack/react-query';
 import { shopkitKeys } from './keys.ts';
 import { useShopkit } from './provider.tsx';
 
@@ -45,16 +50,50 @@ export const productBySlugQuery = (client: AnyClient, slug: string) =>
     },
   });
 
-/** Which variant the chosen options select, its price and whether it can be bought. */
+/** A placeholder function of {@link optionsAvailabilityQuery}. */
+type KeepAvailability = PlaceholderDataFunction<
+  products.ProductOptionsAvailability,
+  Error,
+  products.ProductOptionsAvailability,
+  ReturnType<typeof shopkitKeys.availability>
+>;
+/** {@link keepSameProduct}'s functions, by client and product id. */
+const productKeepers = new WeakMap<AnyClient, Map<string, KeepAvailability>>();
+
+/**
+ * As {@link keepPrevious}, but only another choice of the same product: another product's
+ * availability (its variant, price, stock and picture) is not shown as this one's while it loads
+ * (a product page that stays mounted from one product to the next).
+ */
+function keepSameProduct(client: AnyClient, productId: string): KeepAvailability {
+  const byProduct = productKeepers.get(client) ?? new Map<string, KeepAvailability>();
+  productKeepers.set(client, byProduct);
+  const known = byProduct.get(productId);
+  if (known) return known;
+  const keep: KeepAvailability = (previous, query) =>
+    query?.queryKey[2] === productId ? previous : undefined;
+  byProduct.set(productId, keep);
+  return keep;
+}
+
+/**
+ * Which variant the chosen options select, its price and whether it can be bought. While another
+ * choice of the same product loads, the previous one's answer stays shown (`isPlaceholderData`).
+ */
 export const optionsAvailabilityQuery = (
   client: AnyClient,
   productId: string,
   choices: Record<string, string>,
 ) =>
-  queryOptions({
+  queryOptions<
+    products.ProductOptionsAvailability,
+    Error,
+    products.ProductOptionsAvailability,
+    ReturnType<typeof shopkitKeys.availability>
+  >({
     queryKey: shopkitKeys.availability(productId, choices),
     queryFn: ({ signal }) => products.getProductOptionsAvailability(client, productId, choices, { signal }),
-    placeholderData: keepPrevious(client),
+    placeholderData: keepSameProduct(client, productId),
   });
 
 /** One page of collections (v2 reader). */

@@ -31,6 +31,12 @@ export interface MemberSession {
    * the shop; cleared by the next member login.
    */
   expired: boolean;
+  /**
+   * The session's last read of the stored tokens failed (a custom token storage that could not be
+   * read): `role` stays as it was (`none` when no read succeeded yet); `null` again once a read
+   * succeeds or the tokens change.
+   */
+  error: Error | null;
 }
 
 /** The refresh token each strategy's session was last seen with: a new one is a new session. */
@@ -105,9 +111,17 @@ export function useSessionFollow(client: AnyClient) {
       follow(t, renewed);
     });
     // Another tab may have logged in or out: it wrote the shared storage, not this strategy's events.
+    // A storage that cannot be read (a custom async one failing) changes nothing here: the session
+    // query reads it too and holds the failure (`useMemberSession().error`), not an unhandled
+    // rejection of the page.
     const reread = async () => {
       const mine = changed(auth);
-      const t = await auth.getTokens();
+      let t: Tokens;
+      try {
+        t = await auth.getTokens();
+      } catch {
+        return;
+      }
       if (live && mine === changes.get(auth)) follow(t);
     };
     void reread();
@@ -134,7 +148,7 @@ export function useSessionFollow(client: AnyClient) {
  */
 export function useMemberSession(): MemberSession {
   const client = useShopkit();
-  const { data } = useQuery({
+  const { data, error } = useQuery({
     queryKey: shopkitKeys.session,
     queryFn: async () => {
       const auth = memberAuth(client);
@@ -177,7 +191,7 @@ export function useMemberSession(): MemberSession {
     () => false,
   );
   const role = data ?? 'none';
-  return { role, member: role === 'member', expired };
+  return { role, member: role === 'member', expired, error };
 }
 
 /**

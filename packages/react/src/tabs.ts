@@ -54,7 +54,12 @@ export function useTabSync(client: AnyClient, enabled: boolean) {
     };
     const auth = memberAuthOf(client);
     const expiry = auth && expiryOf(auth);
-    if (auth) void auth.getTokens().then((t) => expiry?.see(t));
+    // (a storage that cannot be read is the session query's to report, not an unhandled rejection)
+    if (auth)
+      auth.getTokens().then(
+        (t) => expiry?.see(t),
+        () => {},
+      );
     channel.onmessage = async ({ data }: MessageEvent<TabMessage>) => {
       if (data?.type === 'cart') refetchCart();
       // Only the session this tab was in: a tab with a storage of its own has a session of its own.
