@@ -385,7 +385,11 @@ function productsPageCosts(body: string) {
  */
 function cartScanCosts(body: string) {
   const { spec } = cart.getCurrentCart as unknown as { spec: { res: TransformSpec } };
-  for (let i = 0; i < 3; i++) micros(() => JSON.parse(body), (x) => walk(x, spec.res, 1));
+  for (let i = 0; i < 3; i++)
+    micros(
+      () => JSON.parse(body),
+      (x) => walk(x, spec.res, 1),
+    );
   const scan = micros(() => body, mayBeNonFinite);
   const walkLean = micros(
     () => JSON.parse(body),
