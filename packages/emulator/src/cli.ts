@@ -27,12 +27,10 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
-  badPort,
   DEFAULT_RETRY_MAX_MS,
-  describeUrl,
   PUBLIC_KEY_PATH,
   receivers,
-  refusedPort,
+  webhookFlagProblem,
 } from './domains/webhooks/index.ts';
 import { type RunningEmulator, startEmulator } from './server.ts';
 
@@ -137,11 +135,11 @@ for (const o of origins) {
   }
 }
 const hooks = values.webhook as string[];
+// The API's checks (control characters, length, bad ports): a URL it would refuse is a bad
+// command line (exit 2), not a start that fails (exit 1, "could not start").
 for (const h of hooks) {
-  if (!URL.canParse(h) || !/^https?:$/.test(new URL(h).protocol))
-    fail(`--webhook must be an absolute http:// or https:// URL, got ${describeUrl(h)}`);
-  const port = refusedPort(h);
-  if (port) fail(`--webhook ${badPort(port)}`);
+  const problem = webhookFlagProblem(h);
+  if (problem) fail(problem);
 }
 // Delays are capped at 5 minutes: a first delay beyond it would be the cap anyway.
 const retryMs = int('webhook-retry-ms', 1, DEFAULT_RETRY_MAX_MS);

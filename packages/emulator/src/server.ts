@@ -3,10 +3,16 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { serve } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import { createEmulator, type EmulatorInstance, type EmulatorOptions } from './app.ts';
 import { startWebhooks } from './domains/webhooks/index.ts';
 
@@ -62,23 +68,35 @@ export async function startEmulator(options: EmulatorOptions & ServerOptions = {
   const host = options.host ?? '127.0.0.1';
   // A port in use or an address that cannot be bound closes the storage again (a data directory
   // is left free for the next start).
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve(
+  // Hono's listener answers a request it cannot make a URL of (`OPTIONS *`, a Host header that
+  // names no host: `a b`, `x:99999`) with an empty 400, and Node one without a Host header (HTTP/1.1)
+  // with another: each gets the platform's envelope instead, as every other refusal does.
+  const honoListener = getRequestListener(instance.app.fetch, {
+    hostname: host,
+    errorHandler: (e) =>
+      e instanceof RequestError
+        ? envelope(400, 'MALFORMED_REQUEST', 'The request target or its Host header is not a valid URL')
+        : envelope(500, 'INTERNAL_ERROR', 'Internal error'),
+  });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = createServer(
       {
-        fetch: instance.app.fetch,
-        port: options.port ?? 0,
-        hostname: host,
-        serverOptions: {
-          headersTimeout,
-          requestTimeout: REQUEST_TIMEOUT_MS,
-          // Node looks for late requests this often (30 s by default): a shorter limit is kept to
-          // within a quarter of itself.
-          connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
-        },
+        headersTimeout,
+        requestTimeout: REQUEST_TIMEOUT_MS,
+        // Node looks for late requests this often (30 s by default): a shorter limit is kept to
+        // within a quarter of itself.
+        connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(headersTimeout / 4))),
+        // Checked below, to answer it in the envelope (RFC 9112 §3.2: a 400 all the same).
+        requireHostHeader: false,
       },
-      () => resolve(s),
+      (req, res) => {
+        if (req.httpVersion === '1.1' && req.headers.host === undefined)
+          writeEnvelope(res, 400, 'MALFORMED_REQUEST', 'An HTTP/1.1 request needs a Host header');
+        else honoListener(req, res);
+      },
     );
     s.once('error', reject);
+    s.listen(options.port ?? 0, host, () => resolve(s));
   }).catch(async (e: Error) => {
     await instance.close().catch(() => {});
     throw e;
@@ -175,12 +193,33 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket) {
   else refuse(socket, 400, 'MALFORMED_REQUEST', 'The request is not well-formed HTTP/1.1');
 }
 
+/** The body of the platform's error envelope. */
+const envelopeBody = (code: string, description: string) =>
+  JSON.stringify({ message: description, details: { applicationError: { code, description, data: {} } } });
+
+/** The platform's error envelope as a `Response`. */
+function envelope(status: number, code: string, description: string) {
+  return new Response(envelopeBody(code, description), {
+    status,
+    headers: { 'Content-Type': 'application/json', 'X-Wix-Request-Id': randomUUID() },
+  });
+}
+
+/** Answers `res` with the platform's error envelope, its connection closed after it. */
+function writeEnvelope(res: ServerResponse, status: number, code: string, description: string) {
+  const body = envelopeBody(code, description);
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Wix-Request-Id': randomUUID(),
+    Connection: 'close',
+  });
+  res.end(body);
+}
+
 /** Writes the platform's error envelope straight to `socket`, and closes it. */
 function refuse(socket: Duplex, status: number, code: string, description: string) {
-  const body = JSON.stringify({
-    message: description,
-    details: { applicationError: { code, description, data: {} } },
-  });
+  const body = envelopeBody(code, description);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nX-Wix-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,

@@ -128,15 +128,48 @@ const isHttpUrl = (u: string) =>
 export const badPort = (port: number) =>
   `must not use port ${port}: fetch refuses to connect to it (a "bad port" of the Fetch Standard); receive on another port`;
 
+/** The longest receiver URL taken. */
+const MAX_URL_LENGTH = 2048;
+
+/**
+ * Why `u` cannot be a receiver URL (as a violation's description, e.g. `must be an absolute
+ * http:// or https:// URL`), or `undefined` when it can: the API's check and `--webhook`'s, so
+ * that the command line refuses what the API would (as a bad command line).
+ */
+export function receiverUrlProblem(u: string): string | undefined {
+  if (!isHttpUrl(u)) return 'must be an absolute http:// or https:// URL';
+  const port = refusedPort(u);
+  if (port) return badPort(port);
+  if (u.length > MAX_URL_LENGTH || receiverUrl(u).length > MAX_URL_LENGTH)
+    return `must be at most ${MAX_URL_LENGTH} characters long`;
+  return undefined;
+}
+
+/** What is wrong with a `--webhook` URL, in a sentence that does not show it, or `undefined`. */
+export function webhookFlagProblem(u: string): string | undefined {
+  const problem = receiverUrlProblem(u);
+  if (!problem) return undefined;
+  return `--webhook ${problem}${isHttpUrl(u) ? '' : `, got ${describeUrl(u)}`}`;
+}
+
+/**
+ * A receiver URL as stored, compared and fetched: the URL parser's serialisation, so that two
+ * spellings of one receiver (`HTTP://LOCALHOST:3000/hook`, `http://localhost:3000/./hook`,
+ * `http://localhost:80/…`, surrounding spaces) are one subscription, not one delivering every
+ * event twice.
+ */
+const receiverUrl = (u: string) => new URL(u).href;
+
 const urlSchema = z
   .string()
-  .max(2048)
+  .max(MAX_URL_LENGTH)
   .superRefine((u, ctx) => {
-    const port = isHttpUrl(u) ? refusedPort(u) : undefined;
-    if (port) ctx.addIssue({ code: 'custom', message: badPort(port) });
-    else if (!isHttpUrl(u))
-      ctx.addIssue({ code: 'custom', message: 'must be an absolute http:// or https:// URL' });
-  });
+    // (Too long is `max`'s violation, MAX_LENGTH with its `data.max`.)
+    if (u.length > MAX_URL_LENGTH) return;
+    const problem = receiverUrlProblem(u);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .transform(receiverUrl);
 /** A subscription id as a caller sends it. */
 const subscriptionId = z.string().min(1).max(200);
 /** Event types to subscribe to: exact types the emulator records (a typo would never fire). */
@@ -223,18 +256,30 @@ async function subscribe(emu: Emulator, sql: Sql, url: string, types: string[] |
  * given again keeps its subscription and its progress; one not given again is removed, with its
  * deliveries. Subscriptions made through the API are left alone.
  */
-export async function subscribeCommandLine(emu: Emulator, urls: string[]) {
-  for (const url of urls) {
-    const port = isHttpUrl(url) ? refusedPort(url) : undefined;
-    if (port) throw new Error(`--webhook ${badPort(port)}`);
-    if (!urlSchema.safeParse(url).success)
-      throw new Error(`--webhook must be an absolute http(s) URL, got ${describeUrl(url)}`);
+export async function subscribeCommandLine(emu: Emulator, given: string[]) {
+  for (const url of given) {
+    const problem = webhookFlagProblem(url);
+    if (problem) throw new Error(problem);
   }
+  const urls = [...new Set(given.map(receiverUrl))];
   await emu.db.tx(async (sql) => {
-    await sql.query(
-      "DELETE FROM webhook_subscriptions WHERE source = 'cli' AND NOT (url = ANY($1::text[]))",
-      [urls],
+    // One kept per URL given, by its serialisation: one stored in another spelling (by an older
+    // emulator) keeps its progress under the URL's serialisation; a second spelling of it goes.
+    const stored = await sql.query<{ id: string; url: string }>(
+      "SELECT id, url FROM webhook_subscriptions WHERE source = 'cli' ORDER BY created_at, id",
     );
+    const href = (u: string) => (URL.canParse(u) ? receiverUrl(u) : undefined);
+    const kept = new Set<string>();
+    for (const row of stored.sort((a, b) => Number(href(b.url) === b.url) - Number(href(a.url) === a.url))) {
+      const url = href(row.url);
+      if (!url || !urls.includes(url) || kept.has(url)) {
+        await sql.query('DELETE FROM webhook_subscriptions WHERE id = $1', [row.id]);
+        continue;
+      }
+      kept.add(url);
+      if (url !== row.url)
+        await sql.query('UPDATE webhook_subscriptions SET url = $2 WHERE id = $1', [row.id, url]);
+    }
     for (const url of urls) await subscribe(emu, sql, url, null, 'cli');
   });
 }
