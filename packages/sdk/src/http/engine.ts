@@ -274,12 +274,12 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     } catch {}
     const status = res.status;
     if (status === 200 && parsed && typeof parsed === 'object') {
-      // A body whose text holds no non-finite number string (`"NaN"`, `"Infinity"`) needs no walk
-      // of its float fields; a small one is not scanned, as walking them costs less (a 10-item
-      // cart, 13 KB: the scan costs less than its float walk; `npm run bench` prints both). Said on
-      // the call's own options, not in a `WeakSet` of answers, which cost the collector 2 % of a
+      // A large body whose text holds no non-finite number string (`"NaN"`, `"Infinity"`) needs no
+      // walk of its float fields; a small one is not scanned, as walking them costs less (a 10-item
+      // cart, 13 KiB: its floats cost less than the scan; `npm run bench` prints both). Said on the
+      // call's own options, not in a `WeakSet` of answers, which cost the collector 2 % of a
       // products page.
-      if (text.length > 4096 && !mayBeNonFinite(text)) init.finite = true;
+      if (text.length > 16384 && !mayBeNonFinite(text)) init.finite = true;
       return parsed;
     }
     const requestId = res.headers.get('x-wix-request-id');
