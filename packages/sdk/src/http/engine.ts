@@ -275,10 +275,10 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     const status = res.status;
     if (status === 200 && parsed && typeof parsed === 'object') {
       // A large body whose text holds no non-finite number string (`"NaN"`, `"Infinity"`) needs no
-      // walk of its float fields; a small one is not scanned, as walking them costs less (a 10-item
-      // cart, 13 KiB: its floats cost less than the scan; `npm run bench` prints both). Said on the
-      // call's own options, not in a `WeakSet` of answers, which cost the collector 2 % of a
-      // products page.
+      // walk of its float fields; a small one is not scanned, as walking them costs about as much
+      // (a 10-item cart, 13 KiB: `npm run bench` prints both, and which is smaller varies by run).
+      // Said on the call's own options, not in a `WeakSet` of answers, which cost the collector 2 %
+      // of a products page.
       if (text.length > 16384 && !mayBeNonFinite(text)) init.finite = true;
       return parsed;
     }
