@@ -5,14 +5,12 @@
  * Command-line subscriptions across restarts, the banner, `deliverWebhooks`, and the event types.
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { ApiKeyStrategy, createClient, products, webhooks } from '@shopkit/sdk';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOMAINS } from '../src/domains/index.ts';
 import {
@@ -22,9 +20,10 @@ import {
   splitType,
   webhookSettings,
 } from '../src/domains/webhooks/index.ts';
-import { type Backend, startTestEmulator, testBackends } from '../src/testing.ts';
+import { startTestEmulator, testBackends } from '../src/testing.ts';
 import { exited, runCli, startCli } from './faults-cli.ts';
 import { listen, until } from './http.ts';
+import { lastingStore } from './stores.ts';
 
 async function receiver() {
   const bodies: string[] = [];
@@ -305,25 +304,6 @@ describe('the event envelope', () => {
     });
   });
 });
-
-/** Storage that outlives one emulator: a data directory, or a PostgreSQL schema of the test's own. */
-async function lastingStore(backend: Backend) {
-  if (backend === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'shopkit-subs-'));
-    return {
-      options: { db: join(dir, 'data') },
-      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const schema = `w_${randomBytes(5).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: process.env.SHOPKIT_TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(sql);
-    await c.end();
-  };
-  return { options: { schema }, cleanup: () => admin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`) };
-}
 
 const subscribeByApi = (url: string, apiKey: string, receiverUrl: string) =>
   fetch(`${url}/_api/emulator/v1/webhooks/subscriptions`, {

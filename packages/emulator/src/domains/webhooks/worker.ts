@@ -293,8 +293,18 @@ async function deliver(
       await res.body?.cancel().catch(() => {});
       if (status < 200 || status > 299) error = `the receiver answered HTTP ${status}`;
     } catch (e) {
-      // Stopping: leave the delivery pending; its lease runs out and it is sent again.
-      if (stop.aborted) return;
+      // Stopping: the delivery stays pending and gives its lease back, so that the next start
+      // sends it again at once, not once the lease (the timeout and a second) has run out.
+      if (stop.aborted) {
+        await emu.db
+          .query(
+            `UPDATE webhook_deliveries SET next_attempt_at = $3
+              WHERE subscription_id = $1 AND seq = $2 AND state = 'PENDING'`,
+            [d.subscription_id, d.seq, emu.now()],
+          )
+          .catch(() => {});
+        return;
+      }
       const err = e as Error & { cause?: { code?: string } };
       const port = refusedPort(d.url);
       error =
