@@ -375,7 +375,8 @@ export function authenticationRoutes(router: Router, emu: Emulator) {
           [identity.memberId, hash, emu.now()],
         );
         await revokeMemberTokens(emu, sql, identity.memberId!);
-        // A reset link mailed before is no way back to the old account any more.
+        // A reset link mailed before is no way back to the old account any more, nor a login
+        // begun with the old password that waits for its e-mail code.
         await closeRecoveryLinks(emu, sql, identity.memberId!);
       });
       return {};
@@ -571,6 +572,10 @@ async function verifyCode(
     if (!member.email_verified) await forgetLoginFailures(sql, m.email);
     if (ch.purpose === 'VERIFICATION')
       return { ok: { state: 'SUCCESS', identity: identityOf(m), additionalData: {} } };
+    // As login answers (its password is checked before its code): a reset the owner asked for
+    // while the code was on its way is done first. The address stays verified, the code spent.
+    if (m.reset_required)
+      return { error: appError(400, '-19973', 'The password must be reset before logging in') };
     // The login continues with the identity of the call that started it.
     const who: Identity = {
       ...caller,
@@ -750,7 +755,8 @@ export async function recover(
     // Before the member is read back: the login this answers carries the new login epoch.
     if (hash) {
       await revokeMemberTokens(emu, sql, ch.member_id);
-      // Any other link of the member's dies with the new password, not only the one used.
+      // Any other link of the member's dies with the new password, not only the one used, and so
+      // does a login waiting for its e-mail code (begun with the old password).
       await closeRecoveryLinks(emu, sql, ch.member_id);
     }
     const reasons = REASONS_VERIFIED;

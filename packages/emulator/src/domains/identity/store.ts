@@ -867,12 +867,15 @@ export async function closeMemberChallenges(emu: Emulator, sql: Sql, memberId: s
 }
 
 /**
- * Closes every open recovery link of a member: a password changed or reset makes the reset links
- * mailed before it dead (checklist 52, single use), whichever way the password was changed.
+ * Closes every open recovery link and pending login code of a member: a password changed or reset
+ * makes the reset links mailed before it dead (checklist 52, single use), and the logins waiting
+ * for an e-mail code, begun with the old password, can no longer finish (checklist 45), whichever
+ * way the password was changed.
  */
 export async function closeRecoveryLinks(emu: Emulator, sql: Sql, memberId: string) {
   await sql.query(
-    `UPDATE identity_challenges SET used_at = $2 WHERE member_id = $1 AND purpose = 'RECOVERY' AND used_at IS NULL`,
+    `UPDATE identity_challenges SET used_at = $2
+      WHERE member_id = $1 AND purpose IN ('RECOVERY', 'EMAIL_VERIFICATION') AND used_at IS NULL`,
     [memberId, emu.now()],
   );
 }
