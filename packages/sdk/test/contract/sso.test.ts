@@ -129,6 +129,8 @@ describe.each(testBackends())('SSO (%s)', (backend) => {
     const client = member();
     const mail = email();
     const reg = await client.identity.register({ email: mail, password: 'long enough pw' });
+    // The member proved the address (a verified sign-on): its password is its own.
+    await identity.signOn(client, emu.demo.apiKey, { email: mail, verifyEmail: true });
     const answer = await providerAnswer(idp, mail, 'cart=42');
     const res = await fetch(`${emu.url}/_api/iam/authentication/v1/callback?${new URLSearchParams(answer)}`);
     expect(res.status).toBe(200);
@@ -140,6 +142,32 @@ describe.each(testBackends())('SSO (%s)', (backend) => {
     expect((await client.identity.login({ email: mail, password: 'long enough pw' })).loginState).toBe(
       'SUCCESS',
     );
+  });
+
+  it('links a member whose e-mail was never proved, ending the password and sessions set without proof', async () => {
+    // Someone registers the owner's address first, with a password of their own, and keeps a
+    // session, waiting for the owner to sign on through the provider ("pre-account hijacking").
+    const idp = await newConnection('Squat ID');
+    const mail = email();
+    const squatter = member();
+    const reg = await squatter.identity.register({ email: mail, password: 'squatters pw' });
+    const login = await squatter.identity.login({ email: mail, password: 'squatters pw' });
+    const { tokens } = await redeem(squatter, login.data!.sessionToken!);
+    const answer = await providerAnswer(idp, mail);
+    const owner = member();
+    const r = await owner.identity.ssoCallback(answer);
+    expect(r.loginState).toBe(LoginState.SUCCESS);
+    expect(r.data!.identity!.id).toBe(reg.data!.identity!.id);
+    expect((await redeem(owner, r.data!.sessionToken!)).tokens!.refreshToken.role).toBe('member');
+    // The squatter's password and refresh token no longer work.
+    expect((await squatter.identity.login({ email: mail, password: 'squatters pw' })).loginState).not.toBe(
+      LoginState.SUCCESS,
+    );
+    const refreshed = await fetch(`${emu.url}/oauth2/token`, {
+      method: 'POST',
+      body: JSON.stringify({ grantType: 'refresh_token', refreshToken: tokens!.refreshToken.value }),
+    });
+    expect(refreshed.status).toBe(400);
   });
 
   it('unknown connection or tenant: the 404 envelope on every SSO path', async () => {

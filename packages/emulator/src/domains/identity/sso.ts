@@ -19,10 +19,12 @@ import { type ApiError, appError, invalid, notFound } from '../../http/errors.ts
 import type { RawAnswer } from '../../http/raw.ts';
 import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
+import { revokeMemberTokens } from '../platform/index.ts';
 import { crossSiteRefusal, escapeHtml, htmlPage, isCrossSitePost } from '../redirects/intents.ts';
 import { stateResponse } from './auth.ts';
 import { authSession, deliver, formTargets, mintCode, type StoredAuth, target } from './oauth.ts';
 import {
+  closeMemberChallenges,
   emailKey,
   getSettings,
   IDENTITY_EVENTS,
@@ -187,14 +189,24 @@ async function signOnFromIdp(
   }
   if (m.status === 'BLOCKED' || m.status === 'DELETED')
     return { error: appError(403, 'MEMBER_BLOCKED', 'This member cannot log in') };
+  // A member found by an e-mail it never proved may not be its owner's: someone else may have
+  // registered the address first, with a password of their own, waiting for the owner to sign on
+  // ("pre-account hijacking"). The provider proves the address: the password set without that
+  // proof, and every session and pending login it opened, end with the link.
+  const unproven = !linked[0] && !m.email_verified;
+  if (unproven) {
+    await revokeMemberTokens(emu, sql, m.id);
+    await closeMemberChallenges(emu, sql, m.id);
+  }
   const reasons = REASONS_VERIFIED;
   const rows = await sql.query<MemberRow>(
     `UPDATE members SET email_verified = true, status_reasons = ${reasons},
+       password_hash = CASE WHEN $4 THEN NULL ELSE password_hash END,
        status = CASE WHEN status = 'PENDING' AND jsonb_array_length(${reasons}) = 0 THEN 'ACTIVE' ELSE status END,
        connections = CASE WHEN connections @> $2::jsonb THEN connections ELSE connections || $2::jsonb END,
        revision = revision + 1, updated_at = $3
      WHERE id = $1 RETURNING *`,
-    [m.id, link, now],
+    [m.id, link, now, unproven],
   );
   return { member: rows[0]! };
 }
