@@ -27,6 +27,9 @@ import { PERCENT_SCALE, scaled, unscaled, WEIGHT_SCALE } from './money.ts';
 export const MAX_VARIANTS = 300;
 export const MAX_OPTIONS = 6;
 export const MAX_MEDIA = 100;
+/** A product's SEO tags, and the size of its whole `seoData` as JSON. */
+export const MAX_SEO_TAGS = 50;
+export const MAX_SEO_CHARS = 64_000;
 
 /** Prices and costs: the `numeric(14, 2)` columns and the README's 999 999 999.99. */
 export const MAX_MONEY = 999_999_999.99;
@@ -156,7 +159,9 @@ export const productInput = z
       .max(2)
       .optional(),
     productOptions: z.array(option).max(MAX_OPTIONS).optional(),
-    // The platform's `SeoSchema` (the SDK's `SeoData`); fields beyond its typings are kept.
+    // The platform's `SeoSchema` (the SDK's `SeoData`); fields beyond its typings are kept. Bounded
+    // as the product's other lists are, and as a whole (a tag's props and kept fields take any
+    // value): a page's head has some tens of tags, not thousands.
     seoData: z
       .object({
         tags: z
@@ -172,6 +177,7 @@ export const productInput = z
               })
               .passthrough(),
           )
+          .max(MAX_SEO_TAGS)
           .optional(),
         settings: z
           .object({
@@ -193,6 +199,9 @@ export const productInput = z
           .optional(),
       })
       .strict()
+      .refine((seo) => JSON.stringify(seo).length <= MAX_SEO_CHARS, {
+        message: `must be at most ${MAX_SEO_CHARS} characters as JSON`,
+      })
       .optional(),
   })
   // Read-only fields a client may echo back are ignored.
@@ -275,7 +284,9 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
   if (input.name !== undefined) next.name = input.name;
   if (input.visible !== undefined) next.visible = input.visible;
   if (input.productType !== undefined) next.productType = input.productType;
-  if (input.description !== undefined) next.description = input.description;
+  // A product without a description reads `""`: that sent back (a read product echoed) is no change.
+  if (input.description !== undefined && input.description !== (p.description ?? ''))
+    next.description = input.description;
   if (input.sku !== undefined) next.sku = input.sku || undefined;
   if (input.ribbon !== undefined) next.ribbon = input.ribbon || undefined;
   if (input.brand !== undefined) next.brand = input.brand || undefined;
@@ -392,7 +403,12 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
     // elsewhere) leaves them as they are: given to each, it would multiply the stock by the number
     // of variants at every save. A quantity sent alone is always set, the sum too.
     const reads = p.trackInventory ? p.variants.reduce((n, v) => n + (v.quantity ?? 0), 0) : undefined;
-    const echo = s.quantity === reads && Object.keys(s).some((k) => k !== 'quantity');
+    // A product read earlier and sent back whole also carries the variants it was read with: a
+    // quantity that is their sum was not changed by the caller, only read before orders took
+    // units. Set again, it gave every variant that old total (stock that was sold, sold again).
+    const echo =
+      (s.quantity === reads && Object.keys(s).some((k) => k !== 'quantity')) ||
+      (s.quantity !== undefined && s.quantity === echoedQuantity(input));
     const quantity = echo ? undefined : s.quantity;
     // Likewise `inStock`, which reads true while any variant is in stock: sent back with the
     // `inventoryStatus` it was read with, it leaves each variant's as it is (given to each, it put
@@ -410,6 +426,22 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
     }));
   }
   return next;
+}
+
+/**
+ * The stock a product's echoed `variants` (a read product sent back whole) add up to: what its
+ * `stock.quantity` read then. Undefined unless each echoed variant has an id and a quantity.
+ */
+function echoedQuantity(input: ProductInput): number | undefined {
+  const variants = (input as { variants?: unknown }).variants;
+  if (!Array.isArray(variants) || !variants.length) return undefined;
+  let sum = 0;
+  for (const v of variants) {
+    const quantity = (v as { stock?: { quantity?: unknown } } | null)?.stock?.quantity;
+    if (typeof (v as { id?: unknown }).id !== 'string' || typeof quantity !== 'number') return undefined;
+    sum += quantity;
+  }
+  return sum;
 }
 
 /** A new product's state before input is applied. */

@@ -805,12 +805,19 @@ export function productRoutes(router: Router, emu: Emulator) {
     access: 'elevated',
     schema: idMsg,
     handler: async ({ msg }) => {
-      await mutateProduct(emu, msg.id, (p) => ({
-        ...p,
-        productOptions: [],
-        manageVariants: false,
-        variants: generateVariants(p.id, [], p.variants, p.trackInventory),
-      }));
+      await mutateProduct(emu, msg.id, (p) =>
+        // Without options there is nothing to delete. Its one variant's own price, SKU and the rest
+        // stay, and so must `manageVariants`: turned off over them, the product read "variants not
+        // managed" while its variant was charged at its own price (the PATCH refuses that state).
+        p.productOptions.length
+          ? {
+              ...p,
+              productOptions: [],
+              manageVariants: false,
+              variants: generateVariants(p.id, [], p.variants, p.trackInventory),
+            }
+          : p,
+      );
       return {};
     },
   });
