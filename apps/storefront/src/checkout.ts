@@ -328,13 +328,16 @@ export const checkoutReturned = (checkoutId: string | null) => {
   return true;
 };
 
-/** Thank-you page address handed to the hosted checkout; the checkout is this tab's. */
+/**
+ * Thank-you page address handed to the hosted checkout; the checkout is this tab's. As
+ * `thankYouPageUrl` (wire §5.2), the callback for a site's own thank-you page, where the platform
+ * sends the buyer once the order is placed (adding its `orderId`), and as `postFlowUrl`, where a
+ * flow ends (a placed checkout's page opened again goes back there).
+ */
 const checkoutCallbacks = (checkoutId: string) => {
   started.add(checkoutId);
-  return {
-    postFlowUrl: `${location.origin}/thank-you?checkoutId=${encodeURIComponent(checkoutId)}`,
-    cartPageUrl: `${location.origin}/cart`,
-  };
+  const thanks = `${location.origin}/thank-you?checkoutId=${encodeURIComponent(checkoutId)}`;
+  return { thankYouPageUrl: thanks, postFlowUrl: thanks, cartPageUrl: `${location.origin}/cart` };
 };
 
 /** What `useCheckout().mutate` gets: the callbacks and the chosen address and shipping option. */

@@ -76,6 +76,14 @@ export function Layout() {
           </div>
         </div>
       </header>
+      {/* A logout that could not reach the platform (offline, a 5xx): the session ended in this
+          browser only, which the member is told rather than nothing. */}
+      {(location.state as { loggedOutHereOnly?: boolean } | null)?.loggedOutHereOnly && (
+        <p className="banner" role="alert">
+          You are logged out in this browser, but the shop could not be reached to end your session on its
+          side.
+        </p>
+      )}
       {session.expired && (
         <p className="banner" role="alert">
           Your session has ended. <Link to="/login">Log in again</Link> to see your account.

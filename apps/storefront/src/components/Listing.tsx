@@ -91,17 +91,36 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
     if (!('page' in changes)) next.delete('page');
     setParams(next);
   };
+  // The price form is made anew for every range in the URL (its boxes show the URL's): the box or
+  // button it was sent from went with the old one, and focus fell to the page's body. It goes to
+  // the same one in the new form.
+  const priceForm = useRef<HTMLFormElement>(null);
+  const sentFrom = useRef<string>(undefined);
   const applyPrice = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
+    const active = document.activeElement;
+    sentFrom.current = active instanceof HTMLInputElement ? active.name : 'apply';
     update({ min: String(f.get('min') ?? ''), max: String(f.get('max') ?? '') });
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the new range's form is made
+  useEffect(() => {
+    const name = sentFrom.current;
+    sentFrom.current = undefined;
+    if (!name || (document.activeElement && document.activeElement !== document.body)) return;
+    const f = priceForm.current;
+    (name === 'apply'
+      ? f?.querySelector('button')
+      : f?.querySelector<HTMLElement>(`[name="${name}"]`)
+    )?.focus();
+  }, [min, max]);
 
   // The pager, and the buttons and links in place of a list, go with the list while the next one
   // loads: focus goes to the results (the start of what comes next), not to the page's body.
   const results = useRef<HTMLElement>(null);
   const focusResults = () => results.current?.focus();
 
+  const stale = list.isPlaceholderData;
   const shown = pager(list.data?.metadata, page, PAGE, list.data?.products.length ?? 0);
   // The page to offer past the end: the last, or the first when the platform did not count them all.
   const pages = shown.pages ?? 1;
@@ -118,7 +137,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
             ))}
           </select>
         </div>
-        <form onSubmit={applyPrice} className="price-filter" key={`${min}-${max}`}>
+        <form ref={priceForm} onSubmit={applyPrice} className="price-filter" key={`${min}-${max}`}>
           <fieldset>
             <legend>Price (USD)</legend>
             <div className="row">
@@ -175,8 +194,11 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
         {(list.isPending || !ready) && !list.error && !stockIds.error && <GridSkeleton count={PAGE} />}
         {list.data && ready && (
           <>
+            {/* While another page or filter's products load, the last ones stay on screen (the
+                query keeps them): said, and shown faded, not as the page asked for ("Page 2"
+                above page 1's products, the count of the filters before). */}
             <p className="muted" role="status">
-              {shown.label}
+              {stale ? 'Loading products…' : shown.label}
             </p>
             {shown.beyond ? (
               <Empty>
@@ -200,7 +222,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
                 </button>
               </Empty>
             ) : (
-              <ul className="grid" aria-label="Products">
+              <ul className={stale ? 'grid updating' : 'grid'} aria-label="Products">
                 {list.data.products.map((p) => (
                   <ProductCard key={p.id} product={p} />
                 ))}

@@ -22,7 +22,7 @@ import {
   useState,
 } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { Skeleton } from '../../components/States.tsx';
+import { ErrorState, Skeleton } from '../../components/States.tsx';
 import { config } from '../../config.ts';
 import { humanMessage } from '../../errors.ts';
 import { useTitle } from '../../title.ts';
@@ -362,10 +362,13 @@ export function Verify() {
   };
   const next = useAfterLogin();
   const session = useMemberSession();
+  // Its read failing with no session known: the shop could not give this browser one (unreachable),
+  // so there is none of a member's to wait for.
+  const noSession = !!useCart().error;
   const title = 'Verify your e-mail';
   useTitle(title);
   // No session known yet (the stored tokens are being read): not "log in again" to a member.
-  if (!stateToken && session.role === 'none')
+  if (!stateToken && session.role === 'none' && !noSession)
     return (
       <section className="auth-card">
         <h1>{title}</h1>
@@ -481,17 +484,40 @@ export function ForgotPassword() {
 export function Account() {
   useTitle('Your account');
   const session = useMemberSession();
-  const { data: cart, isPending: cartPending } = useCart();
+  const { data: cart, isPending: cartPending, error: cartError, refetch } = useCart();
   const navigate = useNavigate();
-  // The shop's own pages in the app (offline, a logout that could not reach the platform comes back
-  // here: a full load of it would be the browser's offline page); the platform's logout page by a load.
-  const logout = useLogout((url) =>
-    url.startsWith(`${location.origin}/`)
-      ? navigate(url.slice(location.origin.length))
-      : location.assign(url),
-  );
+  // The platform's logout page by a load. The shop's own page (the platform could not be reached:
+  // offline, a 5xx) in the app, once the logout is done (`onLogOut`): a full load of it would be
+  // the browser's offline page, and the page is told that the session was ended here only.
+  const logout = useLogout((url) => {
+    if (!url.startsWith(`${location.origin}/`)) location.assign(url);
+  });
+  const leaving = useRef(false);
+  const onLogOut = () => {
+    if (leaving.current) return;
+    leaving.current = true;
+    const returnUrl = `${location.origin}/`;
+    logout.mutateAsync({ returnUrl }).then(
+      ({ logoutUrl = returnUrl, warning }) => {
+        if (!logoutUrl.startsWith(`${location.origin}/`)) return;
+        navigate(
+          logoutUrl.slice(location.origin.length),
+          warning ? { state: { loggedOutHereOnly: true } } : undefined,
+        );
+      },
+      // Said by `logout.error`.
+      () => {
+        leaving.current = false;
+      },
+    );
+  };
   // No session known yet (the stored tokens are being read, or the first visitor token is on its
-  // way): the loading skeleton, not a blank page.
+  // way), or a logout under way: the loading skeleton, not a blank page. No session could be had
+  // (the shop unreachable for a browser that had none): said, with "Try again", not loading forever.
+  if (session.role === 'none' && cartError && !logout.isPending && !logout.isSuccess)
+    return (
+      <ErrorState error={cartError} retry={() => refetch()} title="Your account could not be loaded" page />
+    );
   if (session.role === 'none')
     return (
       <section className="auth-card">
@@ -519,12 +545,7 @@ export function Account() {
           {humanMessage(logout.error)}
         </p>
       )}
-      <button
-        type="button"
-        className="button"
-        disabled={logout.isPending}
-        onClick={() => logout.mutate({ returnUrl: `${location.origin}/` })}
-      >
+      <button type="button" className="button" disabled={logout.isPending} onClick={onLogOut}>
         Log out
       </button>
     </section>
