@@ -6,6 +6,7 @@
  */
 import { ChannelType } from '@shopkit/sdk';
 import type { Context } from 'hono';
+import { changedFields } from '../../changes.ts';
 import type { Domain, Emulator, Identity } from '../../context.ts';
 import { hashToken, newId } from '../../crypto.ts';
 import type { Sql } from '../../db/index.ts';
@@ -29,7 +30,7 @@ import {
 } from './model.ts';
 import { CURRENCY, decimal, isAmount, RATE_SCALE, rateMicros, toCents } from './money.ts';
 import { cartPages } from './pages.ts';
-import { DEMO_COUPONS } from './pricing.ts';
+import { DEMO_COUPONS, isCountryCode } from './pricing.ts';
 import {
   CART_EVENTS,
   type CartRow,
@@ -43,6 +44,7 @@ import {
   MAX_QUANTITY,
   MAX_SUBTOTAL,
   ownerOf,
+  pruneDiscounts,
   type StoredLine,
   saveCart,
 } from './store.ts';
@@ -53,7 +55,7 @@ const id = () => z.string().min(1).max(200);
 const address = z.object({
   country: z
     .string()
-    .refine((s) => /^[A-Za-z]{2}$/.test(s), 'must be a two-letter ISO 3166 country code')
+    .refine(isCountryCode, 'must be a two-letter ISO 3166 country code')
     .transform((s) => s.toUpperCase())
     .optional(),
   subdivision: text(100).optional(),
@@ -396,8 +398,13 @@ async function withCart(
   return emu.db.tx(async (sql) => {
     const locked = await lockCart(emu, sql, identity, { create: opts.create, currency: CURRENCY });
     const { row, created } = locked;
+    const before = opts.write ? structuredClone(row.doc) : undefined;
     const grew = change ? await change(sql, row) : undefined;
-    const write = opts.write || created || !!locked.mergedFrom;
+    pruneDiscounts(row.doc);
+    // A call that changes nothing (removing an absent coupon, a quantity set to what it is) saves
+    // nothing and records no `cart_updated`: the cart comes back as it was, revision and all.
+    const changed = !!before && changedFields(before, row.doc).length > 0;
+    const write = (opts.write && changed) || created || !!locked.mergedFrom;
     if (write) await saveCart(emu, sql, row);
     const state = await cartState(emu, sql, row);
     // Thrown in the transaction: the saved change rolls back.

@@ -38,7 +38,7 @@ import {
   sameBuyer,
   summary,
 } from './orders.ts';
-import type { RestAddress } from './pricing.ts';
+import { isCountryCode, type RestAddress } from './pricing.ts';
 
 const FORM_FIELDS: Array<[keyof CheckoutForm, string, string]> = [
   ['firstName', 'First name', 'given-name'],
@@ -273,7 +273,7 @@ function formErrors(f: CheckoutForm): string[] {
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(f.email)) out.push('Enter a valid e-mail address.');
   if (!f.firstName || !f.lastName) out.push('Enter your first and last name.');
   if (!f.addressLine || !f.city || !f.postalCode) out.push('Enter the address, city and postal code.');
-  if (!/^[A-Z]{2}$/.test(f.country)) out.push('Enter the country as a two-letter code, such as US.');
+  if (!isCountryCode(f.country)) out.push('Enter the country as a two-letter code, such as US.');
   return out;
 }
 
@@ -287,7 +287,7 @@ async function orderPost(emu: Emulator, c: Context, body: Record<string, unknown
   const errors = formErrors(form);
   // Shown again, the page is priced at the address typed (when it names a country): the total it
   // sends back is then the one the order is charged.
-  const typed = /^[A-Z]{2}$/.test(form.country) ? formAddress(form) : undefined;
+  const typed = isCountryCode(form.country) ? formAddress(form) : undefined;
   if (errors.length) return checkoutPage(emu, c, session, form, errors, 400, typed);
   const again = (errors: string[]) => checkoutPage(emu, c, session, form, errors, 409, typed);
 
