@@ -107,14 +107,18 @@ const pendingId = () => `pending-${++pendingLines}`;
 
 /** By an add's variables, the pending lines its optimistic change showed, and what they add. */
 const shownLines = new WeakMap<AddToCartVars, { id: string; input: LineItemInput }[]>();
-/** By pending id, the server's id of the line once the add that showed it has answered. */
-const answeredLines = new Map<string, string>();
+/**
+ * By query client and pending id, the server's id of the line once the add that showed it has
+ * answered. Kept while that query client's cart changes are pending (the cart shows pending ids
+ * until the last has answered), then let go: kept for good, a long session held one per line added.
+ */
+export const answeredLines = new WeakMap<QueryClient, Map<string, string>>();
 /**
  * The server's id of a line: a change made to a line shown before its add answered (its quantity,
  * its removal, queued behind the add) is sent with the id the add's answer gave it, not with its
  * pending id, which the server does not know.
  */
-const lineId = (id: string) => answeredLines.get(id) ?? id;
+const lineId = (qc: QueryClient) => (id: string) => answeredLines.get(qc)?.get(id) ?? id;
 
 /**
  * A cart mutation with an optimistic change: the cached cart shows `optimistic(cart, vars)` at
@@ -135,7 +139,7 @@ const lineId = (id: string) => answeredLines.get(id) ?? id;
  */
 function useCartMutation<V>(
   name: string,
-  send: (client: AnyClient, vars: V) => Promise<Cart>,
+  send: (client: AnyClient, vars: V, qc: QueryClient) => Promise<Cart>,
   optimistic?: (cart: Cart, vars: V) => Cart,
   createsCart = false,
 ) {
@@ -166,7 +170,7 @@ function useCartMutation<V>(
               description: 'The session the change was made in has ended',
             },
           );
-        return await send(through, vars);
+        return await send(through, vars, qc);
       } finally {
         // Cart reads made from now on are not from before it (see `cartQuery`).
         if (context) context.answered = true;
@@ -220,7 +224,11 @@ function useCartMutation<V>(
         qc.setQueryData(shopkitKeys.cart, next);
       }
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: ['shopkit', 'cart', 'estimate'] }),
+    onSettled: () => {
+      // The last pending change (this one) has settled: the cart shows no pending id any more.
+      if (qc.isMutating({ mutationKey: CART_MUTATION }) <= 1) answeredLines.delete(qc);
+      return qc.invalidateQueries({ queryKey: ['shopkit', 'cart', 'estimate'] });
+    },
   });
 }
 
@@ -235,8 +243,11 @@ const settled = new WeakMap<
   { cart: Cart | null | undefined; client: AnyClient; resets: number }
 >();
 
-/** What a cart change keeps from when it was made: the cart shown before it, and its session. */
-interface CartContext {
+/**
+ * What a cart change keeps from when it was made: the cart shown before it, and its session (the
+ * context of the cart hooks' mutations, `UseMutationResult<Cart, Error, V, CartContext>`).
+ */
+export interface CartContext {
   previous: Cart | null | undefined;
   /** The cart's drops for a new session before it was made (`cartResets`). */
   resets: number;
@@ -301,11 +312,12 @@ export interface AddToCartVars {
 export function useAddToCart() {
   return useCartMutation<AddToCartVars>(
     'add',
-    async (client, vars) => {
+    async (client, vars, qc) => {
       const answer = (await cart.addToCurrentCart(client, { lineItems: vars.lineItems })).cart;
+      const answered = answeredLines.get(qc) ?? new Map<string, string>();
       for (const { id, input } of shownLines.get(vars) ?? []) {
         const line = answer.lineItems.find((l) => sameItem(l, input));
-        if (line) answeredLines.set(id, line.id);
+        if (line) answeredLines.set(qc, answered.set(id, line.id));
       }
       shownLines.delete(vars);
       return answer;
@@ -332,8 +344,8 @@ export function useAddToCart() {
 export function useUpdateLineItemQuantity() {
   return useCartMutation<{ id: string; quantity: number }>(
     'quantity',
-    async (client, { id, quantity }) =>
-      (await cart.updateCurrentCartLineItemQuantity(client, [{ id: lineId(id), quantity }])).cart,
+    async (client, { id, quantity }, qc) =>
+      (await cart.updateCurrentCartLineItemQuantity(client, [{ id: lineId(qc)(id), quantity }])).cart,
     (c, { id, quantity }) => ({
       ...c,
       lineItems: c.lineItems.flatMap((l) => (l.id !== id ? [l] : quantity > 0 ? [{ ...l, quantity }] : [])),
@@ -345,7 +357,7 @@ export function useUpdateLineItemQuantity() {
 export function useRemoveLineItems() {
   return useCartMutation<string[]>(
     'remove',
-    async (client, ids) => (await cart.removeLineItemsFromCurrentCart(client, ids.map(lineId))).cart,
+    async (client, ids, qc) => (await cart.removeLineItemsFromCurrentCart(client, ids.map(lineId(qc)))).cart,
     (c, ids) => ({ ...c, lineItems: c.lineItems.filter((l) => !ids.includes(l.id)) }),
   );
 }

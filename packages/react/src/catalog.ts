@@ -57,8 +57,16 @@ type KeepAvailability = PlaceholderDataFunction<
   products.ProductOptionsAvailability,
   ReturnType<typeof shopkitKeys.availability>
 >;
-/** {@link keepSameProduct}'s functions, by client and product id. */
+/**
+ * {@link keepSameProduct}'s functions, by client and product id: the last {@link KEPT_PRODUCTS}
+ * products' only (oldest first), not one for every product a long session has shown.
+ */
 const productKeepers = new WeakMap<AnyClient, Map<string, KeepAvailability>>();
+/**
+ * A product let go of gets a new function when shown again, which only makes TanStack Query
+ * compute its placeholder again: the same product's previous answer.
+ */
+const KEPT_PRODUCTS = 50;
 
 /**
  * As {@link keepPrevious}, but only another choice of the same product: another product's
@@ -68,11 +76,16 @@ const productKeepers = new WeakMap<AnyClient, Map<string, KeepAvailability>>();
 function keepSameProduct(client: AnyClient, productId: string): KeepAvailability {
   const byProduct = productKeepers.get(client) ?? new Map<string, KeepAvailability>();
   productKeepers.set(client, byProduct);
-  const known = byProduct.get(productId);
-  if (known) return known;
-  const keep: KeepAvailability = (previous, query) =>
-    query?.queryKey[2] === productId ? previous : undefined;
+  const keep: KeepAvailability =
+    byProduct.get(productId) ??
+    ((previous, query) => (query?.queryKey[2] === productId ? previous : undefined));
+  // The product shown last goes last, the one shown longest ago first.
+  byProduct.delete(productId);
   byProduct.set(productId, keep);
+  for (const oldest of byProduct.keys()) {
+    if (byProduct.size <= KEPT_PRODUCTS) break;
+    byProduct.delete(oldest);
+  }
   return keep;
 }
 

@@ -7,6 +7,7 @@
 export type {
   AddToCartVars,
   Cart,
+  CartContext,
   CheckoutVars,
   CreateCheckoutOptions,
   EstimateTotalsOptions,
@@ -52,6 +53,7 @@ export type {
   MemberAuth,
   MemberSession,
   RegisterParams,
+  Role,
   VerifyEmailVars,
 } from './session.ts';
 export {

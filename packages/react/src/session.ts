@@ -20,7 +20,7 @@ export type LoginParams = Parameters<typeof identity.login>[1];
 /** What `useRegister` takes: the SDK's `identity.register` parameters (`profile`, `captchaTokens`…). */
 export type RegisterParams = Parameters<typeof identity.register>[1];
 
-export type { MemberAuth } from './member.ts';
+export type { MemberAuth, Role } from './member.ts';
 
 /** Who is using the shop: `none` before the first call, then `visitor` or `member`. */
 export interface MemberSession {
@@ -83,9 +83,10 @@ export function useSessionFollow(client: AnyClient) {
       const token = t?.refreshToken.value ?? '';
       const seen = sessions.get(auth);
       sessions.set(auth, token);
-      // Nothing cached yet: the session the cache holds is this one (the one `useMemberSession`
-      // read too, when its read got there first).
-      if (before === undefined && (seen === undefined || seen === token)) {
+      // Nothing cached yet (or the cached role, unobserved, was collected): the session the cache
+      // holds is this one (the one `useMemberSession` read too, when its read got there first). A
+      // renewal is the same session, also when the platform rotated its refresh token.
+      if (before === undefined && (renewed || seen === undefined || seen === token)) {
         qc.setQueryData(shopkitKeys.session, role);
         return;
       }
