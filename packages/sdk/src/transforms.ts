@@ -214,7 +214,7 @@ export function lean(spec: TransformSpec): TransformSpec {
       if (!Array.isArray(node)) {
         const below = lean(node as TransformSpec);
         if (Object.keys(below).length) kept[key] = below;
-      } else if (node !== float) kept[key] = node[2] ? [node[0], node[1], lean(node[2])] : (node as Kind);
+      } else if (node !== float) kept[key] = node[2] ? nest(node as Kind, lean(node[2])) : (node as Kind);
     }
     out = kept;
     leanOf.set(spec, out);

@@ -4,7 +4,7 @@
  * session-expired event when a member's refresh is refused.
  * @module
  */
-import type { AnyClient, AuthStrategy, Transport } from '../client.ts';
+import { type AnyClient, type AuthStrategy, createClient, type Transport } from '../client.ts';
 import type { ShopkitError } from '../http/errors.ts';
 import { postTokenRequest, within } from './token-request.ts';
 import {
@@ -150,7 +150,7 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
     role: Tokens['refreshToken']['role'],
     headers: Record<string, string> = {},
     // The calling client's own (a derived client's fetch), else the attached client's.
-    t = transport ?? { baseUrl: 'https://www.wixapis.com', fetch: (i, init) => fetch(i, init) },
+    t = transport ?? createClient().transport,
   ) {
     const json = await postTokenRequest(t, '/oauth2/token', body, headers);
     leeway = Math.min(options.leewaySeconds ?? 30, Number(json.expires_in) / 2) || leeway;
@@ -232,14 +232,11 @@ export function OAuthStrategy(options: OAuthOptions): OAuthStrategyApi {
       }
     // A refresh that worked keeps the session. Adopt a rotated refresh token; keep the old one
     // when the server sends none.
-    if (fresh)
-      return swap(
-        {
-          accessToken: fresh.accessToken,
-          refreshToken: { value: fresh.refreshToken.value || rt.value, role: rt.role },
-        },
-        true,
-      );
+    // (`fresh` has the role it was asked for: `rt`'s.)
+    if (fresh) {
+      fresh.refreshToken.value ||= rt.value;
+      return swap(fresh, true);
+    }
     // A member whose refresh is refused, or who has no refresh token to renew with, is logged out
     // visibly (checklist 25).
     if (rt.role === TokenRole.MEMBER) {

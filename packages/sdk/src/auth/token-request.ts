@@ -3,7 +3,7 @@
  * the OAuth and app strategies: JSON in, the token answer out, within the client's timeout.
  * @module
  */
-import type { Transport } from '../client.ts';
+import type { RetryOptions, Transport } from '../client.ts';
 import { ShopkitError } from '../http/errors.ts';
 
 /**
@@ -25,6 +25,16 @@ export const within = <T>(p: Promise<T>, signal?: AbortSignal) =>
  * past Latin-1. Fetch refuses such a header in words that quote it.
  */
 export const BAD_HEADER = /[^\t\x20-\xff]/;
+
+/**
+ * The full-jitter wait before the attempt after `attempt`, with a client's retry settings (shared
+ * by the engine's retries and the token requests'). A setting given as `undefined` is the default.
+ */
+export const backoff = (r: RetryOptions | undefined, attempt: number) =>
+  Math.random() * Math.min(r?.maxDelayMs ?? 10_000, (r?.baseDelayMs ?? 250) * 2 ** (attempt - 1));
+
+/** A timeout as calls read it: no number, or below 0, is the default (NaN was no deadline at all). */
+export const timeoutOf = (ms: unknown) => (typeof ms === 'number' && ms >= 0 ? ms : 30_000);
 
 /** What a token endpoint answers. */
 interface TokenResponse {
@@ -49,12 +59,11 @@ export async function postTokenRequest(
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
 ): Promise<TokenResponse & { access_token: string }> {
-  const { attempts: most = 3, baseDelayMs = 250, maxDelayMs = 10_000 } = t.retry ?? {};
-  const attempts = 'code' in body ? 1 : most;
+  const attempts = 'code' in body ? 1 : (t.retry?.attempts ?? 3);
   // Read as the engine reads a call's (no number, or below 0: the default; 2^31 ms or more, past
   // timers' range: none). `AbortSignal.timeout` threw a RangeError for `Infinity`, a fraction or a
   // negative number, which failed every call of the client, and fired at once from 2^31.
-  const ms = typeof t.timeoutMs === 'number' && t.timeoutMs >= 0 ? Math.ceil(t.timeoutMs) : 30_000;
+  const ms = Math.ceil(timeoutOf(t.timeoutMs));
   for (let attempt = 1; ; attempt++) {
     let res: Response | undefined;
     let json: TokenResponse & { details?: { applicationError?: { code?: string } } } = {};
@@ -82,7 +91,7 @@ export async function postTokenRequest(
     // An access token that is no string would go into `Authorization` and break the renewals later.
     if (res?.status === 200 && json.access_token && typeof json.access_token === 'string')
       return json as TokenResponse & { access_token: string };
-    const wait = Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
+    const wait = backoff(t.retry, attempt);
     // A wait of 2^31 ms or more, past timers' range (a timer fires it after 1 ms), is no retry, as
     // in the engine (`pause`): the failure is thrown at once.
     if ((!res || res.status > 499) && attempt < attempts && wait < 2 ** 31) {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { BAD_HEADER, within } from '../auth/token-request.ts';
+import { BAD_HEADER, backoff, timeoutOf, within } from '../auth/token-request.ts';
 import type { AnyClient, RequestOptions } from '../client.ts';
 import { errorFromResponse, ShopkitError, systemError, ValidationError } from './errors.ts';
 import type { CallOptions } from './op.ts';
@@ -93,9 +93,9 @@ function hold(ms: number): Slot {
 }
 
 /**
- * The signal of an attempt (or of a wait within the call) until `end`: its slot's shared signal, or
- * with a caller's signal one of its own that either aborts. `done` gives the slot back and takes the
- * listeners off.
+ * The signal of an attempt (or of a wait within the call) until `end` (`s`): its slot's shared
+ * signal (`d`), or with a caller's signal one of its own that either aborts. `x` gives the slot back
+ * and takes the listeners off. (One-letter keys: property names stay in a minified bundle.)
  */
 function arm(end: number, outer?: AbortSignal) {
   const slot = hold(Math.max(1, end - Date.now()));
@@ -118,7 +118,7 @@ function arm(end: number, outer?: AbortSignal) {
       deadline.removeEventListener('abort', onAbort);
     }
   };
-  return { signal, deadline, done };
+  return { s: signal, d: deadline, x: done };
 }
 
 /** Sets each of `more` in `headers`, in place of a header of the same name in another case. */
@@ -128,21 +128,6 @@ function put(headers: Record<string, string>, more?: Record<string, string>) {
     headers[k] = more[k]!;
   }
 }
-
-/** Waits `ms`: `true`, or `false` at once when `signal` aborts; leaves no listener on `signal`. */
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<boolean>((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const stop = () => {
-      clearTimeout(t);
-      resolve(false);
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener('abort', stop);
-  });
 
 /** How a call that was aborted, or ran out of time, fails. */
 const ABORTED = { code: 'ABORTED', reason: 'the call was aborted' };
@@ -156,7 +141,11 @@ const TIMEOUT = { code: 'TIMEOUT', reason: 'the call timed out' };
  */
 async function pause(ms: number, end: number, outer?: AbortSignal) {
   if (!(ms < 2 ** 31) || Date.now() + ms >= end) return false;
-  if (!(await sleep(ms, outer))) throw systemError(null, ABORTED);
+  let t: any;
+  await within(new Promise((r) => (t = setTimeout(r, ms))), outer).catch(() => {
+    clearTimeout(t);
+    throw systemError(null, ABORTED);
+  });
   return true;
 }
 
@@ -178,13 +167,10 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
   // no retries for `attempts: undefined`, waits of NaN for `maxDelayMs: undefined`).
   const r = options.retry;
   const attempts = r?.attempts ?? 3;
-  const baseDelayMs = r?.baseDelayMs ?? 250;
-  const maxDelayMs = r?.maxDelayMs ?? 10_000;
   const outer = init.signal;
   // The timeout is the whole call's, retries and their waits included (not a number, the default:
   // NaN was no deadline at all).
-  const ms = init.timeoutMs ?? options.timeoutMs;
-  const end = Date.now() + (typeof ms === 'number' && ms >= 0 ? ms : 30_000);
+  const end = Date.now() + timeoutOf(init.timeoutMs ?? options.timeoutMs);
   // Stringified once, before anything is sent: a body JSON cannot hold fails as it is, unretried.
   const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   let refreshed = false;
@@ -196,7 +182,7 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     put(headers, options.headers);
     put(headers, init.headers);
     if (shared.consistent) put(headers, { 'X-Wix-Consistent': shared.consistent });
-    const { signal, deadline, done } = arm(end, outer);
+    const { s: signal, d: deadline, x: done } = arm(end, outer);
     let res: Response | undefined;
     let text: string | undefined;
     let cause: unknown;
@@ -227,7 +213,6 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
     done();
     // The server may have applied a write by now: later reads must not join one sent before (`request`).
     if (!init.retrySafe) shared.w = -~shared.w!;
-    const backoff = () => Math.random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
     if (text === undefined) {
       // The strategy's own failure (a refused token request) is thrown as it is.
       if (!authed && !signal.aborted) throw cause;
@@ -248,20 +233,18 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
         !deadline.aborted &&
         init.retrySafe &&
         attempt < attempts &&
-        (await pause(backoff(), end, outer))
+        (await pause(backoff(r, attempt), end, outer))
       )
         continue;
-      const { code, reason } = outer?.aborted
-        ? ABORTED
-        : deadline.aborted
-          ? TIMEOUT
-          : res
-            ? { code: 'NETWORK_ERROR', reason: 'the response was cut off' }
-            : { code: 'NETWORK_ERROR', reason: 'the network request failed' };
       throw systemError(res && !outer?.aborted ? res.headers.get('x-wix-request-id') : null, {
+        ...(outer?.aborted
+          ? ABORTED
+          : deadline.aborted
+            ? TIMEOUT
+            : res
+              ? { code: 'NETWORK_ERROR', reason: 'the response was cut off' }
+              : { code: 'NETWORK_ERROR', reason: 'the network request failed' }),
         status: outer?.aborted ? undefined : res?.status,
-        code,
-        reason,
         cause,
       });
     }
@@ -297,19 +280,19 @@ async function send(client: AnyClient, method: string, url: string, init: Reques
       const a = arm(end, outer);
       try {
         // (a strategy without types may answer at once, not with a promise)
-        if (await within(Promise.resolve(auth.onUnauthorized(transport, headers.Authorization)), a.signal))
+        if (await within(Promise.resolve(auth.onUnauthorized(transport, headers.Authorization)), a.s))
           continue;
       } catch (e) {
-        throw a.signal.aborted ? systemError(null, outer?.aborted ? ABORTED : TIMEOUT) : e;
+        throw a.s.aborted ? systemError(null, outer?.aborted ? ABORTED : TIMEOUT) : e;
       } finally {
-        a.done();
+        a.x();
       }
     }
     if (
       init.retrySafe &&
       attempt < attempts &&
       (status === 429 || status === 503) &&
-      (await pause(Math.min(retryAfterMs(res) ?? backoff(), maxDelayMs), end, outer))
+      (await pause(Math.min(retryAfterMs(res) ?? backoff(r, attempt), r?.maxDelayMs ?? 10_000), end, outer))
     )
       continue;
     throw errorFromResponse({ status, statusText: res.statusText, body: parsed, requestId }, init.rename);

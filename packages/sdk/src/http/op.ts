@@ -124,8 +124,6 @@ export const argFieldMapper =
           : best.name;
   };
 
-const prepared = new WeakMap<OpSpec, { places: ArgPlace[]; rename: (field: string) => string }>();
-
 /**
  * A copy of a request message's plain objects and arrays (the request transforms work in place),
  * other values kept as they are. Not `structuredClone`, which refuses a Proxy (a Vue `reactive`
@@ -134,7 +132,7 @@ const prepared = new WeakMap<OpSpec, { places: ArgPlace[]; rename: (field: strin
 const copy = (v: unknown): any =>
   Array.isArray(v)
     ? v.map(copy)
-    : v && typeof v === 'object' && !(v instanceof Date)
+    : isObj(v)
       ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)]))
       : v;
 
@@ -147,14 +145,10 @@ export async function call<R = unknown>(
   spec: OpSpec,
   args: unknown[],
   opts: CallOptions = {},
+  // The arguments' places and the field renamer: a declared call's are made once, by `op`.
+  places = parseArgs(spec.args),
+  rename = argFieldMapper(places),
 ): Promise<R> {
-  let prep = prepared.get(spec);
-  if (!prep) {
-    const places = parseArgs(spec.args);
-    prep = { places, rename: argFieldMapper(places) };
-    prepared.set(spec, prep);
-  }
-  const { rename } = prep;
   let method: string = spec.method;
   let query = '';
   let body: unknown;
@@ -165,7 +159,7 @@ export async function call<R = unknown>(
         `${spec.name ?? spec.path} needs an elevated client (ApiKeyStrategy or AppStrategy); this client has none.`,
         { code: 'ELEVATION_REQUIRED', description: 'An elevated client is required' },
       );
-    let msg = buildMessage(prep.places, args);
+    let msg = buildMessage(places, args);
     if (spec.req) msg = walk(copy(msg), spec.req, 0);
     filled = fillPath(spec.path, msg);
     if ('missing' in filled)
@@ -212,8 +206,10 @@ export async function call<R = unknown>(
  */
 /* @__NO_SIDE_EFFECTS__ */
 export function op<A extends unknown[], R>(spec: OpSpec) {
-  const n = spec.args?.length ?? 0;
+  const places = parseArgs(spec.args);
+  const rename = argFieldMapper(places);
+  const n = places.length;
   const fn = (client: AnyClient, ...args: [...A, CallOptions?]): Promise<R> =>
-    call<R>(client, spec, args.slice(0, n), args[n] as CallOptions | undefined);
+    call<R>(client, spec, args.slice(0, n), args[n] as CallOptions | undefined, places, rename);
   return Object.assign(fn, { spec });
 }
