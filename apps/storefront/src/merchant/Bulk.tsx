@@ -33,6 +33,8 @@ export function Bulk() {
   const [mode, setMode] = useState<Mode>('percentage');
   const [amount, setAmount] = useState('10');
   const [round, setRound] = useState(false);
+  // Narrows the rows shown (and what "Select all" takes); products chosen stay chosen.
+  const [filter, setFilter] = useState('');
   // Products chosen or the change edited since the last change applied: leaving loses them.
   const [edited, setEdited] = useState(false);
   useUnsaved(() => edited && selected.length > 0 && 'the bulk change');
@@ -56,8 +58,10 @@ export function Bulk() {
   // stored (the change's result, the preview and the choice stay; applying an adjustment again
   // would change the prices twice) keeps the last one shown, and says so (`StaleList`).
   if (!list.data) return <ErrorState error={list.error!} retry={() => list.refetch()} />;
-  const rows = list.data;
-  const byId = new Map(rows.map((p) => [p.id, p]));
+  const all = list.data;
+  const wanted = filter.trim().toLowerCase();
+  const rows = wanted ? all.filter((p) => p.name.toLowerCase().includes(wanted)) : all;
+  const byId = new Map(all.map((p) => [p.id, p]));
   // Only products still in the list count: one deleted elsewhere since it was ticked is gone.
   const chosen = selected.flatMap((pid) => byId.get(pid) ?? []);
   // A new change makes the last result stale: it goes.
@@ -71,6 +75,10 @@ export function Bulk() {
     setSelected(ids);
   };
   const toggle = (pid: string, on: boolean) => choose((s) => (on ? [...s, pid] : s.filter((x) => x !== pid)));
+  const shownIds = new Set(rows.map((p) => p.id));
+  // Chosen products the filter hides: they are changed too, so the page says how many.
+  const hidden = chosen.filter((p) => !shownIds.has(p.id)).length;
+  const allShown = rows.length > 0 && rows.every((p) => selected.includes(p.id));
   const start = () => {
     if (apply.isPending) return;
     const { ids, skipped } = sendOrSkip(chosen, change);
@@ -145,6 +153,19 @@ export function Bulk() {
             ? `Setting gives every chosen product this ${prop}, those without one too.`
             : `Products without a ${prop} are skipped: the platform leaves them as they are.`}
       </p>
+      <div className="field">
+        <label htmlFor={`${id}-filter`}>Filter products by name</label>
+        <input id={`${id}-filter`} type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      </div>
+      <p className="muted" aria-live="polite">
+        {wanted
+          ? rows.length
+            ? `${rows.length} of ${count(all.length, 'product')} match “${filter.trim()}”.`
+            : `No product of the ${all.length} matches “${filter.trim()}”.`
+          : count(all.length, 'product')}
+        {hidden > 0 &&
+          ` ${count(hidden, 'chosen product')} not shown ${hidden === 1 ? 'is' : 'are'} changed too.`}
+      </p>
       <div className="table-wrap">
         <table className="table" aria-label="Preview">
           <thead>
@@ -152,9 +173,16 @@ export function Bulk() {
               <th scope="col">
                 <input
                   type="checkbox"
-                  aria-label="Select all products"
-                  checked={rows.length > 0 && chosen.length === rows.length}
-                  onChange={(e) => choose(() => (e.target.checked ? rows.map((p) => p.id) : []))}
+                  aria-label={wanted ? 'Select all products shown' : 'Select all products'}
+                  checked={allShown}
+                  // With a filter it takes (or leaves) the products shown; the others keep their choice.
+                  onChange={(e) =>
+                    choose((s) =>
+                      e.target.checked
+                        ? [...s.filter((x) => !shownIds.has(x)), ...rows.map((p) => p.id)]
+                        : s.filter((x) => !shownIds.has(x)),
+                    )
+                  }
                 />
               </th>
               <th scope="col">Product</th>

@@ -490,7 +490,8 @@ export function Collections() {
                 <form className="row" onSubmit={(e) => addProduct(e, c)}>
                   <div className="field grow">
                     <label htmlFor={`${id}-${c.id}-p`}>Add a product to {c.name}</label>
-                    <select id={`${id}-${c.id}-p`} name="product" defaultValue="">
+                    {/* Required: "Add" with no product chosen did nothing and said nothing. */}
+                    <select id={`${id}-${c.id}-p`} name="product" defaultValue="" required>
                       <option value="" disabled>
                         Choose a product
                       </option>

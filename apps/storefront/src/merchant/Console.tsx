@@ -12,6 +12,7 @@ import {
   mayLeave,
   type UnsavedForms,
   UnsavedProvider,
+  unavailable,
   useAskBeforeLeaving,
 } from './context.ts';
 import { ProductEditor, ProductList } from './Products.tsx';
@@ -39,6 +40,8 @@ function SignIn({ onKey }: { onKey: (key: string) => void }) {
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
+    // The button stays focusable while the key is checked (aria-disabled): a press meanwhile does nothing.
+    if (busy) return;
     const key = String(new FormData(e.currentTarget).get('key') ?? '').trim();
     // `required` lets a key of only spaces through: it is not a key, and is not sent.
     if (!key) {
@@ -94,7 +97,8 @@ function SignIn({ onKey }: { onKey: (key: string) => void }) {
         <p id={`${id}-error`} role="alert" className="field-error">
           {error}
         </p>
-        <button type="submit" className="button button-primary wide" disabled={busy}>
+        {/* `disabled` dropped the focus of a keyboard merchant who pressed it to the page. */}
+        <button type="submit" className="button button-primary wide" {...unavailable(busy)}>
           {busy ? 'Checking…' : 'Open the console'}
         </button>
       </form>

@@ -85,6 +85,20 @@ function useProduct(id: string) {
   });
 }
 
+/**
+ * A product's stock as the list says it: its count when counted, and a product some of whose
+ * variants are sold out as such (it reads `inStock` while any variant is: "In stock" hid them).
+ */
+function stockWords(p: Product) {
+  const s = p.stock;
+  if (!s?.inStock) return 'Out of stock';
+  if (s.inventoryStatus === 'PARTIALLY_OUT_OF_STOCK')
+    return s.trackInventory
+      ? `${s.quantity ?? 0} in stock, some variants sold out`
+      : 'Some variants sold out';
+  return s.trackInventory ? `${s.quantity ?? 0} in stock` : 'In stock';
+}
+
 /** Products shown in the list at once. */
 const LIST_PAGE = 50;
 
@@ -210,7 +224,7 @@ export function ProductList() {
                 <th scope="row">{p.name}</th>
                 <td>{p.priceData?.formatted?.price}</td>
                 <td>{p.costAndProfitData?.formattedItemCost ?? '—'}</td>
-                <td>{p.stock?.inStock ? 'In stock' : 'Out of stock'}</td>
+                <td>{stockWords(p)}</td>
                 <td>{p.visible ? 'Yes' : 'No'}</td>
                 <td className="actions">
                   <Link
@@ -367,6 +381,15 @@ class ChangedElsewhere extends Error {
           now === '' ? ': it is now empty' : now.length <= 80 ? `: it is now “${now}”` : ''
         }. Not saved; save again to replace it with yours.`,
       ]),
+    );
+  }
+}
+
+/** A quantity not sent: it was changed elsewhere (an order, another tab) since the page read it. */
+class QuantityChanged extends Error {
+  constructor(readonly now: number) {
+    super(
+      `Changed elsewhere (an order, another tab or person) since this page read it: it is now ${now}. Not saved; save again to replace it with yours.`,
     );
   }
 }
@@ -698,6 +721,8 @@ function Extras({ product }: { product: Product }) {
   const sending = useRef<HTMLFormElement | null>(null);
   useUnsaved(() => typedIn(mediaForm.current, sending.current) && 'the image URL');
   useUnsaved(() => typedIn(variantTable.current, sending.current) && 'a variant’s price');
+  const stockForm = useRef<HTMLFormElement>(null);
+  useUnsaved(() => typedIn(stockForm.current, sending.current) && 'the stock');
   // The field (its id) whose typed value cannot be sent or was refused, and why.
   const [bad, setBad] = useState<{ at: string; text: string } | null>(null);
   const refuse = (at: string, text: string) => {
@@ -818,6 +843,97 @@ function Extras({ product }: { product: Product }) {
   };
   const variants = product.variants ?? [];
   const hasOptions = (product.productOptions?.length ?? 0) > 0;
+  // Whether the stock form counts units (its checkbox, until saved): it shows a quantity, else the
+  // availability. Back to what is stored whenever that changes.
+  const tracked = !!product.stock?.trackInventory;
+  const [track, setTrack] = useState(tracked);
+  const [wasTracked, setWasTracked] = useState(tracked);
+  if (wasTracked !== tracked) {
+    setWasTracked(tracked);
+    setTrack(tracked);
+  }
+  // In stock, out of stock, or (a product with options) some variants sold out.
+  const availability =
+    product.stock?.inventoryStatus === 'PARTIALLY_OUT_OF_STOCK'
+      ? 'some'
+      : product.stock?.inStock
+        ? 'in'
+        : 'out';
+  const saveStock = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (busy) return;
+    const form = e.currentTarget;
+    const data = new FormData(form);
+    const at = `${id}-quantity`;
+    const stock: NonNullable<ProductInput['stock']> = {};
+    if (track !== tracked) stock.trackInventory = track;
+    if (track) {
+      const typed = String(data.get('quantity') ?? '').trim();
+      // With options the quantity is every variant's: left empty, each keeps its own. Counting
+      // starts with one (a product not counted yet has no quantity to keep).
+      if (typed === '' && !(hasOptions && tracked))
+        return refuse(at, 'Enter the quantity in stock, such as 12.');
+      if (typed !== '' && !/^\d+$/.test(typed))
+        return refuse(at, 'Enter the quantity as a whole number such as 12.');
+      const quantity = typed === '' ? undefined : Number(typed);
+      // Sent only when it changes: the platform reads a tracked product's quantity sent with its
+      // other stock fields as the sum it was read with, and leaves the variants as they are.
+      if (quantity !== undefined && (hasOptions || !tracked || quantity !== product.stock?.quantity))
+        stock.quantity = quantity;
+    } else {
+      const chosen = String(data.get('inStock') ?? availability);
+      // Sent only when it changes (sent as read, "in stock" would put a product's sold-out
+      // variants back on sale); "some sold out" is only ever kept.
+      if (chosen !== 'some' && (track !== tracked || chosen !== availability))
+        stock.inStock = chosen === 'in';
+    }
+    setBad(null);
+    if (!Object.keys(stock).length) {
+      setSaid('No changes to the stock to save.');
+      return;
+    }
+    const what =
+      stock.quantity !== undefined
+        ? hasOptions
+          ? `${stock.quantity} of each variant in stock`
+          : `${stock.quantity} in stock`
+        : track
+          ? 'counted'
+          : `${stock.inStock ? 'in stock' : 'sold out'}${hasOptions ? ' (every variant)' : ''}, not counted`;
+    const read = product.stock?.quantity;
+    const send = async () => {
+      // Orders take units while the page stays open: a quantity typed over one it no longer holds
+      // (12 read, 10 now, 13 typed for "one more") would count units that are not there. Said
+      // beside the field, with what is stored now; a second save replaces it, knowingly. When the
+      // product cannot be read now, the save goes ahead.
+      if (stock.quantity !== undefined && tracked && !hasOptions) {
+        const now = await products
+          .getProduct(client, product.id, { includeMerchantSpecificData: true })
+          .then((r) => r.product.stock?.quantity)
+          .catch(() => undefined);
+        if (now !== undefined && now !== read && now !== stock.quantity) throw new QuantityChanged(now);
+      }
+      return products.updateProduct(client, product.id, { stock });
+    };
+    run(send, `Saved the stock: ${what}.`, {
+      saved: () => {
+        form.reset();
+        // The box shows what is stored again (the product as read back): so do the fields under it.
+        setTrack((form.elements.namedItem('track') as HTMLInputElement).checked);
+      },
+      failed: (err) => {
+        if (err instanceof QuantityChanged) {
+          act.reset();
+          refuse(at, err.message);
+          void refresh();
+          return;
+        }
+        const text = !unanswered(err) && refusedAt(err, /^product\.stock\b/);
+        if (text) refuse(at, text);
+      },
+      form,
+    });
+  };
   // Options that went while this editor was open ("Remove all options", a save that emptied the
   // box): the Variants section goes, and a note says why in its place.
   const [hadOptions, setHadOptions] = useState(hasOptions);
@@ -920,6 +1036,71 @@ function Extras({ product }: { product: Product }) {
           Add image
         </button>
       </form>
+      <h2>Stock</h2>
+      <form onSubmit={saveStock} ref={stockForm} aria-label="Stock">
+        <div className="field checkbox">
+          {/* Keyed by what is stored: a save or a change elsewhere shows it again. */}
+          <input
+            key={String(tracked)}
+            id={`${id}-track`}
+            name="track"
+            type="checkbox"
+            defaultChecked={tracked}
+            onChange={(e) => {
+              setTrack(e.target.checked);
+              setBad(null);
+            }}
+          />
+          <label htmlFor={`${id}-track`}>Count the units in stock</label>
+        </div>
+        {track ? (
+          <div className="field">
+            <label htmlFor={`${id}-quantity`}>
+              {hasOptions ? 'Quantity of each variant' : 'Quantity in stock'}
+            </label>
+            {/* Not keyed by the quantity: a stored one read again shows unless one is typed (which
+                stays, for a second save). */}
+            <input
+              key={String(tracked)}
+              {...badAt(`${id}-quantity`)}
+              name="quantity"
+              type="number"
+              step="1"
+              min="0"
+              defaultValue={!hasOptions && tracked ? (product.stock?.quantity ?? 0) : ''}
+              aria-describedby={
+                [bad?.at === `${id}-quantity` && `${id}-quantity-error`, hasOptions && `${id}-quantity-help`]
+                  .filter(Boolean)
+                  .join(' ') || undefined
+              }
+            />
+            {fieldError(`${id}-quantity`)}
+            {hasOptions && (
+              <p id={`${id}-quantity-help`} className="muted">
+                Gives every variant this quantity;{' '}
+                {tracked ? 'left empty, each keeps its own' : 'required to start counting'} (see Variants).
+              </p>
+            )}
+          </div>
+        ) : (
+          <div className="field">
+            <label htmlFor={`${id}-inStock`}>Availability</label>
+            <select
+              key={`${tracked}-${availability}`}
+              id={`${id}-inStock`}
+              name="inStock"
+              defaultValue={availability}
+            >
+              <option value="in">{hasOptions ? 'Every variant in stock' : 'In stock'}</option>
+              <option value="out">{hasOptions ? 'Every variant sold out' : 'Sold out'}</option>
+              {availability === 'some' && <option value="some">Some variants sold out (as now)</option>}
+            </select>
+          </div>
+        )}
+        <button type="submit" className="button" {...unavailable(busy)}>
+          Save stock
+        </button>
+      </form>
       {optionsGone && (
         <p ref={goneNote} tabIndex={-1} className="notice">
           All options removed: the product has a single variant.
@@ -927,9 +1108,10 @@ function Extras({ product }: { product: Product }) {
       )}
       {hasOptions && (
         <>
-          <h2>Variants</h2>
+          <h2 id={`${id}-variants`}>Variants</h2>
           <div className="table-wrap">
-            <table className="table" ref={variantTable}>
+            {/* Named: a screen reader's list of tables said only "table" for it. */}
+            <table className="table" ref={variantTable} aria-labelledby={`${id}-variants`}>
               <thead>
                 <tr>
                   <th scope="col">Variant</th>
