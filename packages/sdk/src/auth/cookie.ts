@@ -5,6 +5,7 @@
  * to yours with the cookie attached in older browsers and on top-level navigations.
  * @module
  */
+import { ShopkitError } from '../http/errors.ts';
 import type { TokenStorage, Tokens } from './tokens.ts';
 
 export interface CookieOptions {
@@ -34,6 +35,9 @@ export const tokenCookieName = (clientId: string) => `__Host-shopkit-${clientId.
 /**
  * Keeps tokens in an HttpOnly, Secure, host-only cookie (30 days; deleted on logout). Make the
  * client and its strategy per request (a strategy shares one first visitor token among its calls).
+ * Tokens too long for one cookie (4096 bytes) keep the refresh token alone, and the next request
+ * renews its access token; a refresh token too long alone throws a `ShopkitError` `COOKIE_TOO_LARGE`
+ * at `setTokens` (no cookie is set: the one before stays).
  */
 export function cookieStorage(jar: CookieJar, clientId: string, options: CookieOptions = {}): TokenStorage {
   const name = tokenCookieName(clientId);
@@ -44,12 +48,14 @@ export function cookieStorage(jar: CookieJar, clientId: string, options: CookieO
   // replaced cookie, the tokens set are the answer. Only a cookie that was there counts: a storage
   // made once over per-request jars gives a request without one no other visitor's tokens, and a
   // request with a cookie only what was set in place of that same cookie.
-  let last: { was: string; now: Tokens } | undefined;
+  // The value set counts too: one that keeps the refresh token alone (see below) stands for the
+  // tokens set, and a jar that reads back its sets renewed at every call of the request.
+  let last: { was?: string; set: string; now: Tokens } | undefined;
   return {
     getTokens() {
       try {
         const raw = jar.get(name);
-        if (raw && raw === last?.was) return last.now;
+        if (raw && (raw === last?.was || raw === last?.set)) return last.now;
         return raw ? (JSON.parse(decodeURIComponent(raw)) as Tokens) : null;
       } catch {
         return null;
@@ -57,13 +63,25 @@ export function cookieStorage(jar: CookieJar, clientId: string, options: CookieO
     },
     setTokens(tokens) {
       const was = jar.get(name);
-      last = was ? { was, now: tokens } : undefined;
       const empty = !tokens.accessToken.value && !tokens.refreshToken.value;
-      jar.set(
-        name,
-        empty ? '' : encodeURIComponent(JSON.stringify(tokens)),
-        `${attrs}; Max-Age=${empty ? 0 : 30 * 24 * 3600}`,
-      );
+      const attributes = `${attrs}; Max-Age=${empty ? 0 : 30 * 24 * 3600}`;
+      // Browsers drop a cookie over 4096 bytes (name, value and attributes) without a word, and the
+      // session with it. Too long with its access token, the cookie keeps the refresh token alone
+      // (the next request renews the access token from it); too long even so, the set fails here.
+      // Measured as a jar that encodes values again (Next.js's) sends it.
+      const fits = (t: Tokens) => {
+        const value = encodeURIComponent(JSON.stringify(t));
+        return `${name}=${encodeURIComponent(value)}; ${attributes}`.length <= 4096 && value;
+      };
+      const value = empty
+        ? ''
+        : fits(tokens) || fits({ ...tokens, accessToken: { value: '', expiresAt: 0 } });
+      if (value === false) {
+        const description = 'The refresh token is too long for a cookie (4096 bytes)';
+        throw new ShopkitError(description, { code: 'COOKIE_TOO_LARGE', description });
+      }
+      jar.set(name, value, attributes);
+      last = { was, set: value, now: tokens };
     },
   };
 }
