@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { actor, eventIdentity } from './actor.ts';
 import type { Domain, Emulator, EmulatorConfig } from './context.ts';
 import { checkDataDir, dataDirError, isDataDir } from './datadir.ts';
-import { type Db, migrate, openDb, storageUnavailable } from './db/index.ts';
+import { type Db, migrate, openDb, storageUnavailable, transactionConflict } from './db/index.ts';
 import { DOMAINS } from './domains/index.ts';
 import { clientOrigins, demoCredentials, identify } from './domains/platform/index.ts';
 import { limitBody } from './http/decode.ts';
@@ -54,9 +54,27 @@ export interface EmulatorInstance {
   close(): Promise<void>;
 }
 
-const EXPOSED = 'X-Wix-Request-Id, X-Wix-Consistent';
+// `Retry-After` is no CORS-safelisted header: unexposed, a page's client could not read how long a
+// 429 or 503 asks it to wait, and retried on its own backoff instead.
+const EXPOSED = 'X-Wix-Request-Id, X-Wix-Consistent, Retry-After';
 const ALLOWED_HEADERS =
   'Authorization, Content-Type, x-wix-bi-gateway, wix-site-id, wix-account-id, X-Wix-Consistent';
+
+/** A header list as a preflight asks for it: `x-app-version, traceparent` (field names only). */
+const HEADER_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
+
+/**
+ * The headers a preflight from an allowed origin may send: the platform's, and those it asks for.
+ * A client's own headers (the SDK's `createClient({ headers })`, a tracing `traceparent`) are
+ * sent on every call; left out of the answer, the browser refused every call of such a client.
+ * The origin is allowed, and credentials travel in headers, not cookies: naming them is safe.
+ */
+function allowedHeaders(asked: string | undefined) {
+  const list = asked?.trim();
+  return list && list.length <= 2048 && HEADER_LIST.test(list)
+    ? `${ALLOWED_HEADERS}, ${list}`
+    : ALLOWED_HEADERS;
+}
 
 export async function createEmulator(options: EmulatorOptions = {}): Promise<EmulatorInstance> {
   const given = options.db;
@@ -145,7 +163,10 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     if (c.req.method === 'OPTIONS') {
       if (!corsOk) return c.body(null, 204);
       c.header('Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE');
-      c.header('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+      c.header(
+        'Access-Control-Allow-Headers',
+        allowedHeaders(c.req.header('access-control-request-headers')),
+      );
       c.header('Access-Control-Max-Age', '600');
       return c.body(null, 204);
     }
@@ -177,7 +198,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   for (const d of domains) d.routes(router, emu);
 
   app.notFound((c) => {
-    const allowed = router.allowedMethods(c.req.path);
+    // `/health` and `/media/…` are the app's own, outside the route table: GET there too.
+    const own = /^\/(health|media\/[^/]+)$/.test(c.req.path) ? (['GET'] as const) : [];
+    const allowed = [...new Set([...router.allowedMethods(c.req.path), ...own])];
     const err = allowed.length
       ? appError(
           405,
@@ -275,7 +298,3 @@ async function seedOnce(emu: Emulator, domains: Domain[], demo: boolean) {
     }
   });
 }
-
-/** PostgreSQL's deadlock and serialization failures: the transaction was rolled back. */
-const transactionConflict = (error: unknown) =>
-  ['40P01', '40001'].includes(String((error as { code?: unknown } | null)?.code));

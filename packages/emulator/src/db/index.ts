@@ -295,6 +295,13 @@ export function storageUnavailable(error: unknown) {
   );
 }
 
+/**
+ * PostgreSQL's deadlock and serialization failures: the transaction was rolled back, nothing
+ * written, and the same request can be sent again.
+ */
+export const transactionConflict = (error: unknown) =>
+  ['40P01', '40001'].includes(String((error as { code?: unknown } | null)?.code));
+
 /** `host:port` of a postgres:// URL, for messages: no user, password, database or query. */
 function serverOf(url: string) {
   const u = new URL(url);

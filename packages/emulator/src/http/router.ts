@@ -174,7 +174,8 @@ const textProblem = (s: string) =>
  * The first field of a request message whose text (a value or a key) holds U+0000 or an unpaired
  * UTF-16 surrogate, named as the platform names fields (`lineItems[0].catalogReference.catalogItemId`),
  * with the reason; `undefined` when none does. Either, reaching a query, was a 500 (or, in a text
- * column, a silent U+FFFD): every route refuses them with a 400 first.
+ * column, a silent U+FFFD): every route refuses them with a 400 first. So is a member named
+ * `__proto__`, which no copy of the message keeps.
  */
 export function badTextAt(value: unknown, field = ''): { field: string; description: string } | undefined {
   if (typeof value === 'string') {
@@ -189,7 +190,9 @@ export function badTextAt(value: unknown, field = ''): { field: string; descript
   } else if (value && typeof value === 'object')
     for (const [key, v] of Object.entries(value)) {
       const name = field ? `${field}.${key}` : key;
-      const description = textProblem(key);
+      // JSON.parse keeps a `__proto__` member, but every copy made by assignment (a schema's
+      // parse) sets the prototype instead: a filter on it was dropped and all rows answered.
+      const description = key === '__proto__' ? 'is not a valid field name' : textProblem(key);
       if (description) return { field: name, description };
       const at = badTextAt(v, name);
       if (at) return at;

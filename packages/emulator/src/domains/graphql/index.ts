@@ -24,6 +24,7 @@ import {
 } from 'graphql';
 import { type Context, Hono } from 'hono';
 import type { Domain, Emulator } from '../../context.ts';
+import { storageUnavailable, transactionConflict } from '../../db/index.ts';
 import { ApiError } from '../../http/errors.ts';
 import { FAMILY, Router } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
@@ -55,7 +56,8 @@ type Phase = 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED' | 'BAD_USER_IN
 
 /**
  * One error as sent: a platform error thrown by a resolver keeps its message, code, HTTP status and
- * details; an unexpected one is logged and sent as `INTERNAL_ERROR` without its message.
+ * details; storage that is down or a transaction conflict is `UNAVAILABLE` (status 503, as REST
+ * answers it); any other is logged and sent as `INTERNAL_ERROR` without its message.
  */
 function toWire(emu: Emulator, e: GraphQLError, phase: Phase): GraphQLFormattedError {
   const where = {
@@ -78,6 +80,15 @@ function toWire(emu: Emulator, e: GraphQLError, phase: Phase): GraphQLFormattedE
             fieldViolations: d.validationError.fieldViolations,
           };
     return { message: cause.message, ...where, extensions };
+  }
+  // Storage down or restarting, or a transaction ended for a concurrent one's sake (nothing
+  // written): retryable, as the REST routes' 503 says; `INTERNAL_ERROR` told clients not to retry.
+  if (cause && (storageUnavailable(cause) || transactionConflict(cause))) {
+    emu.log(`[emulator] GraphQL field ${e.path?.join('.') ?? '?'} failed: ${cause.message}`);
+    const description = transactionConflict(cause)
+      ? 'A concurrent request conflicted with this one; nothing was changed, and it can be sent again'
+      : 'Service unavailable';
+    return { message: description, ...where, extensions: { code: 'UNAVAILABLE', status: 503 } };
   }
   if (cause && !(cause instanceof GraphQLError)) {
     emu.log(`[emulator] GraphQL field ${e.path?.join('.') ?? '?'} failed: ${cause.message}`);
