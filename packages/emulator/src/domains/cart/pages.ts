@@ -144,21 +144,44 @@ function summaryHtml(est: Estimate) {
   );
 }
 
+/** A refusal of the checkout form: its words, and the fields it is about (none: the order as a whole). */
+interface FormError {
+  fields?: Array<keyof CheckoutForm>;
+  message: string;
+}
+
 /**
  * The checkout form. `total` is the total the page shows: the form sends it back, and when the
  * checkout no longer prices at it (a price changed since) the page is shown again, not placed.
+ * A refused form marks each field at fault (`aria-invalid`, its message as the description) and
+ * starts on the first one, else on the list of what was wrong: a keyboard or screen reader user
+ * began at the top of the page with nothing saying which field to fix.
  */
-function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: string[], total: string) {
+function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: FormError[], total: string) {
+  const firstField = errors[0]?.fields?.[0];
+  const errorOf = (name: keyof CheckoutForm) => errors.findIndex((e) => e.fields?.includes(name));
+  const input = (name: keyof CheckoutForm, attrs: string) => {
+    const error = errorOf(name);
+    return (
+      `<input id="f-${name}" name="${name}" ${attrs} value="${h(form[name])}"` +
+      (error >= 0 ? ` aria-invalid="true" aria-describedby="e-${error}"` : '') +
+      (firstField === name ? ' autofocus' : '') +
+      '>'
+    );
+  };
   const field = ([name, label, auto]: [keyof CheckoutForm, string, string]) =>
-    `<label for="f-${name}">${h(label)}</label><input id="f-${name}" name="${name}" autocomplete="${auto}" value="${h(form[name])}"${name === 'subdivision' ? '' : ' required'}>`;
+    `<label for="f-${name}">${h(label)}</label>` +
+    input(name, `autocomplete="${auto}"${name === 'subdivision' ? '' : ' required'}`);
   return (
     (errors.length
-      ? `<div role="alert" class="error"><p>The order was not placed:</p><ul>${errors.map((e) => `<li>${h(e)}</li>`).join('')}</ul></div>`
+      ? `<div role="alert" class="error" tabindex="-1"${firstField ? '' : ' autofocus'}><p>The order was not placed:</p><ul>` +
+        errors.map((e, i) => `<li id="e-${i}">${h(e.message)}</li>`).join('') +
+        '</ul></div>'
       : '') +
     `<form method="post" action="/redirect/${h(encodeURIComponent(session.id))}">` +
     `<input type="hidden" name="total" value="${h(total)}">` +
     '<fieldset><legend>Contact</legend>' +
-    `<label for="f-email">E-mail</label><input id="f-email" name="email" type="email" autocomplete="email" required value="${h(form.email)}">` +
+    `<label for="f-email">E-mail</label>${input('email', 'type="email" autocomplete="email" required')}` +
     '</fieldset><fieldset><legend>Shipping address</legend>' +
     FORM_FIELDS.map(field).join('') +
     '</fieldset><button type="submit">Place order</button></form>'
@@ -189,7 +212,7 @@ async function checkoutPage(
   c: Context,
   session: StoredRedirectSession,
   form?: CheckoutForm,
-  errors: string[] = [],
+  errors: FormError[] = [],
   status = 200,
   pricedAt?: RestAddress,
 ) {
@@ -209,7 +232,7 @@ async function checkoutPage(
     status,
     // The form posts here and is then redirected to the thank-you or post-flow URL (`afterOrderUrl`):
     // `form-action` allows its origin.
-    { formTargets: [next] },
+    { formTargets: [next], error: errors.length > 0 },
   );
 }
 
@@ -263,17 +286,26 @@ function readForm(body: Record<string, unknown>): CheckoutForm {
   };
 }
 
-function formErrors(f: CheckoutForm): string[] {
-  const out: string[] = [];
-  if (f.email.length > EMAIL_MAX) out.push(`The e-mail address must be at most ${EMAIL_MAX} characters.`);
+function formErrors(f: CheckoutForm): FormError[] {
+  const out: FormError[] = [];
+  if (f.email.length > EMAIL_MAX)
+    out.push({ fields: ['email'], message: `The e-mail address must be at most ${EMAIL_MAX} characters.` });
   for (const [name, label] of FORM_FIELDS)
     if (f[name].length > FIELD_MAX)
-      out.push(`${label.replace(/ \(.*\)$/, '')} must be at most ${FIELD_MAX} characters.`);
+      out.push({
+        fields: [name],
+        message: `${label.replace(/ \(.*\)$/, '')} must be at most ${FIELD_MAX} characters.`,
+      });
   if (out.length) return out;
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(f.email)) out.push('Enter a valid e-mail address.');
-  if (!f.firstName || !f.lastName) out.push('Enter your first and last name.');
-  if (!f.addressLine || !f.city || !f.postalCode) out.push('Enter the address, city and postal code.');
-  if (!isCountryCode(f.country)) out.push('Enter the country as a two-letter code, such as US.');
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(f.email))
+    out.push({ fields: ['email'], message: 'Enter a valid e-mail address.' });
+  const missing = (names: Array<keyof CheckoutForm>) => names.filter((n) => !f[n]);
+  const name = missing(['firstName', 'lastName']);
+  if (name.length) out.push({ fields: name, message: 'Enter your first and last name.' });
+  const place = missing(['addressLine', 'city', 'postalCode']);
+  if (place.length) out.push({ fields: place, message: 'Enter the address, city and postal code.' });
+  if (!isCountryCode(f.country))
+    out.push({ fields: ['country'], message: 'Enter the country as a two-letter code, such as US.' });
   return out;
 }
 
@@ -289,7 +321,16 @@ async function orderPost(emu: Emulator, c: Context, body: Record<string, unknown
   // sends back is then the one the order is charged.
   const typed = isCountryCode(form.country) ? formAddress(form) : undefined;
   if (errors.length) return checkoutPage(emu, c, session, form, errors, 400, typed);
-  const again = (errors: string[]) => checkoutPage(emu, c, session, form, errors, 409, typed);
+  const again = (errors: string[]) =>
+    checkoutPage(
+      emu,
+      c,
+      session,
+      form,
+      errors.map((message) => ({ message })),
+      409,
+      typed,
+    );
 
   const checkoutId = String(session.request.checkoutId ?? '');
   const outcome = await placeOrder(emu, session, checkoutId, form, body.total);

@@ -189,10 +189,13 @@ export function devRoutes(router: Router, emu: Emulator) {
     htmlPage(
       c,
       'Choose a new password',
-      (error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '') +
+      (error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '') +
         `<form method="post" action="/reset-password"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
-        `<label>New password<input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" maxlength="${MAX_PASSWORD}" required></label>` +
+        `<label>New password<input name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD}" maxlength="${MAX_PASSWORD}" required autofocus` +
+        `${error ? ' aria-invalid="true" aria-describedby="form-error"' : ''}></label>` +
         '<button>Save</button></form>',
+      200,
+      { error: !!error },
     );
   /**
    * The link out of a finished reset: back to the hosted login page the reset was asked for on

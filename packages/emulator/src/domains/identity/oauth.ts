@@ -269,16 +269,19 @@ async function loginPage(
   }
   const hidden = `<input type="hidden" name="redirect_session_id" value="${escapeHtml(session.id)}">${captcha}`;
   const action = '/oauth2/authorize/submit';
+  // The error is the description of the fields it is about, and the page starts on the one to
+  // fix: it opened at the top with nothing telling a screen reader or keyboard user where to go.
   const msg =
-    (view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '') +
+    (view.error ? `<p class="error" role="alert" id="form-error">${escapeHtml(view.error)}</p>` : '') +
     (view.notice ? `<p role="status">${escapeHtml(view.notice)}</p>` : '');
-  const policy = { formTargets: await formTargets(emu, session) };
+  const described = view.error ? ' aria-describedby="form-error"' : '';
+  const policy = { formTargets: await formTargets(emu, session), error: !!view.error };
   if (view.stateToken)
     return htmlPage(
       c,
       'Verify your e-mail',
       `${msg}<form method="post" action="${action}">${hidden}<input type="hidden" name="state_token" value="${escapeHtml(view.stateToken)}">` +
-        '<label>Code from the e-mail<input name="code" inputmode="numeric" autocomplete="one-time-code" required></label>' +
+        `<label>Code from the e-mail<input name="code" inputmode="numeric" autocomplete="one-time-code" required autofocus${view.error ? ' aria-invalid="true"' : ''}${described}></label>` +
         '<button name="action" value="verify">Verify</button> <button name="action" value="resend" formnovalidate>Send a new code</button></form>',
       200,
       policy,
@@ -295,14 +298,24 @@ async function loginPage(
     c,
     'Log in',
     `${msg}<form method="post" action="${action}">${hidden}` +
-      `<label>E-mail<input name="email" type="email" autocomplete="username" value="${email}" required></label>` +
-      '<label>Password<input name="password" type="password" autocomplete="current-password"></label>' +
+      `<label>E-mail<input name="email" type="email" autocomplete="username" value="${email}" required${described}${view.error && !email ? ' autofocus' : ''}></label>` +
+      `<label>Password<input name="password" type="password" autocomplete="current-password"${described}${view.error && email ? ' autofocus' : ''}></label>` +
       '<button name="action" value="login">Log in</button> <button name="action" value="register">Sign up</button> ' +
       `<button name="action" value="forgot" formnovalidate>Forgot password?</button></form>${sso}`,
     200,
     policy,
   );
 }
+
+/**
+ * The fields of the hosted forms as a refusal names them: a sign-up's short password said only
+ * "must have at least 8 characters", of nothing the page named.
+ */
+const FIELD_WORDS: Record<string, string> = {
+  password: 'The password',
+  'loginId.email': 'The e-mail address',
+  code: 'The code',
+};
 
 /**
  * Calls one of the emulator's own identity endpoints in process (all rules apply), for the login
@@ -321,11 +334,12 @@ async function internal(
     { hostedPageClient: clientId, ...env },
   );
   const json = (await res.json()) as any;
+  const violation = json?.details?.validationError?.fieldViolations?.[0];
   return res.status === 200
     ? { ok: json }
     : {
         error:
-          json?.details?.validationError?.fieldViolations?.[0]?.description ??
+          (violation && `${FIELD_WORDS[violation.field] ?? violation.field} ${violation.description}`) ??
           json?.details?.applicationError?.description ??
           'Something went wrong',
         code: json?.details?.applicationError?.code as string | undefined,

@@ -478,20 +478,23 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     state: string,
     error?: string,
     email = '',
+    name = '',
   ) => {
     const session = tx.redirect_session_id ? await authSession(emu, tx.redirect_session_id) : undefined;
     return htmlPage(
       c,
       `Sign in with ${conn.name}`,
       '<p>This identity provider is emulated: it trusts the e-mail address you type.</p>' +
-        (error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '') +
+        (error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '') +
         `<form method="post" action="/idp/${escapeHtml(encodeURIComponent(conn.id))}/authorize">` +
         `<input type="hidden" name="state" value="${escapeHtml(state)}">` +
-        `<label>E-mail<input name="email" type="email" autocomplete="username" value="${escapeHtml(email)}" required></label>` +
-        '<label>Name<input name="name" autocomplete="name"></label>' +
+        `<label>E-mail<input name="email" type="email" autocomplete="username" value="${escapeHtml(email)}" required` +
+        `${error ? ' aria-invalid="true" aria-describedby="form-error" autofocus' : ''}></label>` +
+        // The name typed is kept when the page is shown again (it was lost with a refused address).
+        `<label>Name<input name="name" autocomplete="name" value="${escapeHtml(name)}"></label>` +
         '<button>Continue</button></form>',
       200,
-      { formTargets: session ? await formTargets(emu, session) : [] },
+      { formTargets: session ? await formTargets(emu, session) : [], error: !!error },
     );
   };
   const expired = (c: Context) =>
@@ -518,12 +521,12 @@ export function ssoRoutes(router: Router, emu: Emulator) {
     const tx = conn && state.length <= 512 ? await openTransaction(emu, emu.db, state) : undefined;
     if (!conn || tx?.connection_id !== conn.id) return expired(c);
     const email = String(form.email ?? '').trim();
-    if (!z.email().max(254).safeParse(email).success)
-      return idpPage(c, conn, tx, state, 'Type an e-mail address.', email);
     const name =
       String(form.name ?? '')
         .trim()
         .slice(0, 200) || undefined;
+    if (!z.email().max(254).safeParse(email).success)
+      return idpPage(c, conn, tx, state, 'Type an e-mail address, such as name@example.com.', email, name);
     const idToken = signIdToken(emu, conn.id, { email, name }, tx.state_hash);
     // Back to the platform's callback, built from configuration (never from the request).
     const back = `${emu.config.publicUrl}/_api/iam/authentication/v1/callback?${new URLSearchParams({ state, sessionToken: idToken })}`;

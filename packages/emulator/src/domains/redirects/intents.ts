@@ -69,11 +69,26 @@ export const escapeHtml = (s: unknown) =>
     (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
   );
 
-/** The stylesheet of every hosted page (allowed by its hash, not `'unsafe-inline'`). */
+/**
+ * The stylesheet of every hosted page (allowed by its hash, not `'unsafe-inline'`). `border-box`:
+ * a full-width field's padding and border stayed outside its 100%, wider than a 360 px phone (the
+ * page scrolled sideways); long words (a link in a mail) wrap instead.
+ */
 const PAGE_STYLE =
-  'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}' +
+  '*{box-sizing:border-box}' +
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;overflow-wrap:anywhere}' +
   'label{display:block;margin:.5rem 0}input{display:block;width:100%;padding:.4rem}button{margin-top:.8rem;padding:.4rem 1rem}' +
   '.error{color:#a00}';
+
+/**
+ * The script of every hosted page with a form that posts (allowed by its hash): a second submit
+ * of a form while the first is on its way is dropped. Browsers sent both (a double click), and
+ * the second answer was the one shown: a code or reset link spent by the first was "invalid", a
+ * sign-up "already exists". Cleared when the page comes back from the history cache.
+ */
+const SUBMIT_ONCE =
+  "document.addEventListener('submit',function(e){var f=e.target;if(f.dataset.sent)e.preventDefault();else f.dataset.sent='1'});" +
+  "addEventListener('pageshow',function(){document.querySelectorAll('form').forEach(function(f){delete f.dataset.sent})})";
 
 /** A CSP hash source for the exact text of an inline `<style>` or `<script>` element. */
 export const cspHash = (text: string) =>
@@ -138,16 +153,22 @@ export function htmlPage(
   title: string,
   body: string,
   status = 200,
-  policy: Omit<PagePolicy, 'styles' | 'scripts' | 'frameAncestors'> & { style?: string } = {},
+  policy: Omit<PagePolicy, 'styles' | 'scripts' | 'frameAncestors'> & {
+    style?: string;
+    /** The page shows a form again with what was wrong: its title says so first (`Error: …`). */
+    error?: boolean;
+  } = {},
 ) {
-  const styles = [PAGE_STYLE, ...(policy.style ? [policy.style] : [])];
+  const { style, error, ...rest } = policy;
+  const styles = [PAGE_STYLE, ...(style ? [style] : [])];
+  const scripts = /<form method="post"/.test(body) ? [SUBMIT_ONCE] : [];
   return c.html(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>` +
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${error ? 'Error: ' : ''}${escapeHtml(title)}</title>` +
       `${styles.map((s) => `<style>${s}</style>`).join('')}</head><body>` +
-      `<h1>${escapeHtml(title)}</h1>${body}</body></html>`,
+      `<h1>${escapeHtml(title)}</h1>${body}${scripts.map((s) => `<script>${s}</script>`).join('')}</body></html>`,
     status as 200,
     {
-      'Content-Security-Policy': pagePolicy({ ...policy, styles }),
+      'Content-Security-Policy': pagePolicy({ ...rest, styles, scripts }),
       'X-Frame-Options': 'DENY',
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
