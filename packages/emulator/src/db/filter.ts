@@ -65,6 +65,17 @@ const NO_OFFSET = /T[\d:.]+$/;
 const MIN_DATE = Date.parse('0001-01-01T00:00:00Z');
 const MAX_DATE = Date.parse('9999-12-31T23:59:59.999Z');
 
+/**
+ * Whether an ISO date's day is one of its month: JavaScript rolls a day past the month's last
+ * over (`2021-02-30` read as 2 March), where PostgreSQL and the platform refuse it.
+ */
+function isCalendarDate(value: string) {
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  return days !== undefined && d >= 1 && d <= days;
+}
+
 /*
  * Dotted query parameters (wire §1.4) carry every value as text and a one-item array as a single
  * key: as a number may come as its decimal text, a boolean may come as `true` or `false`, and a
@@ -118,7 +129,7 @@ class Compiler {
       case 'bool':
         return typeof value === 'boolean' ? value : truth(value);
       case 'date': {
-        if (typeof value !== 'string' || !ISO_DATE.test(value)) return undefined;
+        if (typeof value !== 'string' || !ISO_DATE.test(value) || !isCalendarDate(value)) return undefined;
         const ms = Date.parse(NO_OFFSET.test(value) ? `${value}Z` : value);
         return ms >= MIN_DATE && ms <= MAX_DATE ? new Date(ms).toISOString() : undefined;
       }

@@ -81,7 +81,8 @@ export const PRODUCT_FIELDS: FieldMap = {
   createdDate: { sql: 'p.created_at', type: 'date', sortable: false },
   lastUpdated: { sql: 'p.updated_at', type: 'date' },
   name: { sql: 'p.name', type: 'text' },
-  description: { sql: 'p.description', type: 'text', sortable: false },
+  // A product without a description reads `""`, as one whose description was cleared: alike here.
+  description: { sql: "COALESCE(p.description, '')", type: 'text', sortable: false },
   sku: { sql: 'p.sku', type: 'text' },
   price: { sql: 'p.price', type: 'number' },
   'priceData.price': { sql: 'p.price', type: 'number' },
