@@ -18,6 +18,7 @@ import {
 import { cartResets, shopkitKeys } from './keys.ts';
 import { useOnce } from './once.ts';
 import { holds, useShopkit } from './provider.tsx';
+import { useRetry } from './retry.ts';
 
 export type Cart = CartModule.Cart;
 export type LineItem = CartModule.LineItem;
@@ -78,7 +79,7 @@ export const cartQuery = (client: AnyClient) =>
 
 /** The current cart (`null` when there is none). */
 export function useCart() {
-  return useQuery(cartQuery(useShopkit()));
+  return useQuery({ ...cartQuery(useShopkit()), retry: useRetry(shopkitKeys.cart) });
 }
 
 /** The number of items in the current cart. */
@@ -399,7 +400,8 @@ export const estimateTotalsQuery = (client: AnyClient, options: EstimateTotalsOp
 /** Estimated totals of the current cart (`null` when there is none); the previous answer stays shown while the next loads. */
 export function useEstimateTotals(options: EstimateTotalsOptions = {}, { enabled = true } = {}) {
   const client = useShopkit();
-  return useQuery({ ...estimateTotalsQuery(client, options), enabled, placeholderData: (prev) => prev });
+  const query = estimateTotalsQuery(client, options);
+  return useQuery({ ...query, enabled, placeholderData: (prev) => prev, retry: useRetry(query.queryKey) });
 }
 
 export interface CheckoutVars extends CreateCheckoutOptions {

@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-query';
 import { shopkitKeys } from './keys.ts';
 import { useShopkit } from './provider.tsx';
+import { useRetry } from './retry.ts';
 
 /** {@link keepPrevious}'s functions, one per client. */
 const keepers = new WeakMap<AnyClient, typeof keepPreviousData>();
@@ -139,29 +140,31 @@ export const collectionQuery = (client: AnyClient, slug: string) =>
  * next loads. `enabled: false` holds the query back (until what it filters by is known).
  */
 export function useProducts(query: PlatformQuery, { enabled = true } = {}) {
-  return useQuery({ ...productsQuery(useShopkit(), query), enabled });
+  const options = productsQuery(useShopkit(), query);
+  return useQuery({ ...options, enabled, retry: useRetry(options.queryKey) });
 }
 
 /** A product by slug; `data` is `null` when the shop has no such product. */
 export function useProductBySlug(slug: string) {
-  return useQuery(productBySlugQuery(useShopkit(), slug));
+  const options = productBySlugQuery(useShopkit(), slug);
+  return useQuery({ ...options, retry: useRetry(options.queryKey) });
 }
 
 /** Availability of the variant that `choices` (`{optionName: choiceDescription}`) select. */
 export function useOptionsAvailability(productId: string | undefined, choices: Record<string, string>) {
   const client = useShopkit();
-  return useQuery({
-    ...optionsAvailabilityQuery(client, productId ?? '', choices),
-    enabled: !!productId,
-  });
+  const options = optionsAvailabilityQuery(client, productId ?? '', choices);
+  return useQuery({ ...options, enabled: !!productId, retry: useRetry(options.queryKey) });
 }
 
 /** Collections matching a platform query. */
 export function useCollections(query: PlatformQuery = {}) {
-  return useQuery(collectionsQuery(useShopkit(), query));
+  const options = collectionsQuery(useShopkit(), query);
+  return useQuery({ ...options, retry: useRetry(options.queryKey) });
 }
 
 /** A collection by its slug; `data` is `null` when the shop has no such collection. */
 export function useCollectionBySlug(slug: string) {
-  return useQuery(collectionQuery(useShopkit(), slug));
+  const options = collectionQuery(useShopkit(), slug);
+  return useQuery({ ...options, retry: useRetry(options.queryKey) });
 }
