@@ -11,6 +11,13 @@ export function money(amount: number | string | undefined, currency = 'USD') {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(n);
 }
 
+/**
+ * A platform sentence with its amounts written as the page writes amounts: `at least 100.00` is
+ * `at least $100.00`.
+ */
+export const amountsAsMoney = (text: string, currency?: string) =>
+  text.replace(/(?<![\d.,$])\d+\.\d{2}(?!\.?\d)/g, (n) => money(n, currency));
+
 /** A platform amount (a decimal string) in whole cents. */
 export const cents = (amount: string | undefined) => Math.round(Number(amount ?? 0) * 100);
 

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../session.ts';
 import { CartLines, LineChangeError, useLineChanges } from './CartLines.tsx';
-import { CheckoutButton, useCartCheckout } from './CheckoutButton.tsx';
+import { CheckoutButton, checkoutMessage, useCartCheckout } from './CheckoutButton.tsx';
 import { ErrorState, Skeleton } from './States.tsx';
 
 /** A modal cart drawer (native `<dialog>`: focus kept inside, Escape closes, focus returns). */
@@ -75,7 +75,13 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
             <span>Subtotal</span>{' '}
             <strong className={updating ? 'updating' : undefined}>{data.subtotal?.formattedAmount}</strong>
           </p>
-          {checkout.error && <ErrorState error={checkout.error} title="Checkout could not start" />}
+          {checkout.error && (
+            <ErrorState
+              error={checkout.error}
+              title="Checkout could not start"
+              message={checkoutMessage(checkout.error)}
+            />
+          )}
           <div className="drawer-actions">
             <Link to="/cart" className="button" onClick={onClose}>
               View cart

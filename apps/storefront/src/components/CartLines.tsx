@@ -130,7 +130,13 @@ export function CartLines({
                 )}
               </p>
               {details && <p className="muted">{details}</p>}
-              {unavailable && <p className="stock out">No longer available</p>}
+              {/* What stops the checkout, and what to do: said on the line it is about. */}
+              {l.availability?.status === 'NOT_FOUND' && (
+                <p className="stock out">No longer available: remove it to check out.</p>
+              )}
+              {l.availability?.status === 'NOT_AVAILABLE' && (
+                <p className="stock out">Out of stock: remove it to check out.</p>
+              )}
               {l.availability?.status === 'PARTIALLY_AVAILABLE' && (
                 <p className="stock out">Only {most} in stock: lower the quantity to check out.</p>
               )}

@@ -3,9 +3,20 @@ import { ApplicationError } from '@shopkit/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type CheckoutChoices, checkoutVars, useCheckoutChoices } from '../checkout.ts';
+import { humanMessage } from '../errors.ts';
 
 /** The platform has no current cart for the caller (its order was placed, in another tab say). */
 const cartGone = (e: unknown) => e instanceof ApplicationError && e.code === 'OWNED_CART_NOT_FOUND';
+
+/** Lines of the cart went out of stock (or out of the store) since it was read. */
+const linesUnavailable = (e: unknown) =>
+  e instanceof ApplicationError && e.code === 'LINE_ITEMS_NOT_AVAILABLE';
+
+/** Why the checkout did not start, and what to do about it when the cart's lines are why. */
+export const checkoutMessage = (e: unknown) =>
+  linesUnavailable(e)
+    ? `${humanMessage(e)} Remove the items marked in your cart, or lower their quantity, then check out again.`
+    : humanMessage(e);
 
 /**
  * The checkout of the cart page and the drawer: the cart page's address and shipping option, one
@@ -29,7 +40,8 @@ export function useCartCheckout() {
       setStarted(true);
       checkout.mutate(checkoutVars(chosen), {
         onError: (e) => {
-          if (cartGone(e)) void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
+          // The cart is read again: its lines say which went out of stock, the totals without them.
+          if (cartGone(e) || linesUnavailable(e)) void qc.invalidateQueries({ queryKey: shopkitKeys.cart });
         },
       });
     },

@@ -42,12 +42,15 @@ export function ErrorState({
   retry,
   title = 'Something went wrong',
   page = false,
+  message = humanMessage(error),
 }: {
   error: Error;
   retry?: () => void;
   title?: string;
   /** The whole page failed: the title is the page's heading. */
   page?: boolean;
+  /** What to say of the error, if not its `humanMessage`. */
+  message?: string;
 }) {
   return (
     <div className="notice notice-error" role="alert">
@@ -58,7 +61,7 @@ export function ErrorState({
             <strong>{title}.</strong>{' '}
           </>
         )}
-        {humanMessage(error)}
+        {message}
       </p>
       {retry && (
         <button type="button" className="button" onClick={retry}>

@@ -1,12 +1,29 @@
-import { useApplyCoupon, useCart, useCartUpdating, useEstimateTotals, useRemoveCoupon } from '@shopkit/react';
+import {
+  shopkitKeys,
+  useApplyCoupon,
+  useCart,
+  useCartUpdating,
+  useEstimateTotals,
+  useRemoveCoupon,
+} from '@shopkit/react';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import {
+  ADDRESS_FIELDS,
+  type AddressField,
+  type AddressProblems,
+  addressProblems,
+  COUNTRY_CODES,
+  countryName,
+  countryProblem,
+} from '../address.ts';
 import { type Destination, estimateOptions, setCheckoutChoices, useCheckoutChoices } from '../checkout.ts';
 import { CartLines, LineChangeError, useLineChanges } from '../components/CartLines.tsx';
-import { CheckoutButton, useCartCheckout } from '../components/CheckoutButton.tsx';
+import { CheckoutButton, checkoutMessage, useCartCheckout } from '../components/CheckoutButton.tsx';
 import { Empty, ErrorState, Skeleton } from '../components/States.tsx';
-import { humanMessage, isRefusal } from '../errors.ts';
-import { cents, discountParts, money, optionCents } from '../format.ts';
+import { humanMessage, isRefusal, serverSentence } from '../errors.ts';
+import { amountsAsMoney, cents, discountParts, money, optionCents } from '../format.ts';
 import { HELD, useHeld } from '../offline.ts';
 import { useSession } from '../session.ts';
 import { shippingDropped } from '../shipping.ts';
@@ -15,7 +32,22 @@ import { useTitle } from '../title.ts';
 /** Whether keyboard focus has fallen to the page (its element went). */
 const focusLost = () => !document.activeElement || document.activeElement === document.body;
 
-function Coupon() {
+/**
+ * Why the cart's coupon no longer applies (the cart changed since: its subtotal fell below the
+ * coupon's minimum, the coupon expired), as the estimate says; the cart then shows no coupon.
+ */
+function couponDropped(
+  est: { calculationErrors?: Record<string, unknown>; currency?: string } | null | undefined,
+) {
+  const e = est?.calculationErrors?.couponCalculationError as
+    | { applicationError?: { description?: unknown } }
+    | undefined;
+  const text = e?.applicationError?.description;
+  // Its amounts as the page shows amounts (`100.00` is `$100.00`).
+  return typeof text === 'string' ? serverSentence(amountsAsMoney(text, est?.currency)) : undefined;
+}
+
+function Coupon({ dropped }: { dropped?: string }) {
   const { data } = useCart();
   const apply = useApplyCoupon();
   const remove = useRemoveCoupon();
@@ -114,10 +146,12 @@ function Coupon() {
         {blank
           ? 'Enter a coupon code.'
           : apply.error
-            ? humanMessage(apply.error)
+            ? amountsAsMoney(humanMessage(apply.error), data?.currency)
             : applyHeld
               ? HELD.coupon
-              : ''}
+              : dropped
+                ? `Your coupon no longer applies. ${dropped}`
+                : ''}
       </p>
     </form>
   );
@@ -155,12 +189,48 @@ function Totals() {
   const checkout = useCartCheckout();
   // The title of a chosen option that a new address does not offer (the default replaced it).
   const [dropped, setDropped] = useState<string>();
+  /** The shopper asked for the next estimate (its total is said even when it is the same). */
+  const asked = useRef(false);
   const setShipping = (code: string, title: string) => {
+    asked.current = true;
     setDropped(undefined);
     setCheckoutChoices({ ...choices, shipping: code, shippingTitle: title });
   };
   const form = useRef<HTMLFormElement>(null);
-  const country = useRef<HTMLInputElement>(null);
+  // What of the address is not taken (the storefront's check, or the platform's refusal), said
+  // beside its field. A refusal answering a press of the shopper's takes the focus to the field;
+  // one of an address kept from before (the page just opened) does not.
+  const [problems, setProblems] = useState<AddressProblems>({});
+  const pressed = useRef(false);
+  /** Focuses the first field said to be wrong in `p`, else the country. */
+  const focusField = (p: AddressProblems) => {
+    const first = ADDRESS_FIELDS.find((k) => p[k]) ?? 'country';
+    (form.current?.elements.namedItem(first) as HTMLInputElement | null)?.focus();
+  };
+  const showProblems = (p: AddressProblems, focus: boolean) => {
+    setProblems(p);
+    if (focus) focusField(p);
+  };
+  /** Whether the form's country is one the platform takes; said beside it, and focused, if not. */
+  const countryTaken = (f: HTMLFormElement) => {
+    const problem = countryProblem(readDestination(f).country);
+    if (problem) showProblems({ country: problem }, true);
+    return !problem;
+  };
+  /** A field's link to what is said of it; typing in it drops that. */
+  const described = (field: AddressField) => ({
+    'aria-invalid': problems[field] ? true : undefined,
+    'aria-describedby': problems[field] ? `${id}-${field}-problem` : undefined,
+    onChange: () => {
+      if (problems[field]) setProblems(({ [field]: _, ...rest }) => rest);
+    },
+  });
+  const said = (field: AddressField) =>
+    problems[field] && (
+      <p id={`${id}-${field}-problem`} className="field-error">
+        {problems[field]}
+      </p>
+    );
   /** Estimates at the address the form holds now; whether it is another than the one estimated. */
   const estimateAt = (f: HTMLFormElement) => {
     const next = readDestination(f);
@@ -172,18 +242,25 @@ function Totals() {
   };
   // "Check out" pressed with an address typed and not estimated: the checkout is for the address
   // the form shows, not the one estimated before (or none). One the browser refuses (a country
-  // that is not two letters) is said, and nothing starts.
+  // that is not two letters) or the platform would (`UK`, no country's code), estimated or not, is
+  // said, and nothing starts.
   const startCheckout = () => {
     const f = form.current;
     const shown = f && readDestination(f);
+    if (f && (!f.reportValidity() || !countryTaken(f))) return;
+    pressed.current = true;
     if (!f || !shown || sameDestination(shown, dest ?? UNTOUCHED)) return checkout.start();
-    if (!f.reportValidity()) return;
     estimateAt(f);
     checkout.start({ ...choices, destination: shown });
   };
   const onAddress = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    if (!estimateAt(e.currentTarget)) void est.refetch();
+    const f = e.currentTarget;
+    if (!countryTaken(f)) return;
+    setProblems({});
+    pressed.current = true;
+    asked.current = true;
+    if (!estimateAt(f)) void est.refetch();
   };
   const s = est.data?.priceSummary;
   const shippingOptions =
@@ -203,17 +280,50 @@ function Totals() {
     setCheckoutChoices({ ...choices, shipping: undefined, shippingTitle: undefined });
   }, [drop, choices]);
   const failed = drop === 'refused' ? null : est.error;
+  // The estimate tells of a cart changed since it was read: a line that cannot be bought (out of
+  // stock since) shown available, or lines (or the whole cart) gone, emptied in another tab. The
+  // cart is read again: the line says what to do, or the page shows the cart empty (rather than
+  // its old lines over totals "calculated" for ever).
+  const lines = useCart().data?.lineItems;
+  const settled = !stale && !est.isPlaceholderData && est.isSuccess ? est.data : undefined;
+  const outdated =
+    settled === null ||
+    !!settled?.violations.some((v) => {
+      const line = lines?.find((l) => l.id === v.target?.lineItem?.id);
+      return line && (line.availability?.status ?? 'AVAILABLE') === 'AVAILABLE';
+    }) ||
+    !!(settled && lines?.some((l) => !settled.cart.lineItems.some((e) => e.id === l.id)));
+  const qc = useQueryClient();
+  useEffect(() => {
+    if (outdated) void qc.invalidateQueries({ queryKey: shopkitKeys.cart, exact: true });
+  }, [outdated, qc]);
+  // The platform refused fields of the address (a subdivision, a postal code; a country from
+  // before this check): each said beside its field.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on a new refusal only
+  useEffect(() => {
+    const p =
+      addressProblems(failed, dest) ??
+      addressProblems(checkout.error, form.current ? readDestination(form.current) : dest);
+    if (!p) return;
+    showProblems(p, pressed.current);
+    pressed.current = false;
+  }, [failed, checkout.error]);
   // "Try again" estimates at the address the form holds now (corrected since, maybe); the same
   // address the shop refused is not sent again as it is: the shopper is taken to it to correct it.
   const retry = () => {
+    if (form.current && !countryTaken(form.current)) return;
     if (form.current && estimateAt(form.current)) return;
-    if (isRefusal(failed)) country.current?.focus();
+    asked.current = true;
+    if (isRefusal(failed)) focusField(problems);
     else void est.refetch();
   };
   // A new estimate's total is said (the totals change silently otherwise): not the first one the
-  // page shows, and said again after every estimate, even when it is the same amount.
+  // page shows; again after every estimate the shopper asked for, even when it is the same amount;
+  // not when the page reads the same total again by itself (the tab shown again, the cart read
+  // again), which said the total once more to a screen reader user who had changed nothing.
   const [announced, setAnnounced] = useState('');
   const seen = useRef<number>(undefined);
+  const lastTotal = useRef<string>(undefined);
   const settledTotal = !stale && !est.isPlaceholderData && !failed ? s?.total.formattedAmount : undefined;
   useEffect(() => {
     if (!settledTotal) {
@@ -223,7 +333,10 @@ function Totals() {
     if (seen.current === est.dataUpdatedAt) return;
     const first = seen.current === undefined;
     seen.current = est.dataUpdatedAt;
-    if (!first) setAnnounced(`Estimated total: ${settledTotal}.`);
+    const changed = settledTotal !== lastTotal.current;
+    lastTotal.current = settledTotal;
+    if (!first && (changed || asked.current)) setAnnounced(`Estimated total: ${settledTotal}.`);
+    asked.current = false;
   }, [settledTotal, est.dataUpdatedAt]);
   // The shipping's discount (a free-shipping coupon) shows on the shipping line, the items' as the discount.
   const { shipping: shippingDiscount, items } = discountParts(est.data);
@@ -231,16 +344,16 @@ function Totals() {
   return (
     <section className="summary" aria-labelledby="summary-title">
       <h2 id="summary-title">Order summary</h2>
-      <Coupon />
+      <Coupon dropped={est.isPlaceholderData ? undefined : couponDropped(est.data)} />
       <form ref={form} onSubmit={onAddress} className="estimate-form">
         <fieldset>
           <legend>Estimate shipping and tax</legend>
           <div className="row">
             <div className="field">
               <label htmlFor={`${id}-country`}>Country code</label>
-              {/* Two letters, as the platform takes it: the browser says so before anything is sent. */}
+              {/* Two letters, as the platform takes it: the browser says so before anything is sent.
+                  The codes are offered by name as the shopper types (`United Kingdom` is GB). */}
               <input
-                ref={country}
                 id={`${id}-country`}
                 name="country"
                 defaultValue={dest?.country ?? 'US'}
@@ -249,17 +362,27 @@ function Totals() {
                 title="Two letters, e.g. US"
                 required
                 autoComplete="country"
+                list={`${id}-countries`}
+                {...described('country')}
               />
+              <datalist id={`${id}-countries`}>
+                {COUNTRY_CODES.map((c) => (
+                  <option key={c} value={c} label={countryName(c)} />
+                ))}
+              </datalist>
+              {said('country')}
             </div>
             <div className="field">
-              <label htmlFor={`${id}-sub`}>State</label>
+              <label htmlFor={`${id}-subdivision`}>State</label>
               <input
-                id={`${id}-sub`}
+                id={`${id}-subdivision`}
                 name="subdivision"
                 maxLength={100}
                 defaultValue={dest?.subdivision ?? ''}
                 autoComplete="address-level1"
+                {...described('subdivision')}
               />
+              {said('subdivision')}
             </div>
           </div>
           <div className="row">
@@ -271,17 +394,21 @@ function Totals() {
                 maxLength={200}
                 defaultValue={dest?.city ?? ''}
                 autoComplete="address-level2"
+                {...described('city')}
               />
+              {said('city')}
             </div>
             <div className="field">
-              <label htmlFor={`${id}-zip`}>Postal code</label>
+              <label htmlFor={`${id}-postalCode`}>Postal code</label>
               <input
-                id={`${id}-zip`}
+                id={`${id}-postalCode`}
                 name="postalCode"
                 maxLength={40}
                 defaultValue={dest?.postalCode ?? ''}
                 autoComplete="postal-code"
+                {...described('postalCode')}
               />
+              {said('postalCode')}
             </div>
           </div>
           <button type="submit" className="button">
@@ -376,7 +503,13 @@ function Totals() {
           {v.description}
         </p>
       ))}
-      {checkout.error && <ErrorState error={checkout.error} title="Checkout could not start" />}
+      {checkout.error && (
+        <ErrorState
+          error={checkout.error}
+          title="Checkout could not start"
+          message={checkoutMessage(checkout.error)}
+        />
+      )}
       <CheckoutButton checkout={checkout} className="button button-primary wide" onStart={startCheckout} />
     </section>
   );
