@@ -263,12 +263,25 @@ export function Collections() {
         {refused[field]}
       </p>
     );
+  /**
+   * Refuses, beside the field `field`, a name another collection has (in any case): the platform
+   * takes it, and the two were then told apart nowhere (their fields, buttons and the shop's
+   * links all said the same name). True when refused.
+   */
+  const taken = (name: string, field: string, self?: string) => {
+    const other = list.data?.find((o) => o.id !== self && o.name.toLowerCase() === name.toLowerCase());
+    if (!other) return false;
+    setRefused({ [field]: `Another collection is named “${other.name}”: give this one a name of its own.` });
+    document.getElementById(field)?.focus();
+    return true;
+  };
   const create = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
     const f = new FormData(form);
     const name = String(f.get('name') ?? '').trim();
     const description = String(f.get('description') ?? '').trim();
+    if (busy || taken(name, `${id}-name`)) return;
     // Cleared only once it is created: a refused name or description stays for correcting.
     write(
       () => products.createCollection(client, { name, ...(description ? { description } : {}) }),
@@ -287,6 +300,7 @@ export function Collections() {
     e.preventDefault();
     const form = e.currentTarget;
     const name = String(new FormData(form).get('name') ?? '').trim();
+    if (busy || taken(name, `${id}-${c.id}`, c.id)) return;
     const read = () => collections.getCollection(client, c.id);
     const update = () => products.updateCollection(client, c.id, { name });
     write(

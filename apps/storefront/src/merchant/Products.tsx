@@ -399,10 +399,12 @@ function confirmOptions(product: Product, input: ProductInput, removeOptions: bo
   if (removeOptions) return confirm(removeOptionsQuestion(product));
   const dropped = input.productOptions ? droppedVariants(product, input.productOptions) : [];
   if (!dropped.length) return true;
+  // The units they hold, as "Remove all options" says them: "and stock" alone hid how many go.
+  const stock = variantStock(dropped);
   return confirm(
     `These options delete ${count(dropped.length, 'variant')} of the ${optionVariants(product).length} of “${product.name}” ` +
       `(${few(dropped.map(variantName), 5)}), ` +
-      'with their own prices and stock. Save anyway?',
+      `with their own prices and stock${stock === undefined ? '' : ` (${stock} in stock)`}. Save anyway?`,
   );
 }
 
@@ -706,7 +708,9 @@ type Media = NonNullable<NonNullable<Product['media']>['items']>[number];
  * An image as its Remove button names it: by its alt text or title, else its place (images
  * without either were all "Remove image").
  */
-const imageName = (m: Media, i: number) => m.image?.altText || m.title || `image ${i + 1}`;
+// A video is no image: it was named "image 2", and showed nothing but its Remove button.
+const imageName = (m: Media, i: number) =>
+  m.image?.altText || m.title || `${m.mediaType === 'video' ? 'video' : 'image'} ${i + 1}`;
 
 function Extras({ product }: { product: Product }) {
   const client = useMerchant();
@@ -1002,7 +1006,14 @@ function Extras({ product }: { product: Product }) {
       <ul className="media-list" aria-label="Media">
         {(product.media?.items ?? []).map((m, i) => (
           <li key={m.id}>
-            {m.image && <img src={m.image.url} alt={m.image.altText ?? ''} width={64} height={64} />}
+            {m.image ? (
+              <img src={m.image.url} alt={m.image.altText ?? ''} width={64} height={64} />
+            ) : (
+              // Its button says the name too: heard once.
+              <span className="muted" aria-hidden="true">
+                {imageName(m, i)}
+              </span>
+            )}
             <button
               type="button"
               className="link-button danger"

@@ -29,6 +29,10 @@ export const RATE_PLACES = 4;
 /** Most products one bulk call takes. */
 const BULK_MAX = 100;
 
+/** The largest price, cost or weight the platform stores (`VALUE_TOO_LARGE` above it). */
+const MAX_VALUE = 999_999_999.99;
+const MAX_WORDS = '999,999,999.99';
+
 const units = (n: number, places: number) => Math.round(n * 10 ** places);
 const HUNDRED = BigInt(100 * 10 ** RATE_PLACES);
 
@@ -127,6 +131,9 @@ export function preview(p: Product, c: Change): Preview {
   });
   if (after < 0 || own.some((v) => v.after < 0))
     return { kind: 'refuse', text: `refused: the ${c.prop} would go below zero` };
+  // Above the platform's maximum the item fails too: not shown as a value it would never store.
+  if (after > MAX_VALUE || own.some((v) => v.after > MAX_VALUE))
+    return { kind: 'refuse', text: `refused: the ${c.prop} would go above ${MAX_WORDS}` };
   const text = show(c.prop, after);
   if (!own.length) return { kind: 'ok', value: after, text };
   const note =
@@ -228,7 +235,7 @@ export async function applyChange(calls: BulkCalls, ids: string[], c: Change): P
 function ownReason(prop: Property, error?: { code: string }) {
   if (!error) return 'no reason given';
   if (error.code === 'NEGATIVE_VALUE') return `the ${prop} would go below zero`;
-  if (error.code === 'VALUE_TOO_LARGE') return `the ${prop} would go above 999,999,999.99`;
+  if (error.code === 'VALUE_TOO_LARGE') return `the ${prop} would go above ${MAX_WORDS}`;
   if (error.code === 'PRODUCT_NOT_FOUND') return 'the product no longer exists';
   return 'no reason given';
 }
