@@ -266,6 +266,13 @@ function closePagesAfterEach() {
 export async function newPage(browser: Browser) {
   const page = await browser.newPage();
   opened.add(page);
+  // `SHOPKIT_E2E_SLOWDOWN=6` runs the page's scripts 6 times slower (Chromium's CPU throttling),
+  // as on a loaded machine: a test that races the page's renders fails there first.
+  const slowdown = Number(process.env.SHOPKIT_E2E_SLOWDOWN);
+  if (slowdown > 1) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+  }
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { page, errors };

@@ -3,6 +3,7 @@
  * product's editor, answer its confirmations, read a field's error.
  */
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { StorefrontUnderTest } from './browser.ts';
 
 /** Opens the console with the demo key. */
@@ -29,7 +30,12 @@ export async function newProduct(page: Page) {
  */
 export async function edit(page: Page, name: string) {
   await page.getByRole('link', { name: 'Products', exact: true }).click();
-  await page.getByLabel('Filter by name').fill(name);
+  // The tab's list has no filter. Its link renders as a transition: until it lands, a list shown
+  // before stays with its filter, and a name typed there (the same one: no change) was cleared
+  // when it landed.
+  const filter = page.getByLabel('Filter by name');
+  await expect.poll(() => filter.inputValue()).toBe('');
+  await filter.fill(name);
   await page.getByRole('link', { name: `Edit ${name}`, exact: true }).click();
   await page.getByRole('heading', { name: `Edit ${name}` }).waitFor();
   return page.url().split('/').pop()!;

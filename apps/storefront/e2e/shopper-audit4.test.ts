@@ -26,11 +26,17 @@ it('says why when removing the cart’s only line fails, once the line is back',
   await page.goto(`${shop.url}/cart`);
   const main = page.getByRole('main');
   await main.locator('.line-name', { hasText: 'Beeswax Candle' }).waitFor();
-  // Each removal answered 503; counted, so that each pass waits for its own failure.
+  // Each removal answered 503; counted, and held until the page shows the removal under way, so
+  // that each pass waits for its own failure: the pass before's alert and line, still on the page
+  // until the removal's first render, were taken for this one's.
   let failed = 0;
-  await page.route('**/remove-line-items**', (route) => {
+  let answer = () => {};
+  await page.route('**/remove-line-items**', async (route) => {
     if (route.request().method() === 'OPTIONS') return route.continue();
     failed++;
+    await new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     return route.fulfill({
       status: 503,
       contentType: 'application/json',
@@ -42,6 +48,10 @@ it('says why when removing the cart’s only line fails, once the line is back',
     const before = failed;
     await where.getByRole('button', { name: press }).click();
     await expect.poll(() => failed).toBe(before + 1);
+    // Under way: the line gone (the cart empty until the platform answers), no alert.
+    await expect.poll(() => where.locator('.line-name', { hasText: 'Beeswax Candle' }).count()).toBe(0);
+    expect(await where.getByRole('alert').count()).toBe(0);
+    answer();
     await where.getByRole('alert').filter({ hasText: 'The cart was not changed.' }).waitFor();
     await where.locator('.line-name', { hasText: 'Beeswax Candle' }).waitFor();
   };

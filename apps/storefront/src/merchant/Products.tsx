@@ -129,14 +129,18 @@ export function ProductList() {
   const [page, setPage] = useState(() => pageOf(params));
   const location = useLocation();
   const how = useNavigationType();
-  useEffect(() => {
-    // A link to the list (the Products tab) or the browser's Back or Forward shows its URL's list;
-    // the list's own changes are replacements, already shown.
-    if (how === 'REPLACE') return;
-    const asked = new URLSearchParams(location.search);
-    setFilter(asked.get('q') ?? '');
-    setPage(pageOf(asked));
-  }, [location.search, how]);
+  // A link to the list (the Products tab) or the browser's Back or Forward shows its URL's list;
+  // the list's own changes are replacements, already shown. Adopted while rendering, not in an
+  // effect: an effect ran after the list was shown, and cleared what had been typed in between.
+  const [shownAt, setShownAt] = useState(location.key);
+  if (shownAt !== location.key) {
+    setShownAt(location.key);
+    if (how !== 'REPLACE') {
+      const asked = new URLSearchParams(location.search);
+      setFilter(asked.get('q') ?? '');
+      setPage(pageOf(asked));
+    }
+  }
   const loaded = !!list.data;
   useEffect(() => {
     if (!loaded || !opened) return;
