@@ -18,7 +18,7 @@ import {
 import { cartResets, shopkitKeys } from './keys.ts';
 import { useOnce } from './once.ts';
 import { holds, useShopkit } from './provider.tsx';
-import { useRetry } from './retry.ts';
+import { noting, retry, type ShopkitHookError } from './retry.ts';
 
 export type Cart = CartModule.Cart;
 export type LineItem = CartModule.LineItem;
@@ -69,17 +69,18 @@ const changing = (qc: QueryClient, client: AnyClient) =>
 export const cartQuery = (client: AnyClient) =>
   queryOptions({
     queryKey: shopkitKeys.cart,
-    queryFn: async ({ signal, client: qc }): Promise<Cart | null> => {
+    queryFn: noting(async ({ signal, client: qc }): Promise<Cart | null> => {
       const busy = changing(qc, client);
       const read = await unlessNoCart(cart.getCurrentCart(client, { signal }));
       const shown = qc.getQueryData<Cart | null>(shopkitKeys.cart);
       return busy && shown !== undefined ? shown : read;
-    },
+    }),
+    retry,
   });
 
 /** The current cart (`null` when there is none). */
 export function useCart() {
-  return useQuery({ ...cartQuery(useShopkit()), retry: useRetry(shopkitKeys.cart) });
+  return useQuery(cartQuery(useShopkit()));
 }
 
 /** The number of items in the current cart. */
@@ -146,7 +147,7 @@ function useCartMutation<V>(
 ) {
   const client = useShopkit();
   const qc = useQueryClient();
-  return useMutation({
+  return useMutation<Cart, ShopkitHookError, V, CartContext>({
     mutationKey: [...CART_MUTATION, name],
     scope: CART_SCOPE,
     mutationFn: async (vars: V) => {
@@ -154,7 +155,7 @@ function useCartMutation<V>(
       // logout, another member's login) would change the next session's cart: it is refused. A
       // visitor's change still goes to the member who logs in, whose cart took the visitor's in.
       // The running change is the oldest pending one with these variables: the scope runs in order.
-      const own = qc.getMutationCache().find<Cart, Error, V, CartContext>({
+      const own = qc.getMutationCache().find<Cart, ShopkitHookError, V, CartContext>({
         mutationKey: [...CART_MUTATION, name],
         status: 'pending',
         predicate: (m) => m.state.variables === vars,
@@ -246,7 +247,7 @@ const settled = new WeakMap<
 
 /**
  * What a cart change keeps from when it was made: the cart shown before it, and its session (the
- * context of the cart hooks' mutations, `UseMutationResult<Cart, Error, V, CartContext>`).
+ * context of the cart hooks' mutations, `UseMutationResult<Cart, ShopkitHookError, V, CartContext>`).
  */
 export interface CartContext {
   previous: Cart | null | undefined;
@@ -393,15 +394,18 @@ export function useRemoveCoupon() {
 export const estimateTotalsQuery = (client: AnyClient, options: EstimateTotalsOptions = {}) =>
   queryOptions({
     queryKey: shopkitKeys.estimate(options),
-    queryFn: ({ signal }): Promise<EstimateTotalsResponse | null> =>
-      unlessNoCart(cart.estimateCurrentCartTotals(client, options, { signal })),
+    queryFn: noting(
+      ({ signal }): Promise<EstimateTotalsResponse | null> =>
+        unlessNoCart(cart.estimateCurrentCartTotals(client, options, { signal })),
+    ),
+    retry,
   });
 
 /** Estimated totals of the current cart (`null` when there is none); the previous answer stays shown while the next loads. */
 export function useEstimateTotals(options: EstimateTotalsOptions = {}, { enabled = true } = {}) {
   const client = useShopkit();
   const query = estimateTotalsQuery(client, options);
-  return useQuery({ ...query, enabled, placeholderData: (prev) => prev, retry: useRetry(query.queryKey) });
+  return useQuery({ ...query, enabled, placeholderData: (prev) => prev });
 }
 
 export interface CheckoutVars extends CreateCheckoutOptions {
@@ -424,7 +428,7 @@ export function useCheckout(navigate: (url: string) => void = (url) => globalThi
   const client = useShopkit();
   return useOnce(
     'checkout',
-    useMutation({
+    useMutation<{ checkoutId: string; url: string }, ShopkitHookError, CheckoutVars>({
       mutationKey: ['shopkit', 'checkout'],
       scope: CART_SCOPE,
       // Sent at once, offline too (it fails, saying why): held, it would show busy with nothing said

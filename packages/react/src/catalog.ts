@@ -7,7 +7,7 @@ import {
 } from '@tanstack/react-query';
 import { shopkitKeys } from './keys.ts';
 import { useShopkit } from './provider.tsx';
-import { useRetry } from './retry.ts';
+import { noting, retry, type ShopkitHookError } from './retry.ts';
 
 /** {@link keepPrevious}'s functions, one per client. */
 const keepers = new WeakMap<AnyClient, typeof keepPreviousData>();
@@ -32,15 +32,16 @@ function keepPrevious(client: AnyClient): typeof keepPreviousData {
 export const productsQuery = (client: AnyClient, query: PlatformQuery) =>
   queryOptions({
     queryKey: shopkitKeys.products(query),
-    queryFn: ({ signal }) => products.queryProducts(client, query, undefined, { signal }),
+    queryFn: noting(({ signal }) => products.queryProducts(client, query, undefined, { signal })),
     placeholderData: keepPrevious(client),
+    retry,
   });
 
 /** A product by its slug (with its variants), or `null` when there is none. */
 export const productBySlugQuery = (client: AnyClient, slug: string) =>
   queryOptions({
     queryKey: shopkitKeys.product(slug),
-    queryFn: async ({ signal }) => {
+    queryFn: noting(async ({ signal }) => {
       const r = await products.queryProducts(
         client,
         { filter: { slug: { $eq: slug } }, paging: { limit: 1 } },
@@ -48,13 +49,14 @@ export const productBySlugQuery = (client: AnyClient, slug: string) =>
         { signal },
       );
       return r.products[0] ?? null;
-    },
+    }),
+    retry,
   });
 
 /** A placeholder function of {@link optionsAvailabilityQuery}. */
 type KeepAvailability = PlaceholderDataFunction<
   products.ProductOptionsAvailability,
-  Error,
+  ShopkitHookError,
   products.ProductOptionsAvailability,
   ReturnType<typeof shopkitKeys.availability>
 >;
@@ -101,20 +103,24 @@ export const optionsAvailabilityQuery = (
 ) =>
   queryOptions<
     products.ProductOptionsAvailability,
-    Error,
+    ShopkitHookError,
     products.ProductOptionsAvailability,
     ReturnType<typeof shopkitKeys.availability>
   >({
     queryKey: shopkitKeys.availability(productId, choices),
-    queryFn: ({ signal }) => products.getProductOptionsAvailability(client, productId, choices, { signal }),
+    queryFn: noting(({ signal }) =>
+      products.getProductOptionsAvailability(client, productId, choices, { signal }),
+    ),
     placeholderData: keepSameProduct(client, productId),
+    retry,
   });
 
 /** One page of collections (v2 reader). */
 export const collectionsQuery = (client: AnyClient, query: PlatformQuery = {}) =>
   queryOptions({
     queryKey: shopkitKeys.collections(query),
-    queryFn: ({ signal }) => collections.queryCollections(client, query, { signal }),
+    queryFn: noting(({ signal }) => collections.queryCollections(client, query, { signal })),
+    retry,
   });
 
 /**
@@ -124,7 +130,7 @@ export const collectionsQuery = (client: AnyClient, query: PlatformQuery = {}) =
 export const collectionQuery = (client: AnyClient, slug: string) =>
   queryOptions({
     queryKey: shopkitKeys.collection(slug),
-    queryFn: async ({ signal }) => {
+    queryFn: noting(async ({ signal }) => {
       try {
         return (await collections.getCollectionBySlug(client, slug, { signal })).collection;
       } catch (e) {
@@ -132,7 +138,8 @@ export const collectionQuery = (client: AnyClient, slug: string) =>
         if (e instanceof ApplicationError && e.status === 404) return null;
         throw e;
       }
-    },
+    }),
+    retry,
   });
 
 /**
@@ -141,30 +148,30 @@ export const collectionQuery = (client: AnyClient, slug: string) =>
  */
 export function useProducts(query: PlatformQuery, { enabled = true } = {}) {
   const options = productsQuery(useShopkit(), query);
-  return useQuery({ ...options, enabled, retry: useRetry(options.queryKey) });
+  return useQuery({ ...options, enabled });
 }
 
 /** A product by slug; `data` is `null` when the shop has no such product. */
 export function useProductBySlug(slug: string) {
   const options = productBySlugQuery(useShopkit(), slug);
-  return useQuery({ ...options, retry: useRetry(options.queryKey) });
+  return useQuery(options);
 }
 
 /** Availability of the variant that `choices` (`{optionName: choiceDescription}`) select. */
 export function useOptionsAvailability(productId: string | undefined, choices: Record<string, string>) {
   const client = useShopkit();
   const options = optionsAvailabilityQuery(client, productId ?? '', choices);
-  return useQuery({ ...options, enabled: !!productId, retry: useRetry(options.queryKey) });
+  return useQuery({ ...options, enabled: !!productId });
 }
 
 /** Collections matching a platform query. */
 export function useCollections(query: PlatformQuery = {}) {
   const options = collectionsQuery(useShopkit(), query);
-  return useQuery({ ...options, retry: useRetry(options.queryKey) });
+  return useQuery(options);
 }
 
 /** A collection by its slug; `data` is `null` when the shop has no such collection. */
 export function useCollectionBySlug(slug: string) {
   const options = collectionQuery(useShopkit(), slug);
-  return useQuery({ ...options, retry: useRetry(options.queryKey) });
+  return useQuery(options);
 }

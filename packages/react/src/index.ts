@@ -45,6 +45,7 @@ export {
 export { shopkitKeys } from './keys.ts';
 export type { ShopkitProviderProps } from './provider.tsx';
 export { ShopkitProvider, useShopkit } from './provider.tsx';
+export type { ShopkitHookError } from './retry.ts';
 export type {
   LoginHookOptions,
   LoginParams,

@@ -16,7 +16,7 @@
  *   it, under StrictMode too (TanStack Query tells observers after the render).
  */
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
-import { type AnyClient, cart, createClient, OAuthStrategy, products } from '@shopkit/sdk';
+import { type AnyClient, cart, createClient, OAuthStrategy, products, type ShopkitError } from '@shopkit/sdk';
 import {
   QueryClient,
   QueryClientProvider,
@@ -67,7 +67,7 @@ it('exports the types of the hooks’ public signatures', () => {
   expectTypeOf<MemberSession['role']>().toEqualTypeOf<Role>();
   expectTypeOf<ReturnType<typeof useMemberSession>['role']>().toEqualTypeOf<'none' | 'visitor' | 'member'>();
   expectTypeOf<ReturnType<typeof useAddToCart>>().toEqualTypeOf<
-    UseMutationResult<Cart, Error, AddToCartVars, CartContext>
+    UseMutationResult<Cart, ShopkitError | Error, AddToCartVars, CartContext>
   >();
   expectTypeOf<CartContext['previous']>().toEqualTypeOf<Cart | null | undefined>();
 });

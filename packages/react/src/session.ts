@@ -13,6 +13,7 @@ import {
 } from './member.ts';
 import { useOnce } from './once.ts';
 import { useShopkit } from './provider.tsx';
+import type { ShopkitHookError } from './retry.ts';
 
 export type LoginResult = identity.LoginResult;
 /** What `useLogin` takes: the SDK's `identity.login` parameters (`email`, `password`, `captchaTokens`…). */
@@ -275,7 +276,7 @@ function useLoginStep<V>(
   const after = useAfterIdentityChange();
   return useOnce(
     name,
-    useMutation({
+    useMutation<LoginResult, ShopkitHookError | MemberSessionError, V>({
       mutationKey: ['shopkit', name],
       ...AT_ONCE,
       mutationFn: async (vars: V) => finish(client, await step(client, vars), options),
@@ -335,7 +336,7 @@ export const useVerifyEmail = (options: LoginHookOptions = {}) =>
  */
 export function useResendVerification() {
   const client = useShopkit();
-  return useMutation({
+  return useMutation<void, ShopkitHookError, string>({
     mutationKey: ['shopkit', 'verify', 'resend'],
     ...AT_ONCE,
     mutationFn: async (stateToken: string) => {
@@ -347,7 +348,11 @@ export function useResendVerification() {
 /** Asks for a password-reset e-mail whose link returns to `redirectUri` once the password is set. */
 export function useSendPasswordReset() {
   const client = useShopkit();
-  return useMutation({
+  return useMutation<
+    Awaited<ReturnType<typeof identity.sendPasswordResetEmail>>,
+    ShopkitHookError,
+    { email: string; redirectUri: string }
+  >({
     mutationKey: ['shopkit', 'password-reset'],
     ...AT_ONCE,
     mutationFn: ({ email, redirectUri }: { email: string; redirectUri: string }) =>
@@ -376,7 +381,7 @@ export function useLogout(navigate: (url: string) => void = (url) => globalThis.
   const qc = useQueryClient();
   const m = useOnce(
     'logout',
-    useMutation({
+    useMutation<Awaited<ReturnType<typeof identity.logout>>, ShopkitHookError, LogoutVars>({
       mutationKey: ['shopkit', 'logout'],
       ...AT_ONCE,
       mutationFn: ({ returnUrl }: LogoutVars) => identity.logout(client, returnUrl),
