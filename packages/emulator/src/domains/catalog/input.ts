@@ -488,13 +488,36 @@ export const variantInput = z
 /**
  * Violations of chosen options (`{optionName: choiceDescription}`) that name no option of the
  * product or no choice of it, on `field.<optionName>` (the request's field that holds them).
+ * Names and choices are matched exactly, as everywhere in the catalog and the cart (the wire
+ * protocol says nothing of letter case): one that differs only in case is refused with the
+ * spelling that matches (unique: a product's names and choices differ in more than case).
  */
 export function choiceViolations(p: ProductState, chosen: Record<string, string>, field: string): V[] {
+  const other = (a: string, b: string) => a !== b && a.toLowerCase() === b.toLowerCase();
   return Object.entries(chosen).flatMap(([name, choice]) => {
     const o = p.productOptions.find((x) => x.name === name);
-    if (!o) return [{ field: `${field}.${name}`, description: 'is not an option of this product' }];
-    if (!o.choices.some((c) => c.description === choice))
-      return [{ field: `${field}.${name}`, description: `has no choice "${choice}"` }];
+    if (!o) {
+      const near = p.productOptions.find((x) => other(x.name, name));
+      return [
+        {
+          field: `${field}.${name}`,
+          description: near
+            ? `is not an option of this product: option names are matched exactly, and its option is "${near.name}"`
+            : 'is not an option of this product',
+        },
+      ];
+    }
+    if (!o.choices.some((c) => c.description === choice)) {
+      const near = o.choices.find((c) => other(c.description, choice));
+      return [
+        {
+          field: `${field}.${name}`,
+          description: near
+            ? `has no choice "${choice}": choices are matched exactly, and its choice is "${near.description}"`
+            : `has no choice "${choice}"`,
+        },
+      ];
+    }
     return [];
   });
 }

@@ -17,7 +17,14 @@ import { rawRequest } from '../../http/raw.ts';
 import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { parseMessage, z } from '../../http/validate.ts';
 import { signingKey, signJwt } from '../../signing.ts';
-import { grants, invalidGrant, issueTokens, revokeFamily, revokeToken } from '../platform/index.ts';
+import {
+  bareCredential,
+  grants,
+  invalidGrant,
+  issueTokens,
+  revokeFamily,
+  revokeToken,
+} from '../platform/index.ts';
 import {
   type AuthRequest,
   authRequestSchema,
@@ -242,12 +249,16 @@ export async function formTargets(emu: Emulator, session: StoredRedirectSession)
   return !('refused' in t) && t.mode !== 'web_message' ? [new URL(t.uri).origin] : [];
 }
 
-/** The hosted login page: log in, register, or ask for a reset e-mail. */
+/**
+ * The hosted login page: log in, register, or ask for a reset e-mail. `signup` is the page as
+ * used to sign up (Sign up pressed with no password yet, or a sign-up refused): its password is a
+ * `new-password`, so that password managers offer to make one rather than fill a stored one.
+ */
 async function loginPage(
   c: Context,
   emu: Emulator,
   session: StoredRedirectSession,
-  view: { error?: string; notice?: string; stateToken?: string; email?: string } = {},
+  view: { error?: string; notice?: string; stateToken?: string; email?: string; signup?: boolean } = {},
 ) {
   // A state token no code can verify any more (its wrong codes used up, its code expired) gets no
   // code form that could never succeed: the login starts again, from this session's login form.
@@ -294,14 +305,18 @@ async function loginPage(
         `<p><a href="${escapeHtml(ssoLoginPath(emu, x.id, session.id))}">Log in with ${escapeHtml(x.name)}</a></p>`,
     )
     .join('');
+  // Signing up, the first button (the one Enter presses) is Sign up.
+  const start = view.error || view.signup;
+  const buttons = view.signup
+    ? '<button name="action" value="register">Sign up</button> <button name="action" value="login">Log in</button> '
+    : '<button name="action" value="login">Log in</button> <button name="action" value="register">Sign up</button> ';
   return htmlPage(
     c,
-    'Log in',
+    view.signup ? 'Sign up' : 'Log in',
     `${msg}<form method="post" action="${action}">${hidden}` +
-      `<label>E-mail<input name="email" type="email" autocomplete="username" value="${email}" required${described}${view.error && !email ? ' autofocus' : ''}></label>` +
-      `<label>Password<input name="password" type="password" autocomplete="current-password"${described}${view.error && email ? ' autofocus' : ''}></label>` +
-      '<button name="action" value="login">Log in</button> <button name="action" value="register">Sign up</button> ' +
-      `<button name="action" value="forgot" formnovalidate>Forgot password?</button></form>${sso}`,
+      `<label>E-mail<input name="email" type="email" autocomplete="username" value="${email}" required${described}${start && !email ? ' autofocus' : ''}></label>` +
+      `<label>Password<input name="password" type="password" autocomplete="${view.signup ? 'new-password' : 'current-password'}"${described}${start && email ? ' autofocus' : ''}></label>` +
+      `${buttons}<button name="action" value="forgot" formnovalidate>Forgot password?</button></form>${sso}`,
     200,
     policy,
   );
@@ -502,6 +517,15 @@ export function oauthRoutes(router: Router, emu: Emulator) {
     switch (form.action) {
       case 'login':
       case 'register': {
+        const signup = form.action === 'register';
+        // Sign up pressed before a password was typed: the sign-up form, whose password field a
+        // password manager offers to fill with a new one (the login form's is the current one).
+        if (signup && !form.password)
+          return loginPage(c, emu, session, {
+            notice: 'Choose a password for your new account.',
+            email,
+            signup,
+          });
         const path = `/_api/iam/authentication/v2/${form.action}`;
         const r = await internal(
           app,
@@ -513,7 +537,7 @@ export function oauthRoutes(router: Router, emu: Emulator) {
           },
           a.clientId,
         );
-        if ('error' in r) return loginPage(c, emu, session, { error: r.error, email });
+        if ('error' in r) return loginPage(c, emu, session, { error: r.error, email, signup });
         return finish(r.ok);
       }
       case 'verify': {
@@ -695,7 +719,9 @@ export function oauthRoutes(router: Router, emu: Emulator) {
 
   async function tokenInfo(message: Record<string, unknown>) {
     const msg = parseMessage(tokenInfoSchema, message);
-    const hash = hashToken(msg.token);
+    // `Bearer <token>` (an Authorization header passed on as it came) is that token, as it is
+    // when it authenticates a call: it was "inactive" while the same header was let in.
+    const hash = hashToken(bareCredential(msg.token) ?? '');
     const rows = await emu.db.query('SELECT * FROM access_tokens WHERE token_hash = $1 AND expires_at > $2', [
       hash,
       emu.now(),

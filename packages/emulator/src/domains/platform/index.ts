@@ -522,9 +522,16 @@ export async function identify(
   return who;
 }
 
+/**
+ * A credential as the platform's clients send it (wire §1.6: the raw token), also when given in
+ * the `Bearer <token>` form some clients use: `Authorization` and token-info read it the same way,
+ * so a header that authenticates a call is the token token-info answers for.
+ */
+export const bareCredential = (value: string | undefined) => value?.trim().replace(/^Bearer\s+/i, '');
+
 async function resolve(emu: Emulator, authorization: string | undefined): Promise<Identity> {
   const none: Identity = { type: 'NONE', siteId: emu.siteId };
-  const value = authorization?.trim().replace(/^Bearer\s+/i, '');
+  const value = bareCredential(authorization);
   if (!value) return none;
   const [first] = value.split(',');
   const hash = hashToken(first!.trim());

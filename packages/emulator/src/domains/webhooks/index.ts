@@ -153,12 +153,17 @@ export function webhookFlagProblem(u: string): string | undefined {
 }
 
 /**
- * A receiver URL as stored, compared and fetched: the URL parser's serialisation, so that two
- * spellings of one receiver (`HTTP://LOCALHOST:3000/hook`, `http://localhost:3000/./hook`,
- * `http://localhost:80/…`, surrounding spaces) are one subscription, not one delivering every
- * event twice.
+ * A receiver URL as stored, compared and fetched: the URL parser's serialisation without the
+ * fragment, so that two spellings of one receiver (`HTTP://LOCALHOST:3000/hook`,
+ * `http://localhost:3000/./hook`, `http://localhost:80/…`, surrounding spaces, `…/hook#a`) are one
+ * subscription, not one delivering every event twice. A fragment is never sent over HTTP: the
+ * receiver of `…/hook#a` is the receiver of `…/hook`.
  */
-const receiverUrl = (u: string) => new URL(u).href;
+const receiverUrl = (u: string) => {
+  const url = new URL(u);
+  url.hash = '';
+  return url.href;
+};
 
 const urlSchema = z
   .string()
