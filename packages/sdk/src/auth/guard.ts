@@ -28,7 +28,12 @@ export async function requireAccess(
   level: AccessLevel,
   authorization: string | null | undefined,
 ) {
-  const token = authorization?.split(',')[0]?.trim();
+  // The raw token, as the platform's clients send it (wire §1.6), also from a caller that sends
+  // the usual `Bearer <token>`: token-info was asked about that whole string, and refused it.
+  const token = authorization
+    ?.split(',')[0]
+    ?.replace(/^\s*Bearer\s/i, '')
+    .trim();
   if (!token) throw denied('Request is missing authentication data', 'UNAUTHENTICATED');
   const info = await call<{ active: boolean; subjectType: string; subjectId?: string }>(
     client,
