@@ -173,7 +173,13 @@ it('keeps keyboard focus on the form when a login is refused, and sends one logi
   page.on('request', (r) => {
     if (/\/v2\/login$/.test(new URL(r.url()).pathname)) sent.push(r.url());
   });
+  // The login held until the form shows it under way: the first refusal's alert, and the button
+  // before the double click, would otherwise have been taken for this login's.
+  const release = await holdRequests(page, '**/v2/login');
   await page.getByRole('button', { name: 'Log in' }).dblclick();
+  await page.getByRole('button', { name: 'Please wait…' }).waitFor();
+  expect(await page.getByRole('alert').filter({ hasText: /\w/ }).count()).toBe(0);
+  release();
   await page.getByRole('button', { name: 'Please wait…' }).waitFor({ state: 'detached' });
   await page.getByRole('alert').filter({ hasText: /\w/ }).waitFor();
   expect(sent).toHaveLength(1);

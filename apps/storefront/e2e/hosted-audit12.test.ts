@@ -17,7 +17,14 @@ import {
 } from '@shopkit/sdk';
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { fillHostedCheckout, ownerCall, sdkShop, setupShopOrigin, withSdkClient } from './browser.ts';
+import {
+  fillHostedCheckout,
+  newPage,
+  ownerCall,
+  sdkShop,
+  setupShopOrigin,
+  withSdkClient,
+} from './browser.ts';
 
 const shop = setupShopOrigin(sdkShop);
 const PASSWORD = 'long enough pw';
@@ -123,7 +130,10 @@ async function register(email: string) {
   await client.identity.register({ email, password: PASSWORD });
 }
 
-/** The focused element's `name`, or its tag. */
+/**
+ * The focused element's `name`, or its tag. Polled where read: the pages focus a field with
+ * `autofocus`, which Chromium applies at the next frame, after the page has shown.
+ */
 const focusedName = (page: Page) =>
   page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.tagName);
 
@@ -137,11 +147,21 @@ const description = (page: Page, selector: string) =>
       .join(' '),
   );
 
+/**
+ * A page of its own (`newPage`: slowed as `SHOPKIT_E2E_SLOWDOWN` says, closed after the test),
+ * `width` px wide when given.
+ */
+async function hostedPage(width?: number) {
+  const { page } = await newPage(shop.browser);
+  if (width) await page.setViewportSize({ width, height: 740 });
+  return page;
+}
+
 const scrollsSideways = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 it('at 360 px the hosted checkout and login pages do not scroll sideways', async () => {
-  const page = await shop.browser.newPage({ viewport: { width: 360, height: 740 } });
+  const page = await hostedPage(360);
   await page.goto(await checkoutUrl());
   await page.getByRole('heading', { level: 1, name: 'Checkout' }).waitFor();
   // The fields' padding and border stayed outside their 100% width: wider than the phone.
@@ -152,7 +172,7 @@ it('at 360 px the hosted checkout and login pages do not scroll sideways', async
 });
 
 it('a refused checkout says so in its title, marks the fields at fault, starts on the first and keeps what was typed', async () => {
-  const page = await shop.browser.newPage();
+  const page = await hostedPage();
   await page.goto(await checkoutUrl());
   // Both pass the browser's own checks; the page refuses them.
   await fillHostedCheckout(page, { email: 'ada@example', ...NEW_YORKER });
@@ -163,7 +183,7 @@ it('a refused checkout says so in its title, marks the fields at fault, starts o
   ]);
   await page.getByRole('alert').waitFor();
   expect(await page.title()).toBe('Error: Checkout');
-  expect(await focusedName(page)).toBe('email');
+  await expect.poll(() => focusedName(page)).toBe('email');
   expect(await page.getByLabel('E-mail').getAttribute('aria-invalid')).toBe('true');
   expect(await description(page, '#f-email')).toBe('Enter a valid e-mail address.');
   expect(await page.locator('#f-country').getAttribute('aria-invalid')).toBe('true');
@@ -183,7 +203,7 @@ it('a refused checkout says so in its title, marks the fields at fault, starts o
 });
 
 it('two clicks on "Sign up" sends the form once and signs the new member in', async () => {
-  const page = await shop.browser.newPage();
+  const page = await hostedPage();
   await openLogin(page);
   await page.getByLabel('E-mail').fill(`double${++n}@example.test`);
   await page.getByLabel('Password').fill(PASSWORD);
@@ -200,7 +220,7 @@ it('two clicks on "Sign up" sends the form once and signs the new member in', as
 });
 
 it('a wrong password: the title says so, the e-mail is kept, the page starts on the empty password described by the error', async () => {
-  const page = await shop.browser.newPage();
+  const page = await hostedPage();
   await openLogin(page);
   const email = `wrong${++n}@example.test`;
   await register(email);
@@ -211,7 +231,7 @@ it('a wrong password: the title says so, the e-mail is kept, the page starts on 
   expect(await page.title()).toBe('Error: Log in');
   expect(await page.getByLabel('E-mail').inputValue()).toBe(email);
   expect(await page.getByLabel('Password').inputValue()).toBe('');
-  expect(await focusedName(page)).toBe('password');
+  await expect.poll(() => focusedName(page)).toBe('password');
   expect(await description(page, 'input[name=password]')).toBe(await page.getByRole('alert').textContent());
 
   // Typed again from where the page starts, the login goes on to the shop.
@@ -221,34 +241,34 @@ it('a wrong password: the title says so, the e-mail is kept, the page starts on 
 });
 
 it('a sign-up with a short password says which field is at fault', async () => {
-  const page = await shop.browser.newPage();
+  const page = await hostedPage();
   await openLogin(page);
   await page.getByLabel('E-mail').fill(`short${++n}@example.test`);
   await page.getByLabel('Password').fill('short');
   await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Sign up' }).click()]);
   // It said "must have at least 8 characters", of nothing named.
   expect(await page.getByRole('alert').textContent()).toBe('The password must have at least 8 characters');
-  expect(await focusedName(page)).toBe('password');
+  await expect.poll(() => focusedName(page)).toBe('password');
   await page.close();
 });
 
 it('the e-mail code page starts on the code; a wrong code marks it; two clicks spend the right one once', async () => {
   await ownerCall(shop.emu, '/_api/emulator/v1/settings', { emailVerificationRequired: true });
   try {
-    const page = await shop.browser.newPage();
+    const page = await hostedPage();
     await openLogin(page);
     const email = `code${++n}@example.test`;
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Sign up' }).click()]);
     await page.getByRole('heading', { level: 1, name: 'Verify your e-mail' }).waitFor();
-    expect(await focusedName(page)).toBe('code');
+    await expect.poll(() => focusedName(page)).toBe('code');
 
     await page.keyboard.type('000000');
     await Promise.all([page.waitForLoadState('load'), page.keyboard.press('Enter')]);
     await page.getByRole('alert').waitFor();
     expect(await page.title()).toBe('Error: Verify your e-mail');
-    expect(await focusedName(page)).toBe('code');
+    await expect.poll(() => focusedName(page)).toBe('code');
     expect(await page.getByLabel('Code from the e-mail').getAttribute('aria-invalid')).toBe('true');
     expect(await description(page, 'input[name=code]')).toBe(await page.getByRole('alert').textContent());
 
@@ -274,7 +294,7 @@ it('the e-mail code page starts on the code; a wrong code marks it; two clicks s
 });
 
 it('a reset link from the mailbox, saved with two clicks on a slow network, changes the password (not "link expired")', async () => {
-  const page = await shop.browser.newPage({ viewport: { width: 360, height: 740 } });
+  const page = await hostedPage(360);
   await openLogin(page);
   const email = `reset${++n}@example.test`;
   await register(email);
@@ -292,7 +312,7 @@ it('a reset link from the mailbox, saved with two clicks on a slow network, chan
     page.waitForURL('**/reset-password?**'),
     page.getByRole('link', { name: 'Open the link' }).click(),
   ]);
-  expect(await focusedName(page)).toBe('password');
+  await expect.poll(() => focusedName(page)).toBe('password');
   await page.keyboard.type(NEW_PASSWORD);
   const posts = await clickTwiceWhileSending(
     page,
@@ -321,7 +341,7 @@ it('a reset link from the mailbox, saved with two clicks on a slow network, chan
 
 it('the identity provider’s page keeps the name typed and starts on the refused address', async () => {
   await ownerCall(shop.emu, '/_api/emulator/v1/idp-connections', { name: 'Audit ID' });
-  const page = await shop.browser.newPage();
+  const page = await hostedPage();
   await openLogin(page);
   await Promise.all([
     page.waitForURL(`${shop.emu.url}/idp/**`),
@@ -333,7 +353,7 @@ it('the identity provider’s page keeps the name typed and starts on the refuse
   await Promise.all([page.waitForLoadState('load'), page.getByRole('button', { name: 'Continue' }).click()]);
   await page.getByRole('alert').waitFor();
   expect(await page.title()).toBe('Error: Sign in with Audit ID');
-  expect(await focusedName(page)).toBe('email');
+  await expect.poll(() => focusedName(page)).toBe('email');
   expect(await page.getByLabel('E-mail').getAttribute('aria-invalid')).toBe('true');
   expect(await page.getByLabel('Name').inputValue()).toBe('Ada Lovelace');
   await page.getByLabel('E-mail').fill('ada@example.com');

@@ -60,8 +60,11 @@ describe('with e-mail verification', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => sent.length).toBe(2);
     expect(await focused(page)).toBe('BUTTON Send a new code');
-    // Busy meanwhile: Enter again sends nothing more.
+    // Busy meanwhile: Enter again sends nothing more. The first code's word is gone meanwhile, so
+    // the one waited for below is this code's.
     await page.keyboard.press('Enter');
+    const word = page.getByRole('status').filter({ hasText: 'A new code is on its way' });
+    await expect.poll(() => word.count()).toBe(0);
     release();
     await page.getByRole('status').filter({ hasText: 'A new code is on its way' }).waitFor();
     await page.waitForTimeout(300);
