@@ -16,12 +16,12 @@
  *   with the options still wins.
  */
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
-import { ApplicationError, createClient, OAuthStrategy, ShopkitError } from '@shopkit/sdk';
+import { ApplicationError, ShopkitError } from '@shopkit/sdk';
 import { CancelledError, QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, expectTypeOf, it } from 'vitest';
-import { holdableFetch } from '../test/hold.ts';
+import { countedClient } from '../test/hold.ts';
 import {
   cartQuery,
   collectionQuery,
@@ -64,27 +64,7 @@ afterAll(() => emu?.stop());
 const MISSING = '00000000-0000-4000-8000-00000000dead';
 
 /** A client whose requests are counted by path, some of them answered with a chosen status. */
-function counted() {
-  const calls: string[] = [];
-  const failing = new Map<string, number>();
-  const { fetchFn, hold } = holdableFetch();
-  const client = createClient({
-    baseUrl: emu.url,
-    // (the SDK's own retries of a 503 off: the query client's are counted)
-    retry: { attempts: 1 },
-    fetch: async (input, init) => {
-      const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
-      calls.push(path);
-      for (const [suffix, status] of failing)
-        if (path.endsWith(suffix)) return new Response('{}', { status });
-      return fetchFn(input, init);
-    },
-    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-  });
-  const failWith = (suffix: string, status: number) => failing.set(suffix, status);
-  const count = (suffix: string) => calls.filter((p) => p.endsWith(suffix)).length;
-  return { client, count, failWith, hold };
-}
+const counted = () => countedClient(emu.url, emu.demo.clientId);
 
 /** TanStack Query's own provider only: the factories used without this package's hooks. */
 const plain =

@@ -32,7 +32,7 @@ import { type ReactNode, StrictMode, useTransition } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToPipeableStream, renderToString } from 'react-dom/server';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { holdableFetch } from '../test/hold.ts';
+import { countedClient } from '../test/hold.ts';
 import {
   ShopkitProvider,
   shopkitKeys,
@@ -57,22 +57,7 @@ afterAll(() => emu?.stop());
 
 /** A client whose requests are counted by path, and a provider over `qc`. */
 function counted(qc: QueryClient) {
-  const calls: string[] = [];
-  const failing = new Map<string, number>();
-  const { fetchFn, hold } = holdableFetch();
-  const client = createClient({
-    baseUrl: emu.url,
-    // (the SDK's own retries of a 503 off: the query client's are counted)
-    retry: { attempts: 1 },
-    fetch: async (input, init) => {
-      const path = new URL(String(input instanceof Request ? input.url : input)).pathname;
-      calls.push(path);
-      for (const [suffix, status] of failing)
-        if (path.endsWith(suffix)) return new Response('{}', { status });
-      return fetchFn(input, init);
-    },
-    auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-  });
+  const { client, calls, failWith, hold } = countedClient(emu.url, emu.demo.clientId);
   const wrapper = ({ children }: { children: ReactNode }) => (
     <QueryClientProvider client={qc}>
       <ShopkitProvider client={client} syncTabs={false}>
@@ -80,7 +65,6 @@ function counted(qc: QueryClient) {
       </ShopkitProvider>
     </QueryClientProvider>
   );
-  const failWith = (suffix: string, status: number) => failing.set(suffix, status);
   return { client, calls, failWith, hold, wrapper };
 }
 
