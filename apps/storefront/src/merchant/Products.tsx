@@ -143,7 +143,10 @@ export function ProductList() {
   }
   const loaded = !!list.data;
   useEffect(() => {
-    if (!loaded || !opened) return;
+    // Only on arriving (Back, or the editor's link back): the list's own changes (its filter or
+    // page put in the URL, replaced) may land after an Edit link was pressed, on a slow device,
+    // and took the product meant for the Back from its editor.
+    if (!loaded || !opened || how === 'REPLACE') return;
     const back = how === 'POP' || (location.state as FromList | null)?.back;
     const link = back && document.querySelector<HTMLElement>(`[data-edit="${CSS.escape(opened)}"]`);
     opened = undefined;
