@@ -22,6 +22,7 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, expect, expectTypeOf, it } from 'vitest';
 import { countedClient } from '../test/hold.ts';
+import { providers } from '../test/providers.tsx';
 import {
   cartQuery,
   collectionQuery,
@@ -32,7 +33,6 @@ import {
   productBySlugQuery,
   productsQuery,
   type ShopkitHookError,
-  ShopkitProvider,
   shopkitKeys,
   type useAddToCart,
   type useApplyCoupon,
@@ -120,14 +120,7 @@ it('types every hook’s and factory’s error as the SDK’s errors, and any ot
 
 it('holds the SDK’s error for a failed call, and TanStack Query’s for a cancelled read', async () => {
   const { client, hold } = counted();
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>
-      <ShopkitProvider client={client} syncTabs={false}>
-        {children}
-      </ShopkitProvider>
-    </QueryClientProvider>
-  );
+  const { qc, wrapper } = providers(client);
   const missing = renderHook(() => useQuery(optionsAvailabilityQuery(client, MISSING, {})), {
     wrapper: plain(qc),
   });

@@ -28,11 +28,12 @@ import {
 } from '@shopkit/sdk';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, renderHook, waitFor } from '@testing-library/react';
-import { type ReactNode, StrictMode, useTransition } from 'react';
+import { StrictMode, useTransition } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToPipeableStream, renderToString } from 'react-dom/server';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { countedClient } from '../test/hold.ts';
+import { providers } from '../test/providers.tsx';
 import {
   ShopkitProvider,
   shopkitKeys,
@@ -58,14 +59,7 @@ afterAll(() => emu?.stop());
 /** A client whose requests are counted by path, and a provider over `qc`. */
 function counted(qc: QueryClient) {
   const { client, calls, failWith, hold } = countedClient(emu.url, emu.demo.clientId);
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>
-      <ShopkitProvider client={client} syncTabs={false}>
-        {children}
-      </ShopkitProvider>
-    </QueryClientProvider>
-  );
-  return { client, calls, failWith, hold, wrapper };
+  return { client, calls, failWith, hold, wrapper: providers(client, qc).wrapper };
 }
 
 it('does not send a refused read again (a 404, a 400), as TanStack Query’s default retries did', async () => {
