@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestEmulator, type TestEmulator } from '@shopkit/emulator/testing';
 import { createClient, identity, OAuthStrategy } from '@shopkit/sdk';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { build, createServer, type ViteDevServer } from 'vite';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
@@ -23,7 +23,7 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
     throw new Error(
       `Chromium not found at ${CHROMIUM}: run "node scripts/ensure-chromium.mjs" (npm test does) or set CHROMIUM_PATH.`,
     );
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--no-sandbox',
@@ -36,6 +36,36 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser>
       ...extraArgs,
     ],
   });
+  return SLOWDOWN > 1 ? slowed(browser) : browser;
+}
+
+/**
+ * `SHOPKIT_E2E_SLOWDOWN=6` runs the scripts of every page the browser opens 6 times slower
+ * (Chromium's CPU throttling), as on a loaded machine: a test that races the page's renders fails
+ * there first.
+ */
+const SLOWDOWN = Number(process.env.SHOPKIT_E2E_SLOWDOWN);
+
+/** Throttles `page`'s CPU by {@link SLOWDOWN} before it is used. */
+async function throttle(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOWDOWN });
+  return page;
+}
+
+/**
+ * `browser`, every page of which is slowed: its contexts' pages, and so its own `newPage`'s, which
+ * Playwright opens in a context of `newContext`.
+ */
+function slowed(browser: Browser) {
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context: BrowserContext = await newContext(options);
+    const open = context.newPage.bind(context);
+    context.newPage = async () => throttle(await open());
+    return context;
+  };
+  return browser;
 }
 
 export interface Storefront {
@@ -264,15 +294,9 @@ function closePagesAfterEach() {
  * expecting none). In a file with `setupStorefront` or `setupShopOrigin`, closed after the test.
  */
 export async function newPage(browser: Browser) {
+  // (slowed by `SHOPKIT_E2E_SLOWDOWN` when the browser is `launchChromium`'s, as every test's is)
   const page = await browser.newPage();
   opened.add(page);
-  // `SHOPKIT_E2E_SLOWDOWN=6` runs the page's scripts 6 times slower (Chromium's CPU throttling),
-  // as on a loaded machine: a test that races the page's renders fails there first.
-  const slowdown = Number(process.env.SHOPKIT_E2E_SLOWDOWN);
-  if (slowdown > 1) {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
-  }
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { page, errors };
