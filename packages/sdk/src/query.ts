@@ -268,7 +268,9 @@ export async function runPage<T>(
   metadata ??= {};
   const limit = query.paging?.limit ?? DEFAULT_LIMIT;
   const offset = query.paging?.offset ?? metadata.offset ?? 0;
-  const totalCount = metadata.tooManyToCount ? undefined : metadata.total;
+  // A `total` of `null` (the typings' `number | null`) is unknown, as a missing one is: not 0, which
+  // made a first full page the last one and stopped `pages()` there.
+  const totalCount = metadata.tooManyToCount ? undefined : (metadata.total ?? undefined);
   // Pages are counted from this page's offset, which `skip(n)` need not have made a multiple of the
   // page size: the items before it fill `ceil(offset / limit)` pages. With an aligned offset these
   // are the spec's `offset / limit` and `ceil(total / limit)`; with another, the last page is the one
