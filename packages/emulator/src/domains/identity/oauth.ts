@@ -87,10 +87,13 @@ const revokeSchema = z.object({
  * Revokes a token (RFC 7009 §2.1): a refresh token ends its whole family (every refresh token and
  * the access tokens issued from it); an access token is invalidated alone. A token of another
  * client than the one named is left alone, and unknown tokens are ignored: the caller learns nothing.
+ * A token given as `Bearer <token>` (an Authorization header passed on as it came) is that token,
+ * as it is for token-info and for the header itself: it answered 200 and revoked nothing, so the
+ * caller took a token that still worked for a revoked one.
  */
 async function revoke(emu: Emulator, msg: z.output<typeof revokeSchema>) {
   const named = [msg.client_id, msg.clientId].filter((id) => id !== undefined);
-  await revokeToken(emu, msg.token, (clientId) => named.every((id) => id === clientId));
+  await revokeToken(emu, bareCredential(msg.token) ?? '', (clientId) => named.every((id) => id === clientId));
 }
 
 /**
