@@ -212,6 +212,11 @@ function useCartMutation<V>(
           shopkitKeys.cart,
           base?.client === context.client && base.resets === context.resets ? base.cart : context.previous,
         );
+      // It failed while being made, after its optimistic change was shown (its session could not be
+      // read: a token storage that failed), so it has no context: back to the server's cart all the
+      // same. Left as it was, the pending line stayed on screen for as long as the refetch failed too.
+      else if (!context && base && holds(qc, base.client) && base.resets === (cartResets.get(qc) ?? 0))
+        qc.setQueryData(shopkitKeys.cart, base.cart);
       return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
     },
     onSuccess: (next, _vars, context) => {
@@ -289,10 +294,25 @@ const moved = (qc: QueryClient, { client, session, resets }: CartContext) =>
 
 /** A product without options is stored with the all-zero variant: the same item as one sent without. */
 const NO_VARIANT = '00000000-0000-0000-0000-000000000000';
+/**
+ * A value with its objects' keys in one order: the same choices picked in another order
+ * (`{ Size: 'M', Color: 'White' }`, then `{ Color: 'White', Size: 'M' }`, a form that records them
+ * as they are picked) are the same item, which the server adds to its line.
+ */
+const ordered = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(ordered)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, ordered((v as Record<string, unknown>)[k])]),
+        )
+      : v;
 const optionsKey = (options: unknown) => {
   const o = options as Record<string, unknown> | null | undefined;
   const plain = !o || (Object.keys(o).length === 1 && o.variantId === NO_VARIANT);
-  return JSON.stringify(plain ? null : o);
+  return JSON.stringify(plain ? null : ordered(o));
 };
 const sameItem = (a: LineItem, b: LineItemInput) =>
   a.catalogReference?.catalogItemId === b.catalogReference.catalogItemId &&

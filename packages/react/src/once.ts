@@ -4,10 +4,19 @@ import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useShopkit } from './provider.tsx';
 
 /** How the last run went, for the hooks that joined it rather than started it. */
-type RunState =
+type RunState = (
   | { status: 'pending' }
   | { status: 'success'; data: unknown }
-  | { status: 'error'; error: unknown };
+  | { status: 'error'; error: unknown }
+) & {
+  /**
+   * What the run was called with: TanStack Query types a pending, answered or failed mutation's
+   * `variables` as given, and a joined run's are the run's own (as its data and error are).
+   */
+  variables: unknown;
+  /** The run itself: a hook shows its own mutation's state for its own run only. */
+  run: Promise<unknown>;
+};
 
 /** A run under way (or done), and how many mounted hooks share it. */
 interface Shared {
@@ -60,6 +69,8 @@ export function useOnce<D, E, V, C>(
   // is let go of once that has rendered.
   const through = useRef(shared);
   const own = through.current === shared ? m.status : 'idle';
+  /** The last run this hook started itself (its mutation's state is that run's). */
+  const mine = useRef<Promise<unknown>>(undefined);
   useEffect(() => {
     if (through.current === shared) return;
     through.current = shared;
@@ -76,6 +87,7 @@ export function useOnce<D, E, V, C>(
   const mutateAsync = useCallback<typeof send>(
     (...args) => {
       if (!shared.run) {
+        const [variables] = args;
         const tell = (state: RunState | undefined) => {
           shared.state = state;
           for (const l of shared.heard) l();
@@ -84,7 +96,7 @@ export function useOnce<D, E, V, C>(
           (data) => {
             if (shared.run === run) {
               if (!leaves) shared.run = undefined;
-              tell({ status: 'success', data });
+              tell({ status: 'success', data, variables, run });
               // Every hook unmounted while it ran: nothing shows it any more.
               if (!shared.users) forget(shared);
             }
@@ -93,21 +105,23 @@ export function useOnce<D, E, V, C>(
           (e: unknown) => {
             if (shared.run === run) {
               shared.run = undefined;
-              tell({ status: 'error', error: e });
+              tell({ status: 'error', error: e, variables, run });
               if (!shared.users) forget(shared);
             }
             throw e;
           },
         );
         shared.run = run;
-        tell({ status: 'pending' });
+        mine.current = run;
+        tell({ status: 'pending', variables, run });
       }
       return shared.run as Promise<D>;
     },
     [send, shared, leaves],
   );
   // A hook that joined another's run (the cart page's button, the drawer's run) shows that run's
-  // state: busy while it runs, its error or its data after. Its own mutation stays idle.
+  // state: busy while it runs, its error or its data after. Its own mutation stays idle, or keeps
+  // the state of an earlier run of its own, which a newer run replaces (see `joined`).
   const state = useSyncExternalStore(
     useCallback(
       (listener: () => void) => {
@@ -139,8 +153,11 @@ export function useOnce<D, E, V, C>(
     globalThis.addEventListener?.('pageshow', onShow);
     return () => globalThis.removeEventListener?.('pageshow', onShow);
   }, [reset]);
+  // A newer run than the hook's own last one (the drawer's checkout failed, then the cart page's
+  // went through) is the one shown: its own mutation's state is an older run's, and showed the
+  // drawer's checkout failed, and not busy, while the page's was on its way or done.
   const joined =
-    own === 'idle' && state
+    state && (own === 'idle' || state.run !== mine.current)
       ? {
           status: state.status,
           isIdle: false,
@@ -149,6 +166,7 @@ export function useOnce<D, E, V, C>(
           isError: state.status === 'error',
           data: state.status === 'success' ? (state.data as D) : undefined,
           error: state.status === 'error' ? (state.error as E) : null,
+          variables: state.variables as V,
         }
       : own !== m.status
         ? {
