@@ -58,9 +58,10 @@ export function checkoutEntity(id: string, doc: CheckoutDoc, w: Wire, now: Date)
 
 /**
  * A new order in the platform's order shape (`GET /ecom/v1/orders/{id}`): the buyer's name and
- * address are the billing and recipient details and, unless the buyer picks the order up, the
- * shipping destination; `shippingInfo` is the chosen option with its cost as orders state it
- * (`discount`, where estimates say `totalDiscount`).
+ * address are the recipient details and, unless the buyer picks the order up, the shipping
+ * destination; the billing details are the checkout's billing address, else that address;
+ * `shippingInfo` is the chosen option with its cost as orders state it (`discount`, where
+ * estimates say `totalDiscount`).
  */
 export function orderEntity(
   id: string,
@@ -87,7 +88,10 @@ export function orderEntity(
     createdBy: memberId ? { memberId } : { visitorId },
     ...priced(w),
     priceSummary: { ...w.priceSummary, totalPrice: w.priceSummary.total },
-    billingInfo: withContact(address, contactDetails),
+    // The billing address the checkout was made with, else the address typed on the page (the
+    // page asks for one address only): typed over it, the order forgot a billing address its
+    // checkout (and `checkout_created`) carried.
+    billingInfo: withContact(checkout.doc.billingAddress ?? address, contactDetails),
     ...(ship
       ? {
           shippingInfo: {

@@ -394,14 +394,24 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
   const matches = (c: ShippingChoice) =>
     !!wanted && c.code === wanted.code && (!wanted.carrierId || wanted.carrierId === c.carrierId);
   let chosen = choices.find(matches);
-  if (!chosen && input.selectedShippingOption && choices.length)
+  if (!chosen && input.selectedShippingOption && choices.length) {
+    // An option of that code under another carrier: the carrier is at fault, not the code (which
+    // the list of codes named as available).
+    const code = choices.find((c) => c.code === input.selectedShippingOption!.code);
     throw invalid([
-      {
-        field: 'selectedShippingOption.code',
-        description: `is not an available shipping option; choose one of ${choices.map((c) => c.code).join(', ')}`,
-        violatedRule: 'VALIDATION',
-      },
+      code
+        ? {
+            field: 'selectedShippingOption.carrierId',
+            description: `is not the carrier of the shipping option ${code.code}; its carrier is ${code.carrierId}`,
+            violatedRule: 'VALIDATION',
+          }
+        : {
+            field: 'selectedShippingOption.code',
+            description: `is not an available shipping option; choose one of ${choices.map((c) => c.code).join(', ')}`,
+            violatedRule: 'VALIDATION',
+          },
     ]);
+  }
   chosen ??= choices[0];
   const shipping = chosen ? chosen.price + sum(chosen.charges.map((c) => c.cents)) : 0n;
   const shippingDiscount = d.coupon?.kind === 'freeShipping' ? shipping : 0n;

@@ -179,6 +179,42 @@ export const formAddress = (form: CheckoutForm): RestAddress => ({
   ...(form.subdivision ? { subdivision: form.subdivision } : {}),
 });
 
+/** The checkout form as the page first shows it: the checkout's e-mail, address and names. */
+export function formFrom(co: CheckoutRow): CheckoutForm {
+  const a = co.doc.shippingAddress ?? co.doc.contactInfo?.address ?? {};
+  const cd = (co.doc.contactInfo?.contactDetails ?? {}) as Record<string, string | undefined>;
+  return {
+    email: co.doc.email ?? '',
+    firstName: cd.firstName ?? '',
+    lastName: cd.lastName ?? '',
+    addressLine: a.addressLine ?? '',
+    city: a.city ?? '',
+    postalCode: a.postalCode ?? '',
+    country: a.country ?? '',
+    subdivision: a.subdivision ?? '',
+  };
+}
+
+/** An address of the form as it is compared: trimmed, country and subdivision in upper case. */
+const addressKey = (a: RestAddress) =>
+  JSON.stringify(
+    [a.addressLine, a.city, a.postalCode, a.country, a.subdivision].map((x, i) =>
+      i >= 3 ? (x ?? '').trim().toUpperCase() : (x ?? '').trim(),
+    ),
+  );
+
+/**
+ * The address the order of `form` is priced at (`priceCheckout`): the address typed, unless it is
+ * the one the page filled the form in with, untouched; then `undefined`, the checkout's own pricing,
+ * whose total the page showed. A checkout made with a billing address only is taxed there (as its
+ * estimate was), while its form holds the cart's contact address: priced at that instead, an
+ * untouched "Place order" came back as "the total is now …".
+ */
+export function pricingAddress(co: CheckoutRow, form: CheckoutForm): RestAddress | undefined {
+  const typed = formAddress(form);
+  return addressKey(typed) === addressKey(formAddress(formFrom(co))) ? undefined : typed;
+}
+
 /** The units an order takes from the stores catalog: one change per catalog line. */
 function stockTaken(lines: StoredLine[]): InventoryChange[] {
   return lines.flatMap((l) =>
@@ -237,13 +273,14 @@ export async function placeOrder(
           taken.map((t) => t.productId),
         );
         const shippingAddress = formAddress(form);
-        const est = await priceCheckout(emu, sql, co, shippingAddress);
+        const est = await priceCheckout(emu, sql, co, pricingAddress(co, form));
         if (est.wire.violations.length)
           return {
             kind: 'unavailable' as const,
             errors: est.wire.violations.map((v) => `${v.description}.`),
           };
-        // The order is charged what it prices at the address typed. When that is not the total the
+        // The order is charged what it prices at the address typed (as the checkout was priced, when
+        // it is the address the page filled in: `pricingAddress`). When that is not the total the
         // page sent back (a price, coupon or discount changed after the buyer saw it, or the typed
         // address taxes or ships differently from the one the page was priced at), the page is
         // shown again, priced at that address, instead of charging a total the buyer never saw.

@@ -30,15 +30,16 @@ import {
   type CheckoutForm,
   type CheckoutRow,
   type Estimate,
-  formAddress,
+  formFrom,
   loadCheckout,
   orderNumber,
   placeOrder,
   priceCheckout,
+  pricingAddress,
   sameBuyer,
   summary,
 } from './orders.ts';
-import { isCountryCode, type RestAddress } from './pricing.ts';
+import { isCountryCode } from './pricing.ts';
 
 const FORM_FIELDS: Array<[keyof CheckoutForm, string, string]> = [
   ['firstName', 'First name', 'given-name'],
@@ -188,24 +189,10 @@ function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: Fo
   );
 }
 
-function formFrom(co: CheckoutRow): CheckoutForm {
-  const a = co.doc.shippingAddress ?? co.doc.contactInfo?.address ?? {};
-  const cd = (co.doc.contactInfo?.contactDetails ?? {}) as Record<string, string | undefined>;
-  return {
-    email: co.doc.email ?? '',
-    firstName: cd.firstName ?? '',
-    lastName: cd.lastName ?? '',
-    addressLine: a.addressLine ?? '',
-    city: a.city ?? '',
-    postalCode: a.postalCode ?? '',
-    country: a.country ?? '',
-    subdivision: a.subdivision ?? '',
-  };
-}
-
 /**
- * The checkout page. `pricedAt`: the address the buyer typed, when the page is shown again after a
- * post, so that the total it shows (and sends back) is the one the order would be charged.
+ * The checkout page. `form`: what the buyer posted, when the page is shown again after a post; it is
+ * priced as the order would be (`pricingAddress`: at the address typed, when it names a country), so
+ * that the total it shows (and sends back) is the one the order would be charged.
  */
 async function checkoutPage(
   emu: Emulator,
@@ -214,19 +201,29 @@ async function checkoutPage(
   form?: CheckoutForm,
   errors: FormError[] = [],
   status = 200,
-  pricedAt?: RestAddress,
 ) {
   const checkoutId = String(session.request.checkoutId ?? '');
   const co = await loadCheckout(emu.db, checkoutId);
   if (!co || !sameBuyer(session, co)) return checkoutNotFound(emu, c, session);
   const cartBack = await cartBackUrl(emu, session);
   if (co.status === 'COMPLETED') return placedPage(emu, c, session, co);
+  const pricedAt = form && isCountryCode(form.country) ? pricingAddress(co, form) : undefined;
   const est = await priceCheckout(emu, emu.db, co, pricedAt);
   const next = await afterOrderUrl(emu, session);
+  // Items that cannot be ordered as they are (sold out, fewer in stock, gone from the store) are
+  // said when the page opens: it showed a summary without a word of them (a line gone counted as
+  // $0.00), and only "Place order", after the form was filled in, told the buyer.
+  const blocked =
+    errors.length || !est.wire.violations.length
+      ? ''
+      : '<div role="alert" class="error"><p>This order cannot be placed as it is:</p><ul>' +
+        est.wire.violations.map((v) => `<li>${h(v.description)}.</li>`).join('') +
+        `</ul><p>${cartBack ? 'Go back to the cart to change it.' : 'Change the cart on the site to go on.'}</p></div>`;
   return htmlPage(
     c,
     'Checkout',
     `<section aria-label="Order summary"><h2>Order summary</h2>${summaryHtml(est)}</section>` +
+      blocked +
       formHtml(session, form ?? formFrom(co), errors, est.wire.priceSummary.total.amount) +
       (cartBack ? `<p><a href="${h(cartBack)}">Back to cart</a></p>` : ''),
     status,
@@ -317,10 +314,9 @@ async function orderPost(emu: Emulator, c: Context, body: Record<string, unknown
   if (isCrossSitePost(emu, c)) return crossSiteRefusal(c);
   const form = readForm(body);
   const errors = formErrors(form);
-  // Shown again, the page is priced at the address typed (when it names a country): the total it
-  // sends back is then the one the order is charged.
-  const typed = isCountryCode(form.country) ? formAddress(form) : undefined;
-  if (errors.length) return checkoutPage(emu, c, session, form, errors, 400, typed);
+  // Shown again, the page is priced as the order would be (`checkoutPage`): the total it sends back
+  // is then the one the order is charged.
+  if (errors.length) return checkoutPage(emu, c, session, form, errors, 400);
   const again = (errors: string[]) =>
     checkoutPage(
       emu,
@@ -329,7 +325,6 @@ async function orderPost(emu: Emulator, c: Context, body: Record<string, unknown
       form,
       errors.map((message) => ({ message })),
       409,
-      typed,
     );
 
   const checkoutId = String(session.request.checkoutId ?? '');
