@@ -14,8 +14,6 @@ type RunState = (
    * `variables` as given, and a joined run's are the run's own (as its data and error are).
    */
   variables: unknown;
-  /** The run itself: a hook shows its own mutation's state for its own run only. */
-  run: Promise<unknown>;
 };
 
 /** A run under way (or done), and how many mounted hooks share it. */
@@ -69,8 +67,6 @@ export function useOnce<D, E, V, C>(
   // is let go of once that has rendered.
   const through = useRef(shared);
   const own = through.current === shared ? m.status : 'idle';
-  /** The last run this hook started itself (its mutation's state is that run's). */
-  const mine = useRef<Promise<unknown>>(undefined);
   useEffect(() => {
     if (through.current === shared) return;
     through.current = shared;
@@ -96,7 +92,7 @@ export function useOnce<D, E, V, C>(
           (data) => {
             if (shared.run === run) {
               if (!leaves) shared.run = undefined;
-              tell({ status: 'success', data, variables, run });
+              tell({ status: 'success', data, variables });
               // Every hook unmounted while it ran: nothing shows it any more.
               if (!shared.users) forget(shared);
             }
@@ -105,23 +101,21 @@ export function useOnce<D, E, V, C>(
           (e: unknown) => {
             if (shared.run === run) {
               shared.run = undefined;
-              tell({ status: 'error', error: e, variables, run });
+              tell({ status: 'error', error: e, variables });
               if (!shared.users) forget(shared);
             }
             throw e;
           },
         );
         shared.run = run;
-        mine.current = run;
-        tell({ status: 'pending', variables, run });
+        tell({ status: 'pending', variables });
       }
       return shared.run as Promise<D>;
     },
     [send, shared, leaves],
   );
   // A hook that joined another's run (the cart page's button, the drawer's run) shows that run's
-  // state: busy while it runs, its error or its data after. Its own mutation stays idle, or keeps
-  // the state of an earlier run of its own, which a newer run replaces (see `joined`).
+  // state: busy while it runs, its error or its data after. Its own mutation stays idle.
   const state = useSyncExternalStore(
     useCallback(
       (listener: () => void) => {
@@ -153,11 +147,8 @@ export function useOnce<D, E, V, C>(
     globalThis.addEventListener?.('pageshow', onShow);
     return () => globalThis.removeEventListener?.('pageshow', onShow);
   }, [reset]);
-  // A newer run than the hook's own last one (the drawer's checkout failed, then the cart page's
-  // went through) is the one shown: its own mutation's state is an older run's, and showed the
-  // drawer's checkout failed, and not busy, while the page's was on its way or done.
   const joined =
-    state && (own === 'idle' || state.run !== mine.current)
+    own === 'idle' && state
       ? {
           status: state.status,
           isIdle: false,

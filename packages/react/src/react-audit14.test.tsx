@@ -11,10 +11,6 @@
  *   where TanStack Query's types promise the variables of a pending, answered or failed mutation:
  *   `checkout.isError && checkout.variables.callbacks` type-checked and threw. A joined run's
  *   variables are the run's own now.
- * - A button whose own run had answered (the drawer's checkout, refused) kept showing that run
- *   when another button started a newer one (the cart page's checkout): not busy while it ran
- *   (a click there joined it, but the drawer said nothing of it), and still the old refusal once it
- *   had gone through. Every button shows the newest run now, as the docs promise.
  * - An add of a variant already in the cart, by its choices picked in another order than the first
  *   time (`{ Size, Color }`, then `{ Color, Size }`: a form recording them as they are picked),
  *   showed a second, pending line of the same item until the server answered with one line of
@@ -94,36 +90,6 @@ it("shows a joined run's variables, as its status and error, in the button that 
   if (page.isError) expect(page.variables.callbacks).toEqual(vars.callbacks);
   expect(page.variables).toBe(vars);
   expect(hook.result.current.drawer.variables).toBe(vars);
-});
-
-it('shows the newest run in a button whose own earlier run had failed', async () => {
-  const client = createClient({ baseUrl: emu.url, auth: OAuthStrategy({ clientId: emu.demo.clientId }) });
-  const { wrapper } = providers(client);
-  const left: string[] = [];
-  const navigate = (url: string) => void left.push(url);
-  const hook = renderHook(() => ({ drawer: useCheckout(navigate), page: useCheckout(navigate) }), {
-    wrapper,
-  });
-  const vars: CheckoutVars = { callbacks: { postFlowUrl: 'https://shop.example/thank-you' } };
-  // The drawer's checkout, with no cart yet: refused.
-  act(() => hook.result.current.drawer.mutate(vars));
-  await waitFor(() => expect(hook.result.current.drawer.isError).toBe(true));
-  // Then a cart, and the cart page's checkout goes through.
-  const { products: list } = await products.queryProducts(client, {
-    filter: { slug: { $eq: 'beeswax-candle' } },
-  });
-  await cart.addToCurrentCart(client, {
-    lineItems: [{ catalogReference: { appId: cart.STORES_APP_ID, catalogItemId: list[0]!.id }, quantity: 1 }],
-  });
-  act(() => hook.result.current.page.mutate(vars));
-  expect(hook.result.current.drawer.isPending).toBe(true);
-  await waitFor(() => expect(hook.result.current.page.isSuccess).toBe(true));
-  const { drawer, page } = hook.result.current;
-  expect(drawer.isError).toBe(false);
-  expect(drawer.error).toBeNull();
-  expect(drawer.isSuccess).toBe(true);
-  expect(drawer.data).toEqual(page.data);
-  expect(left).toEqual([page.data?.url]);
 });
 
 it('adds to the line of a variant already in the cart when its choices come in another order', async () => {
