@@ -1,5 +1,5 @@
 import { useCart, useCartUpdating } from '@shopkit/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../session.ts';
 import { CartLines, LineChangeError, useLineChanges } from './CartLines.tsx';
@@ -27,9 +27,11 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
   const changes = useLineChanges();
   // Opened again, the drawer starts without the error it said before: the cart has been changed
   // since, elsewhere maybe (the cart page, a product page). A change still on its way keeps its own.
+  // Before the drawer is shown (a layout effect): in an effect, it was shown with the old alert for
+  // a render or more, which a screen reader may announce again.
   const { qty, remove } = changes;
   // biome-ignore lint/correctness/useExhaustiveDependencies: on opening only
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!open) return;
     if (!qty.isPending) qty.reset();
     if (!remove.isPending) remove.reset();
