@@ -48,9 +48,21 @@ const SLOWDOWN = Number(process.env.SHOPKIT_E2E_SLOWDOWN);
 
 /** Throttles `page`'s CPU by {@link SLOWDOWN} before it is used. */
 async function throttle(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: SLOWDOWN });
+  await slowCpu(page, SLOWDOWN);
   return page;
+}
+
+/**
+ * Runs `page`'s scripts `rate` times slower (Chromium's CPU throttling), to reproduce a race a
+ * loaded machine shows; the function it answers sets the rate back to the run's own
+ * (`SHOPKIT_E2E_SLOWDOWN`'s, else none).
+ */
+export async function slowCpu(page: Page, rate: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  return async () => {
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: Math.max(SLOWDOWN || 1, 1) });
+  };
 }
 
 /**

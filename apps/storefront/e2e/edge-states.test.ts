@@ -10,7 +10,7 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { addToCart, holdRequests, newPage, setupStorefront } from './browser.ts';
+import { addToCart, holdRequests, newPage, setupStorefront, slowCpu } from './browser.ts';
 
 const shop = setupStorefront();
 
@@ -404,11 +404,10 @@ it('keeps the drawer opened while the page a link leads to renders open when tha
   const { page, errors } = await newPage(shop.browser);
   await page.goto(`${shop.url}/products`);
   await page.getByRole('heading', { name: 'All products' }).waitFor();
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 30 });
+  const restore = await slowCpu(page, 30);
   await page.getByRole('link', { name: 'Kitchen & Table' }).click();
   await page.getByRole('button', { name: /^Cart, / }).click();
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await restore();
   await page.getByRole('heading', { name: 'Kitchen & Table' }).waitFor();
   // The arrival's effects have run by the second frame after it.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { type AnyClient, ApiKeyStrategy, createClient, products } from '@shopkit/sdk';
 import type { Page } from 'playwright-core';
 import { beforeAll, expect, it } from 'vitest';
-import { focused, newPage, setupStorefront } from './browser.ts';
+import { focused, newPage, setupStorefront, slowCpu } from './browser.ts';
 import { answerConfirm, describedBy, edit, newProduct, openConsole } from './console.ts';
 
 const shop = setupStorefront();
@@ -338,8 +338,7 @@ it('gives the focus back to the Edit link of the product left, on Back from its 
   // On a slow device (the CPU slowed 6 times): the filter's URL, which follows the field in a
   // transition, landed after Enter on the Edit link, and the list took that for an arrival: the
   // product to focus on Back was forgotten, and the focus went to the page's main part.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+  const restore = await slowCpu(page, 6);
   await page.getByLabel('Filter by name').fill('linen');
   await page.waitForURL(/[?&]q=linen/);
   await page.getByRole('link', { name: 'Edit Linen Trousers', exact: true }).focus();
@@ -347,7 +346,7 @@ it('gives the focus back to the Edit link of the product left, on Back from its 
   await page.getByRole('heading', { name: 'Edit Linen Trousers' }).waitFor();
   await page.goBack();
   await expect.poll(() => focused(page)).toBe('A Edit Linen Trousers');
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await restore();
 
   await page.getByRole('link', { name: 'Edit Linen Shirt', exact: true }).focus();
   await page.keyboard.press('Enter');

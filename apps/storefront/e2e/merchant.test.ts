@@ -10,7 +10,7 @@
  */
 import { type AnyClient, ApiKeyStrategy, createClient, type Product, products } from '@shopkit/sdk';
 import { beforeAll, expect, it } from 'vitest';
-import { axeViolations, newPage, setupStorefront } from './browser.ts';
+import { axeViolations, newPage, setupStorefront, slowCpu } from './browser.ts';
 import { answerConfirm, edit, newProduct, openConsole } from './console.ts';
 
 const shop = setupStorefront();
@@ -310,10 +310,9 @@ it('sees every product when there are more than 100', { timeout: 120_000 }, asyn
   // The Products tab from the filtered list, on a slow device (the CPU slowed 30 times, as a loaded
   // machine did): the name typed once the list shows stays typed. The list took the tab's URL in
   // an effect, run after it was shown, and cleared the filter typed in between (about 3 runs in 4).
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 30 });
+  const restore = await slowCpu(page, 30);
   await edit(page, 'Zz Filler 100');
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await restore();
   await page.getByLabel('Name').waitFor();
 
   await page.getByRole('link', { name: 'Collections' }).click();
