@@ -15,7 +15,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { cartResets, shopkitKeys } from './keys.ts';
+import { resetsOf, shopkitKeys } from './keys.ts';
 import { useOnce } from './once.ts';
 import { holds, useShopkit } from './provider.tsx';
 import { noting, retry, type ShopkitHookError } from './retry.ts';
@@ -184,7 +184,7 @@ function useCartMutation<V>(
       const first = pendingThrough(qc, client).length === 1;
       await qc.cancelQueries({ queryKey: shopkitKeys.cart, exact: true });
       const previous = qc.getQueryData<Cart | null>(shopkitKeys.cart);
-      const resets = cartResets.get(qc) ?? 0;
+      const resets = resetsOf(qc);
       const known = settled.get(qc);
       if (first || known?.client !== client || known.resets !== resets)
         settled.set(qc, { cart: previous, client, resets });
@@ -215,7 +215,7 @@ function useCartMutation<V>(
       // It failed while being made, after its optimistic change was shown (its session could not be
       // read: a token storage that failed), so it has no context: back to the server's cart all the
       // same. Left as it was, the pending line stayed on screen for as long as the refetch failed too.
-      else if (!context && base && holds(qc, base.client) && base.resets === (cartResets.get(qc) ?? 0))
+      else if (!context && base && holds(qc, base.client) && base.resets === resetsOf(qc))
         qc.setQueryData(shopkitKeys.cart, base.cart);
       return qc.invalidateQueries({ queryKey: shopkitKeys.cart });
     },
@@ -290,7 +290,7 @@ async function sessionOf(client: AnyClient): Promise<Pick<CartContext, 'session'
  * storage (which moves no epoch of this tab's strategy).
  */
 const moved = (qc: QueryClient, { client, session, resets }: CartContext) =>
-  (session !== undefined && (client.auth?.epoch ?? 0) > session) || (cartResets.get(qc) ?? 0) !== resets;
+  (session !== undefined && (client.auth?.epoch ?? 0) > session) || resetsOf(qc) !== resets;
 
 /** A product without options is stored with the all-zero variant: the same item as one sent without. */
 const NO_VARIANT = '00000000-0000-0000-0000-000000000000';

@@ -21,9 +21,11 @@ export const shopkitKeys = {
  * not the new one: its answer is not shown (see `useCartMutation`).
  */
 export const cartResets = new WeakMap<QueryClient, number>();
+/** How many times `qc`'s cached cart was dropped for a new session (see {@link cartResets}). */
+export const resetsOf = (qc: QueryClient) => cartResets.get(qc) ?? 0;
 
 /** Drops the cached cart (and its estimates) for a new session: never shown to whoever is next. */
 export function resetCart(qc: QueryClient) {
-  cartResets.set(qc, (cartResets.get(qc) ?? 0) + 1);
+  cartResets.set(qc, resetsOf(qc) + 1);
   return qc.resetQueries({ queryKey: shopkitKeys.cart });
 }
