@@ -397,19 +397,15 @@ export function estimate(state: CartState, input: EstimateInput, now: Date) {
   if (!chosen && input.selectedShippingOption && choices.length) {
     // An option of that code under another carrier: the carrier is at fault, not the code (which
     // the list of codes named as available).
-    const code = choices.find((c) => c.code === input.selectedShippingOption!.code);
+    const other = choices.find((c) => c.code === input.selectedShippingOption!.code);
     throw invalid([
-      code
-        ? {
-            field: 'selectedShippingOption.carrierId',
-            description: `is not the carrier of the shipping option ${code.code}; its carrier is ${code.carrierId}`,
-            violatedRule: 'VALIDATION',
-          }
-        : {
-            field: 'selectedShippingOption.code',
-            description: `is not an available shipping option; choose one of ${choices.map((c) => c.code).join(', ')}`,
-            violatedRule: 'VALIDATION',
-          },
+      {
+        field: `selectedShippingOption.${other ? 'carrierId' : 'code'}`,
+        description: other
+          ? `is not the carrier of the shipping option ${other.code}; its carrier is ${other.carrierId}`
+          : `is not an available shipping option; choose one of ${choices.map((c) => c.code).join(', ')}`,
+        violatedRule: 'VALIDATION',
+      },
     ]);
   }
   chosen ??= choices[0];
