@@ -57,16 +57,23 @@ export function rawRequest(msg: Record<string, unknown>): Record<string, unknown
 const json = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
 const CONTENT_TYPE = { key: 'Content-Type', value: 'application/json' };
 
-/** Runs a handler on a raw-HTTP request's inner body and wraps its answer or its platform error. */
-export async function rawAnswer(run: () => Promise<unknown>): Promise<RawAnswer> {
+/**
+ * Runs a handler on a raw-HTTP request's inner body and wraps its answer or its platform error,
+ * with `headers` in either (a token answer's `Cache-Control: no-store`, checklist 42: the envelope
+ * is the HTTP answer a caller may pass on as it is).
+ */
+export async function rawAnswer(
+  run: () => Promise<unknown>,
+  headers: Record<string, string> = {},
+): Promise<RawAnswer> {
+  const list = (more: Record<string, string> = {}) => [
+    CONTENT_TYPE,
+    ...Object.entries({ ...headers, ...more }).map(([key, value]) => ({ key, value })),
+  ];
   try {
-    return { body: json(await run()), statusCode: 200, headers: [CONTENT_TYPE] };
+    return { body: json(await run()), statusCode: 200, headers: list() };
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    return {
-      body: json(e.toJSON()),
-      statusCode: e.status,
-      headers: [CONTENT_TYPE, ...Object.entries(e.headers).map(([key, value]) => ({ key, value }))],
-    };
+    return { body: json(e.toJSON()), statusCode: e.status, headers: list(e.headers) };
   }
 }

@@ -226,10 +226,12 @@ const storableInput: MiddlewareHandler = async (c, next) => {
   await next();
 };
 
+/** The headers of a response that carries tokens (checklist 42, RFC 6749 §5.1). */
+export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
+
 /** Marks a response that carries tokens as not cacheable (checklist 42, RFC 6749 §5.1). */
 export function noStore(c: Context) {
-  c.header('Cache-Control', 'no-store');
-  c.header('Pragma', 'no-cache');
+  for (const [k, v] of Object.entries(NO_STORE)) c.header(k, v);
 }
 
 /** The hosted pages' forms are small; a larger form is refused before it is parsed. */

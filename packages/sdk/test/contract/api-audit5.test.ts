@@ -36,6 +36,10 @@ describe.each(testBackends())('calls as the spec names them, audit 5 (%s)', (bac
       [{ customFields: [{ name: 'since', value: { dateValue: 'not a date' } }] }, 'customFields'],
       [{ phones: '555 0100' }, 'phones'],
       [{ birthdate: '1 May 1990' }, 'birthdate'],
+      // Days that are not on the calendar (they were stored as they came).
+      [{ birthdate: '2020-13-45' }, 'birthdate'],
+      [{ birthdate: '2021-02-29' }, 'birthdate'],
+      [{ customFields: [{ name: 'since', value: { dateValue: '2021-02-29T00:00:00Z' } }] }, 'customFields'],
     ] as const) {
       const email = `profile-${++n}-${backend}@example.test`;
       const r = await client.identity.register({

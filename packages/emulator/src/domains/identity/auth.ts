@@ -78,6 +78,13 @@ const captchaTokens = z
   .array(z.record(z.string(), z.string().max(4096)))
   .max(4)
   .optional();
+/** Whether `YYYY-MM-DD` names a day that exists (`Date.parse` takes 2021-02-29 as 1 March). */
+const onCalendar = (ymd: string) => {
+  const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
+  const day = new Date(0);
+  day.setUTCFullYear(y, m - 1, d);
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+};
 /** A profile's custom value (wire §5.5): one of its kinds, a date as an ISO-8601 timestamp. */
 const customValue: z.ZodType = z.lazy(() =>
   z.object({
@@ -86,7 +93,7 @@ const customValue: z.ZodType = z.lazy(() =>
     dateValue: z
       .string()
       .refine(
-        (v) => /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)),
+        (v) => /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)) && onCalendar(v.slice(0, 10)),
         'must be an ISO-8601 timestamp',
       )
       .optional(),
@@ -136,6 +143,7 @@ const profile = z
     birthdate: z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as YYYY-MM-DD')
+      .refine(onCalendar, 'must be a date on the calendar')
       .optional(),
     slug: z.string().max(255).optional(),
     subscription: z.boolean().optional(),

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { Emulator, Identity } from '../../context.ts';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto.ts';
-import { appError } from '../../http/errors.ts';
+import { ApiError, appError } from '../../http/errors.ts';
 import { rawRequest } from '../../http/raw.ts';
 import { FAMILY, noStore, type Router } from '../../http/router.ts';
 import { parseMessage, z } from '../../http/validate.ts';
@@ -413,7 +413,12 @@ export function oauthRoutes(router: Router, emu: Emulator) {
           none,
           undefined,
           { recordEvent: false },
-        ).catch(() => undefined);
+          // Refused (an unknown client): the page says so. Storage that fails is not that: it
+          // answers as any call the storage fails does (503), not "Unknown client" and a 400.
+        ).catch((e: unknown) => {
+          if (e instanceof ApiError) return undefined;
+          throw e;
+        });
         if (!created)
           return htmlPage(c, 'Invalid login request', '<p class="error">Unknown client.</p>', 400);
         session = await authSession(emu, created.redirectSession.id);

@@ -13,7 +13,7 @@ import { derive, deriveUuid, hashToken, newId, newToken } from '../../crypto.ts'
 import type { Sql } from '../../db/index.ts';
 import { appError, forbidden, tooMany } from '../../http/errors.ts';
 import { rawAnswer, rawRequest } from '../../http/raw.ts';
-import { FAMILY, noStore } from '../../http/router.ts';
+import { FAMILY, NO_STORE, noStore } from '../../http/router.ts';
 import { z } from '../../http/validate.ts';
 import { getSettings, memberById } from '../identity/store.ts';
 
@@ -580,8 +580,9 @@ export const platform: Domain = {
           return handler(emu, body, { headers: c.req.raw.headers, address: remoteAddress(c) });
         };
         // The generated oauth module's raw-HTTP envelope (wire §5.6), or the strategies' plain JSON.
+        // The envelope's answer carries the tokens, so its own headers say no-store too.
         const inner = rawRequest(msg);
-        return inner ? rawAnswer(() => grant(inner)) : grant(msg);
+        return inner ? rawAnswer(() => grant(inner), NO_STORE) : grant(msg);
       },
     });
   },
