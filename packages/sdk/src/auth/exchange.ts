@@ -11,6 +11,25 @@ import { ShopkitError } from '../http/errors.ts';
 import type { OAuthStrategyApi } from './oauth.ts';
 import { TokenRole, type Tokens } from './tokens.ts';
 
+/**
+ * The client's `OAuthStrategy`. A client without one is refused with a `ShopkitError`
+ * `OAUTH_REQUIRED`, reported to `onError` as a failure of the call at `path` it stops.
+ */
+export function oauth(client: AnyClient, path = '/oauth2/token'): OAuthStrategyApi {
+  const s = client.auth as OAuthStrategyApi | undefined;
+  if (!s?.tokenRequest)
+    fail(
+      client,
+      new ShopkitError('This call needs a client created with OAuthStrategy', {
+        code: 'OAUTH_REQUIRED',
+        description: 'An OAuthStrategy client is required',
+      }),
+      'POST',
+      path,
+    );
+  return s;
+}
+
 /** Reports a failure of a token exchange to `onError`, then throws it. */
 export const tokenFailure = (client: AnyClient, message: string, code: string, cause?: unknown): never =>
   fail(client, new ShopkitError(message, { code, description: message, cause }), 'POST', '/oauth2/token');

@@ -10,8 +10,7 @@ import { fail } from '../http/engine.ts';
 import { ShopkitError, systemError } from '../http/errors.ts';
 import type { CallOptions } from '../http/op.ts';
 import { createRedirectSession, type RedirectSessionOptions } from '../modules/redirects.ts';
-import { exchangeCode } from './exchange.ts';
-import type { OAuthStrategyApi } from './oauth.ts';
+import { exchangeCode, oauth } from './exchange.ts';
 import { generateChallenge, generateState, generateVerifier } from './pkce.ts';
 import { REDIRECT_SESSION_PATH } from './return-url.ts';
 import type { Tokens } from './tokens.ts';
@@ -63,7 +62,10 @@ export async function getMemberTokensForDirectLogin(
       'GET',
       '/oauth2/authorize',
     );
-  const auth = client.auth as OAuthStrategyApi;
+  // A client without `OAuthStrategy` (an API key's, or none) is told so: it was a `TypeError`
+  // reading its client id, or a redirect session sent with none and the frame's code then
+  // exchanged by no strategy (checklist 34).
+  const auth = oauth(client, REDIRECT_SESSION_PATH);
   const codeVerifier = generateVerifier();
   const state = generateState();
   const fullUrl = await sessionUrl(client, {

@@ -337,12 +337,13 @@ export async function exchange<R = any>(
   // Reads without a signal or an API key of their own may share, within one auth epoch (see
   // `AuthStrategy.epoch`) and between the same writes (`w`, counted by `send`, shared with derived
   // clients): a read made after a write must not get an answer from before it. Calls with their
-  // own headers or timeout share only with identical ones.
+  // own headers or timeout share only with identical ones (a timeout of 0 too, which shared with
+  // the client's: a read joining it timed out at once with it).
   const key =
     method === 'GET' && !init.signal && !init.apiKey
       ? // A template, not an array joined: joining cost get-cart 2 points of raw in memory.
-        `${client.auth?.epoch} ${client._.s.w} ` +
-        (init.headers || init.timeoutMs ? url + JSON.stringify([init.headers, init.timeoutMs]) : url)
+        `${client.auth?.epoch} ${client._.s.w} ${init.timeoutMs} ` +
+        (init.headers ? url + JSON.stringify(init.headers) : url)
       : '';
   try {
     if (!METHODS.includes(method))

@@ -4,8 +4,7 @@
  * `createClient({ auth: OAuthStrategy({clientId}), modules: { identity } })`.
  * @module
  */
-import { exchangeCode, tokenFailure } from '../auth/exchange.ts';
-import type { OAuthStrategyApi } from '../auth/oauth.ts';
+import { exchangeCode, oauth, tokenFailure } from '../auth/exchange.ts';
 import { generateChallenge, generateState, generateVerifier } from '../auth/pkce.ts';
 import { allowedReturnOrigins, REDIRECT_SESSION_PATH, returnUrlProblem } from '../auth/return-url.ts';
 import { sessionUrl } from '../auth/silent.ts';
@@ -16,7 +15,7 @@ import {
   ApplicationError,
   type FieldViolation,
   isNetworkError,
-  ShopkitError,
+  type ShopkitError,
   ValidationError,
 } from '../http/errors.ts';
 import { type CallOptions, op } from '../http/op.ts';
@@ -182,16 +181,6 @@ const remembered = new WeakMap<object, { loginState: LoginState; stateToken?: st
  * logout, leaves no verification pending for the next `processVerification`.
  */
 const forget = (client: AnyClient) => client.auth && remembered.delete(client.auth);
-
-function oauth(client: AnyClient): OAuthStrategyApi {
-  const s = client.auth as OAuthStrategyApi | undefined;
-  if (!s?.tokenRequest)
-    throw new ShopkitError('This call needs a client created with OAuthStrategy', {
-      code: 'OAUTH_REQUIRED',
-      description: 'An OAuthStrategy client is required',
-    });
-  return s;
-}
 
 /**
  * States this SDK cannot take further, but which an application can tell apart: the spec's
@@ -413,7 +402,9 @@ export const sendPasswordResetEmail = async (
     {
       email,
       language,
-      redirect: redirectUri ? { url: redirectUri, clientId: oauth(client).clientId } : undefined,
+      redirect: redirectUri
+        ? { url: redirectUri, clientId: oauth(client, SEND_EMAIL_PATH).clientId }
+        : undefined,
     },
     options,
   );
@@ -836,7 +827,7 @@ export async function getAuthUrl(
       auth: {
         authRequest: {
           redirectUri: data.redirectUri,
-          clientId: oauth(client).clientId,
+          clientId: oauth(client, REDIRECT_SESSION_PATH).clientId,
           codeChallenge: data.codeChallenge,
           codeChallengeMethod: 'S256',
           responseMode: options.responseMode ?? 'fragment',
@@ -977,7 +968,7 @@ export async function logout(
   originalUrl?: string,
   call?: CallOptions,
 ): Promise<{ logoutUrl?: string; warning?: ShopkitError }> {
-  const s = oauth(client);
+  const s = oauth(client, REDIRECT_SESSION_PATH);
   let logoutUrl: string | undefined;
   let warning: ShopkitError | undefined;
   // Checked for visitors too, who send nothing: the same call must not pass or fail by role.
