@@ -102,3 +102,25 @@ describe('identity calls that need OAuthStrategy, on a client without it', () =>
     ]);
   });
 });
+
+describe("parseFromUrl's address-bar cleanup", () => {
+  // Checklist 11 takes the code and state out of the address bar. It rewrote the page's other
+  // parameters too, re-encoded by `URLSearchParams` (`a%20b` became `a+b`, `flag` became `flag=`),
+  // which a page that reads its own address may not read the same.
+  it.each(['query', 'fragment'] as const)('takes out only the OAuth parameters (%s)', (mode) => {
+    const g = globalThis as { location?: unknown; history?: unknown };
+    const mark = mode === 'query' ? '?' : '#';
+    const page = `https://shop.test/account${mark}q=a%20b&flag&code=C0DE&state=ST&x=%2F~`;
+    const replaced: string[] = [];
+    g.location = { href: page };
+    g.history = { state: null, replaceState: (_s: unknown, _t: string, url: string) => replaced.push(url) };
+    try {
+      const client = createClient({ baseUrl: 'http://h' });
+      expect(identity.parseFromUrl(client, undefined, mode)).toMatchObject({ code: 'C0DE', state: 'ST' });
+      expect(replaced).toEqual([`https://shop.test/account${mark}q=a%20b&flag&x=%2F~`]);
+    } finally {
+      delete g.location;
+      delete g.history;
+    }
+  });
+});

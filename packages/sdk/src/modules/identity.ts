@@ -872,10 +872,19 @@ export function parseFromUrl(
     error: get('error'),
     errorDescription: get('error_description'),
   };
-  // Take code and state out of the address bar once read (checklist 11).
+  // Take code and state out of the address bar once read (checklist 11), and nothing else: the
+  // page's other parameters stay as they were written (re-encoded, `a%20b` became `a+b`).
   if (loc && u.href === loc.href && (p.has('code') || p.has('state'))) {
-    for (const k of ['code', 'state', 'error', 'error_description']) p.delete(k);
-    const rest = p.toString();
+    const rest = (responseMode === 'query' ? u.search : u.hash)
+      .slice(1)
+      .split('&')
+      .filter(
+        (s) =>
+          !['code', 'state', 'error', 'error_description'].includes(
+            new URLSearchParams(s).keys().next().value!,
+          ),
+      )
+      .join('&');
     if (responseMode === 'query') u.search = rest;
     else u.hash = rest;
     globalThis.history?.replaceState(history.state, '', u.href);
