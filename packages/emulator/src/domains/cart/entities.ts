@@ -59,7 +59,8 @@ export function checkoutEntity(id: string, doc: CheckoutDoc, w: Wire, now: Date)
 /**
  * A new order in the platform's order shape (`GET /ecom/v1/orders/{id}`): the buyer's name and
  * address are the recipient details and, unless the buyer picks the order up, the shipping
- * destination; the billing details are the checkout's billing address, else that address;
+ * destination; the billing details are the checkout's billing address, else that address (and
+ * that address when nothing ships: the page asked for the billing address);
  * `shippingInfo` is the chosen option with its cost as orders state it (`discount`, where
  * estimates say `totalDiscount`).
  */
@@ -71,7 +72,13 @@ export function orderEntity(
   address: RestAddress,
   now: Date,
 ) {
-  const contactDetails = { firstName: buyer.firstName, lastName: buyer.lastName };
+  // The names typed on the page over the checkout's contact details: its phone, company and VAT
+  // id (which `checkout_created` carried) stay the buyer's.
+  const contactDetails = {
+    ...(checkout.doc.contactInfo?.contactDetails as ContactDetails | undefined),
+    firstName: buyer.firstName,
+    lastName: buyer.lastName,
+  };
   const ship = w.shippingInfo.selectedCarrierServiceOption;
   const { visitorId, memberId } = w.cart.buyerInfo as { visitorId?: string; memberId?: string };
   const at = now.toISOString();
@@ -90,8 +97,9 @@ export function orderEntity(
     priceSummary: { ...w.priceSummary, totalPrice: w.priceSummary.total },
     // The billing address the checkout was made with, else the address typed on the page (the
     // page asks for one address only): typed over it, the order forgot a billing address its
-    // checkout (and `checkout_created`) carried.
-    billingInfo: withContact(checkout.doc.billingAddress ?? address, contactDetails),
+    // checkout (and `checkout_created`) carried. When nothing ships (no shipping option), the
+    // page's address is the billing address: the one the buyer typed there is the order's.
+    billingInfo: withContact((ship ? checkout.doc.billingAddress : undefined) ?? address, contactDetails),
     ...(ship
       ? {
           shippingInfo: {

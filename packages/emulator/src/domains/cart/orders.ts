@@ -59,6 +59,8 @@ export interface CheckoutForm {
   firstName: string;
   lastName: string;
   addressLine: string;
+  /** The second line of the address (an apartment, a suite); optional. */
+  addressLine2: string;
   city: string;
   postalCode: string;
   country: string;
@@ -173,21 +175,46 @@ function orderMail(to: string, number: number, est: Estimate) {
 /** The shipping address typed on the checkout page. */
 export const formAddress = (form: CheckoutForm): RestAddress => ({
   addressLine: form.addressLine,
+  ...(form.addressLine2 ? { addressLine2: form.addressLine2 } : {}),
   city: form.city,
   postalCode: form.postalCode,
   country: form.country,
   ...(form.subdivision ? { subdivision: form.subdivision } : {}),
 });
 
-/** The checkout form as the page first shows it: the checkout's e-mail, address and names. */
-export function formFrom(co: CheckoutRow): CheckoutForm {
-  const a = co.doc.shippingAddress ?? co.doc.contactInfo?.address ?? {};
+/** Where a checkout ships: its shipping address, else the cart's contact address. */
+const shipsTo = (co: CheckoutRow): RestAddress => co.doc.shippingAddress ?? co.doc.contactInfo?.address ?? {};
+
+/**
+ * Whether anything a priced checkout holds ships (it has shipping options). When nothing does (its
+ * items are digital: gift cards, downloads), the page's address is the billing address.
+ */
+export const shipsAnything = (est: Estimate) => est.wire.shippingInfo.carrierServiceOptions.length > 0;
+
+/**
+ * The checkout's address the page fills its form in with: where it ships, else (nothing ships) its
+ * billing address, else that.
+ */
+const formSource = (co: CheckoutRow, ships: boolean): RestAddress =>
+  (ships ? undefined : co.doc.billingAddress) ?? shipsTo(co);
+
+/**
+ * The checkout form as the page first shows it: the checkout's e-mail, address and names. An
+ * address given as its street parts only (`streetAddress`, no `addressLine`) fills the Address
+ * field with them (the buyer had to type it again), its `apt` the second line.
+ */
+export function formFrom(co: CheckoutRow, ships: boolean): CheckoutForm {
+  const a = formSource(co, ships);
+  const street = a.streetAddress;
+  const streetLine =
+    [street?.number, street?.name].filter((x) => x?.trim()).join(' ') || street?.formattedAddressLine || '';
   const cd = (co.doc.contactInfo?.contactDetails ?? {}) as Record<string, string | undefined>;
   return {
     email: co.doc.email ?? '',
     firstName: cd.firstName ?? '',
     lastName: cd.lastName ?? '',
-    addressLine: a.addressLine ?? '',
+    addressLine: a.addressLine ?? streetLine,
+    addressLine2: a.addressLine2 ?? street?.apt ?? '',
     city: a.city ?? '',
     postalCode: a.postalCode ?? '',
     country: a.country ?? '',
@@ -198,8 +225,8 @@ export function formFrom(co: CheckoutRow): CheckoutForm {
 /** An address of the form as it is compared: trimmed, country and subdivision in upper case. */
 const addressKey = (a: RestAddress) =>
   JSON.stringify(
-    [a.addressLine, a.city, a.postalCode, a.country, a.subdivision].map((x, i) =>
-      i >= 3 ? (x ?? '').trim().toUpperCase() : (x ?? '').trim(),
+    [a.addressLine, a.addressLine2, a.city, a.postalCode, a.country, a.subdivision].map((x, i) =>
+      i >= 4 ? (x ?? '').trim().toUpperCase() : (x ?? '').trim(),
     ),
   );
 
@@ -210,9 +237,9 @@ const addressKey = (a: RestAddress) =>
  * estimate was), while its form holds the cart's contact address: priced at that instead, an
  * untouched "Place order" came back as "the total is now …".
  */
-export function pricingAddress(co: CheckoutRow, form: CheckoutForm): RestAddress | undefined {
+export function pricingAddress(co: CheckoutRow, form: CheckoutForm, ships: boolean): RestAddress | undefined {
   const typed = formAddress(form);
-  return addressKey(typed) === addressKey(formAddress(formFrom(co))) ? undefined : typed;
+  return addressKey(typed) === addressKey(formAddress(formFrom(co, ships))) ? undefined : typed;
 }
 
 /** The units an order takes from the stores catalog: one change per catalog line. */
@@ -272,8 +299,14 @@ export async function placeOrder(
           sql,
           taken.map((t) => t.productId),
         );
-        const shippingAddress = formAddress(form);
-        const est = await priceCheckout(emu, sql, co, pricingAddress(co, form));
+        // Whether anything ships depends on the items only: the checkout's own pricing tells.
+        const own = await priceCheckout(emu, sql, co);
+        const ships = shipsAnything(own);
+        // An untouched form is the checkout's own address, which ships whole: the fields the page
+        // shows of it dropped its street parts, geocode and formatted address.
+        const typed = pricingAddress(co, form, ships);
+        const address = typed ?? formSource(co, ships);
+        const est = typed ? await priceCheckout(emu, sql, co, typed) : own;
         if (est.wire.violations.length)
           return {
             kind: 'unavailable' as const,
@@ -293,7 +326,7 @@ export async function placeOrder(
           };
         const orderId = newId();
         const now = emu.now();
-        const order = orderEntity(orderId, co, est.wire, form, shippingAddress, now);
+        const order = orderEntity(orderId, co, est.wire, form, address, now);
         const [{ number }] = (await sql.query<{ number: number }>(
           `INSERT INTO orders (id, checkout_id, owner_kind, owner_id, doc, created_at)
            VALUES ($1, $2, $3, $4, $5, $6) RETURNING number`,

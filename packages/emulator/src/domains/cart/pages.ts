@@ -37,6 +37,7 @@ import {
   priceCheckout,
   pricingAddress,
   sameBuyer,
+  shipsAnything,
   summary,
 } from './orders.ts';
 import { isCountryCode } from './pricing.ts';
@@ -45,11 +46,15 @@ const FORM_FIELDS: Array<[keyof CheckoutForm, string, string]> = [
   ['firstName', 'First name', 'given-name'],
   ['lastName', 'Last name', 'family-name'],
   ['addressLine', 'Address', 'address-line1'],
+  ['addressLine2', 'Apartment, suite, etc. (optional)', 'address-line2'],
   ['city', 'City', 'address-level2'],
   ['postalCode', 'Postal code', 'postal-code'],
   ['subdivision', 'State or region (optional, e.g. US-NY)', 'address-level1'],
   ['country', 'Country (two-letter code, e.g. US)', 'country'],
 ];
+
+/** The fields of the form a buyer may leave empty. */
+const OPTIONAL_FIELDS: Array<keyof CheckoutForm> = ['addressLine2', 'subdivision'];
 
 /**
  * A callback URL of the session that may be followed: allowed for the session's client (see
@@ -158,7 +163,13 @@ interface FormError {
  * starts on the first one, else on the list of what was wrong: a keyboard or screen reader user
  * began at the top of the page with nothing saying which field to fix.
  */
-function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: FormError[], total: string) {
+function formHtml(
+  session: StoredRedirectSession,
+  form: CheckoutForm,
+  errors: FormError[],
+  total: string,
+  ships: boolean,
+) {
   const firstField = errors[0]?.fields?.[0];
   const errorOf = (name: keyof CheckoutForm) => errors.findIndex((e) => e.fields?.includes(name));
   const input = (name: keyof CheckoutForm, attrs: string) => {
@@ -172,7 +183,7 @@ function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: Fo
   };
   const field = ([name, label, auto]: [keyof CheckoutForm, string, string]) =>
     `<label for="f-${name}">${h(label)}</label>` +
-    input(name, `autocomplete="${auto}"${name === 'subdivision' ? '' : ' required'}`);
+    input(name, `autocomplete="${auto}"${OPTIONAL_FIELDS.includes(name) ? '' : ' required'}`);
   return (
     (errors.length
       ? `<div role="alert" class="error" tabindex="-1"${firstField ? '' : ' autofocus'}><p>The order was not placed:</p><ul>` +
@@ -183,7 +194,7 @@ function formHtml(session: StoredRedirectSession, form: CheckoutForm, errors: Fo
     `<input type="hidden" name="total" value="${h(total)}">` +
     '<fieldset><legend>Contact</legend>' +
     `<label for="f-email">E-mail</label>${input('email', 'type="email" autocomplete="email" required')}` +
-    '</fieldset><fieldset><legend>Shipping address</legend>' +
+    `</fieldset><fieldset><legend>${ships ? 'Shipping address' : 'Billing address'}</legend>` +
     FORM_FIELDS.map(field).join('') +
     '</fieldset><button type="submit">Place order</button></form>'
   );
@@ -207,8 +218,12 @@ async function checkoutPage(
   if (!co || !sameBuyer(session, co)) return checkoutNotFound(emu, c, session);
   const cartBack = await cartBackUrl(emu, session);
   if (co.status === 'COMPLETED') return placedPage(emu, c, session, co);
-  const pricedAt = form && isCountryCode(form.country) ? pricingAddress(co, form) : undefined;
-  const est = await priceCheckout(emu, emu.db, co, pricedAt);
+  // Whether anything ships depends on the items only: the checkout's own pricing tells. When
+  // nothing does (gift cards, downloads), the form asks for the billing address, not a shipping one.
+  const own = await priceCheckout(emu, emu.db, co);
+  const ships = shipsAnything(own);
+  const pricedAt = form && isCountryCode(form.country) ? pricingAddress(co, form, ships) : undefined;
+  const est = pricedAt ? await priceCheckout(emu, emu.db, co, pricedAt) : own;
   const next = await afterOrderUrl(emu, session);
   // Items that cannot be ordered as they are (sold out, fewer in stock, gone from the store) are
   // said when the page opens: it showed a summary without a word of them (a line gone counted as
@@ -224,7 +239,7 @@ async function checkoutPage(
     'Checkout',
     `<section aria-label="Order summary"><h2>Order summary</h2>${summaryHtml(est)}</section>` +
       blocked +
-      formHtml(session, form ?? formFrom(co), errors, est.wire.priceSummary.total.amount) +
+      formHtml(session, form ?? formFrom(co, ships), errors, est.wire.priceSummary.total.amount, ships) +
       (cartBack ? `<p><a href="${h(cartBack)}">Back to cart</a></p>` : ''),
     status,
     // The form posts here and is then redirected to the thank-you or post-flow URL (`afterOrderUrl`):
@@ -276,6 +291,7 @@ function readForm(body: Record<string, unknown>): CheckoutForm {
     firstName: get('firstName'),
     lastName: get('lastName'),
     addressLine: get('addressLine'),
+    addressLine2: get('addressLine2'),
     city: get('city'),
     postalCode: get('postalCode'),
     country: get('country').toUpperCase(),
