@@ -1,7 +1,7 @@
-import { shopkitKeys, useCheckout } from '@shopkit/react';
+import { shopkitKeys, useCartUpdating, useCheckout } from '@shopkit/react';
 import { ApplicationError } from '@shopkit/sdk';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type CheckoutChoices, checkoutVars, useCheckoutChoices } from '../checkout.ts';
 import { humanMessage } from '../errors.ts';
 
@@ -31,6 +31,14 @@ export function useCartCheckout() {
   const choices = useCheckoutChoices();
   const qc = useQueryClient();
   const [started, setStarted] = useState(false);
+  // The cart changed since the checkout failed (the line it was refused for removed, a quantity
+  // lowered): what it said of the cart before ("Remove the items marked") is not said of this one.
+  // Not while a checkout is on its way: its answer is still to be said.
+  const updating = useCartUpdating();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: as a cart change starts only
+  useEffect(() => {
+    if (updating && !checkout.isPending) setStarted(false);
+  }, [updating]);
   return {
     error: started ? checkout.error : null,
     busy: checkout.isPending || checkout.isSuccess,

@@ -1,5 +1,5 @@
 /** Loading skeletons, error states with retry, empty states. */
-import type { ReactNode } from 'react';
+import { type ReactNode, useLayoutEffect, useRef } from 'react';
 import { humanMessage } from '../errors.ts';
 
 export function Skeleton({ lines = 3, label = 'Loading' }: { lines?: number; label?: string }) {
@@ -52,8 +52,24 @@ export function ErrorState({
   /** What to say of the error, if not its `humanMessage`. */
   message?: string;
 }) {
+  // "Try again" pressed and answered: the error state goes, and its focused button with it. Focus
+  // goes to the nearest part of the page that takes it (a listing's results, the page's main), not
+  // to the page's body (where a keyboard or screen-reader user was told nothing of what came back).
+  // The cleanup of a layout effect runs while the button is still in the page.
+  const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = box.current;
+    return () => {
+      if (!el?.contains(document.activeElement)) return;
+      const home = el.parentElement?.closest<HTMLElement>('[tabindex="-1"]');
+      queueMicrotask(() => {
+        const active = document.activeElement;
+        if ((!active || active === document.body) && home?.isConnected) home.focus({ preventScroll: true });
+      });
+    };
+  }, []);
   return (
-    <div className="notice notice-error" role="alert">
+    <div ref={box} className="notice notice-error" role="alert">
       {page && <h1>{title}</h1>}
       <p>
         {!page && (

@@ -65,7 +65,7 @@ function Coupon({ dropped }: { dropped?: string }) {
   // The form and the coupon's line take each other's place: focus follows instead of falling to
   // the page (the line after an apply, the code box after a removal). Only then: arriving, the
   // page starts at its top, not in the code box.
-  const shown = coupon ? 'coupon' : 'form';
+  const shown = coupon ? 'coupon' : dropped ? 'dropped' : 'form';
   const wasShown = useRef(shown);
   useEffect(() => {
     if (wasShown.current === shown) return;
@@ -93,7 +93,7 @@ function Coupon({ dropped }: { dropped?: string }) {
     });
   };
   const onRemove = () => {
-    if (sending.current || !coupon) return;
+    if (sending.current || (!coupon && !dropped)) return;
     sending.current = true;
     remove.mutate(undefined, {
       onSettled: () => {
@@ -149,10 +149,26 @@ function Coupon({ dropped }: { dropped?: string }) {
             ? amountsAsMoney(humanMessage(apply.error), data?.currency)
             : applyHeld
               ? HELD.coupon
-              : dropped
-                ? `Your coupon no longer applies. ${dropped}`
-                : ''}
+              : dropped && remove.error
+                ? `The coupon was not removed: ${humanMessage(remove.error)}`
+                : removeHeld
+                  ? HELD.uncoupon
+                  : dropped
+                    ? `Your coupon no longer applies. ${dropped}`
+                    : ''}
       </p>
+      {/* The coupon that no longer applies stays on the cart (it applies again if the cart grows
+          back): the shopper can take it off, not only read why. */}
+      {dropped && (
+        <button
+          type="button"
+          className="link-button"
+          aria-disabled={busy || undefined}
+          onClick={busy ? undefined : onRemove}
+        >
+          {busy ? 'Removing coupon…' : 'Remove coupon'}
+        </button>
+      )}
     </form>
   );
 }
@@ -197,6 +213,20 @@ function Totals() {
     setCheckoutChoices({ ...choices, shipping: code, shippingTitle: title });
   };
   const form = useRef<HTMLFormElement>(null);
+  // A member's kept address is shown once their id is known, which may come after the form is
+  // shown with its defaults (a reload): the untouched form takes it, not "US" over totals estimated
+  // at the kept address (and a checkout then started for "US"). What the shopper typed stays.
+  // (A field the browser left untouched follows its new default by itself; one React set did not.)
+  const shownDefaults = useRef(dest ?? UNTOUCHED);
+  useEffect(() => {
+    const f = form.current;
+    const before = shownDefaults.current;
+    shownDefaults.current = dest ?? UNTOUCHED;
+    if (!f || !dest) return;
+    const shown = readDestination(f);
+    if (ADDRESS_FIELDS.every((k) => shown[k] === before[k] || shown[k] === dest[k]))
+      for (const k of ADDRESS_FIELDS) (f.elements.namedItem(k) as HTMLInputElement).value = dest[k];
+  }, [dest]);
   // What of the address is not taken (the storefront's check, or the platform's refusal), said
   // beside its field. A refusal answering a press of the shopper's takes the focus to the field;
   // one of an address kept from before (the page just opened) does not.
