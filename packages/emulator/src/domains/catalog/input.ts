@@ -419,11 +419,15 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
       s.inStock === read.inStock &&
       (s as { inventoryStatus?: unknown }).inventoryStatus === read.inventoryStatus;
     const inStock = echoed ? undefined : s.inStock;
-    next.variants = next.variants.map((v) => ({
-      ...v,
-      quantity: next.trackInventory ? (quantity ?? v.quantity ?? 0) : null,
-      inStock: inStock ?? (next.trackInventory ? (quantity ?? v.quantity ?? 0) > 0 : v.inStock),
-    }));
+    next.variants = next.variants.map((v) => {
+      const units = quantity ?? v.quantity ?? 0;
+      // A tracked variant is in stock while it has units (`variantInStock`): an `inStock` sent for
+      // it is not stored. Stored, it read as no change but moved `lastUpdated` with a
+      // `ProductChanged`, and came back when tracking was turned off (a product with units, out of stock).
+      return next.trackInventory
+        ? { ...v, quantity: units, inStock: units > 0 }
+        : { ...v, quantity: null, inStock: inStock ?? v.inStock };
+    });
   }
   return next;
 }

@@ -379,14 +379,15 @@ export async function queryStoreVariants(emu: Emulator, sql: Sql, who: Identity,
 }
 
 const idMsg = z.object({ id: z.string().min(1) }).strict();
+/**
+ * A media id. The platform's ids hold a tilde: `22e53e_…~mv2.jpg`, the typings'
+ * `nsplsh_…~mv2_d_4517_2992_s_4_2.jpg`. `.` and `..` are none: their URLs (`/media/..`) would be
+ * the emulator's root and `/media/`.
+ */
+const MEDIA_ID = /^(?!\.\.?$)[\w.~-]{1,200}$/;
 const mediaRef = z
   .object({
-    mediaId: z
-      .string()
-      // The platform's ids hold a tilde: `22e53e_…~mv2.jpg`, the typings' `nsplsh_…~mv2_d_4517_2992_s_4_2.jpg`.
-      // `.` and `..` are none: their URLs (`/media/..`) would be the emulator's root and `/media/`.
-      .regex(/^(?!\.\.?$)[\w.~-]{1,200}$/, 'must be a media id such as linen-shirt.svg')
-      .optional(),
+    mediaId: z.string().regex(MEDIA_ID, 'must be a media id such as linen-shirt.svg').optional(),
     url: z
       .url({ protocol: /^https?$/ })
       .max(2000)
@@ -704,8 +705,16 @@ export function productRoutes(router: Router, emu: Emulator) {
                 violatedRule: 'ONE_OF_ALIGNMENT',
               },
             ]);
+          // A URL of this emulator's own (a read product's `image.url`, copied to another product)
+          // is kept as its path, as a collection's own image is, and one of its media files is that
+          // media item: stored whole, it pointed at a dead origin once the emulator served on another
+          // port or host, and a cart line's image (`wix:image://v1/<id>`, loaded from `/media/<id>`)
+          // had an `ext-` id that names no media file.
+          const own = emu.absoluteUrl('/');
+          const path = m.url?.startsWith(own) ? m.url.slice(own.length - 1) : m.url;
+          const file = /^\/media\/([^/?#]+)$/.exec(path ?? '')?.[1];
           const item = mediaFrom(
-            m,
+            file && MEDIA_ID.test(file) ? { mediaId: file } : { ...m, url: path },
             (url) => `ext-${createHash('sha1').update(url).digest('hex').slice(0, 20)}`,
           );
           if (!next.media.some((x) => x.id === item.id)) next.media.push(item);
