@@ -11,6 +11,7 @@ import { actor, eventIdentity } from './actor.ts';
 import type { Domain, Emulator, EmulatorConfig } from './context.ts';
 import { checkDataDir, dataDirError, isDataDir } from './datadir.ts';
 import { type Db, migrate, openDb, storageUnavailable, transactionConflict } from './db/index.ts';
+import { MEDIA_ID } from './domains/catalog/products.ts';
 import { DOMAINS } from './domains/index.ts';
 import { clientOrigins, demoCredentials, identify } from './domains/platform/index.ts';
 import { limitBody } from './http/decode.ts';
@@ -188,11 +189,27 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   app.use('*', limitBody());
 
   app.get('/health', (c) => c.json({ ok: true }));
-  app.get('/media/:file', (c) => {
+  app.get('/media/:file', async (c) => {
     const file = c.req.param('file');
-    if (!/^[\w.-]+\.svg$/.test(file)) throw appError(404, 'MEDIA_NOT_FOUND', 'No such media file');
+    // An image added by its URL (`ext-<hash>`: the id a cart line's `wix:image://v1/<id>` names, and
+    // which a storefront loads from here) is sent to that URL, as stored on a product; it was a 404.
+    if (/^ext-[0-9a-f]{20}$/.test(file)) {
+      const [found] = await emu.db.query<{ url: string }>(
+        `SELECT m->>'url' AS url FROM products p, jsonb_array_elements(p.doc->'media') m
+         WHERE m->>'id' = $1 LIMIT 1`,
+        [file],
+      );
+      const to = found?.url;
+      if (!to || !(/^https?:\/\//i.test(to) || /^\/(?![/\\])/.test(to)))
+        throw appError(404, 'MEDIA_NOT_FOUND', 'No such media file');
+      c.header('Cache-Control', 'public, max-age=300');
+      return c.redirect(to, 302);
+    }
+    // Any media id the catalog takes (`MEDIA_ID`: the platform's `…~mv2.jpg`, a video's `.mp4`) is
+    // drawn from its name, as the demo's SVGs are: only `.svg` names were, the others a broken image.
+    if (!MEDIA_ID.test(file)) throw appError(404, 'MEDIA_NOT_FOUND', 'No such media file');
     c.header('Cache-Control', 'public, max-age=86400');
-    return c.body(placeholderSvg(file.replace(/\.svg$/, '')), 200, { 'Content-Type': 'image/svg+xml' });
+    return c.body(placeholderSvg(file.replace(/\.[^.]*$/, '')), 200, { 'Content-Type': 'image/svg+xml' });
   });
 
   for (const d of domains) d.routes(router, emu);

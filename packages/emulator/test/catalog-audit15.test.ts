@@ -6,7 +6,8 @@
  * `ext-` id put in a cart line's image named no media file the emulator serves. An in-stock flag sent
  * for a product that tracks inventory was stored though its units decide: the write moved
  * `lastUpdated` with a `ProductChanged` naming nothing else, and the flag came back when tracking
- * was turned off (a product with units read out of stock).
+ * was turned off (a product with units read out of stock). And `/media` served `.svg` names only:
+ * an image added by a platform-style id or by an outside URL (its `ext-` id) was a broken image.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORES_APP_ID } from '../src/domains/catalog/lookup.ts';
@@ -92,6 +93,34 @@ describe.each(testBackends())('catalog audit 15 (%s)', (backend) => {
     const removed = await owner('POST', `${W}/products/${id}/media/delete`, { id, mediaIds: [media[0].id] });
     expect(removed.status).toBe(200);
     expect((await storedMedia(id)).map((m) => m.url)).toEqual([elsewhere, '/media/linen-shirt.svg?v=2']);
+  });
+  it('serves every media id it takes: a platform-style id drawn, an image added by URL sent to its URL', async () => {
+    // Only `.svg` names were served: an image added by a platform-style id (`…~mv2.jpg`) and one added
+    // by an outside URL (its `ext-` id, which a cart line's image names) showed broken in a shop.
+    const id = await product('Audit15 served media');
+    const elsewhere = 'https://images.example.test/b.png';
+    const added = await owner('POST', `${W}/products/${id}/media`, {
+      id,
+      media: [{ mediaId: '22e53e_a1b2~mv2.jpg' }, { url: elsewhere }, { url: `${emu.url}/media/x.svg?v=3` }],
+    });
+    expect(added.status).toBe(200);
+    const [platformStyle, byUrl, ownPath] = await storedMedia(id);
+    const drawn = await fetch(`${emu.url}/media/${platformStyle!.id}`);
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await drawn.text()).toContain('<svg');
+    for (const [item, to] of [
+      [byUrl!, elsewhere],
+      [ownPath!, '/media/x.svg?v=3'],
+    ] as const) {
+      expect(item.id).toMatch(/^ext-/);
+      const sent = await fetch(`${emu.url}/media/${item.id}`, { redirect: 'manual' });
+      expect(sent.status).toBe(302);
+      expect(sent.headers.get('location')).toBe(to);
+    }
+    // An `ext-` id no product holds, and a name that is no media id, are still 404s.
+    expect((await fetch(`${emu.url}/media/ext-${'0'.repeat(20)}`)).status).toBe(404);
+    expect((await fetch(`${emu.url}/media/a%20b.svg`)).status).toBe(404);
   });
   it('stores no in-stock flag sent for a tracked product: nothing changes, nothing is told, and it stays in stock untracked', async () => {
     const id = await product('Audit15 tracked', { stock: { trackInventory: true, quantity: 4 } });

@@ -384,7 +384,7 @@ const idMsg = z.object({ id: z.string().min(1) }).strict();
  * `nsplsh_…~mv2_d_4517_2992_s_4_2.jpg`. `.` and `..` are none: their URLs (`/media/..`) would be
  * the emulator's root and `/media/`.
  */
-const MEDIA_ID = /^(?!\.\.?$)[\w.~-]{1,200}$/;
+export const MEDIA_ID = /^(?!\.\.?$)[\w.~-]{1,200}$/;
 const mediaRef = z
   .object({
     mediaId: z.string().regex(MEDIA_ID, 'must be a media id such as linen-shirt.svg').optional(),
