@@ -23,6 +23,9 @@ import { consoleTitle, unavailable, useMerchant, useUnsaved, useWrite } from './
 import { useAllProducts } from './Products.tsx';
 import { StaleList } from './Stale.tsx';
 
+/** The name of each product a change was applied to, by id. */
+type Names = ReadonlyMap<string, string>;
+
 export function Bulk() {
   useTitle(consoleTitle('Bulk edit'));
   const client = useMerchant();
@@ -44,11 +47,14 @@ export function Bulk() {
     adjust: (adjust, ids) => products.bulkAdjustProductProperty(client, adjust, ids),
   };
   const heading = useRef<HTMLHeadingElement>(null);
-  const apply = useWrite(async ({ c, ids, skipped }: { c: Change; ids: string[]; skipped: string[] }) => ({
-    c,
-    skipped,
-    result: await applyChange(calls, ids, c),
-  }));
+  const apply = useWrite(
+    async ({ c, ids, skipped, names }: { c: Change; ids: string[]; skipped: string[]; names: Names }) => ({
+      c,
+      skipped,
+      names,
+      result: await applyChange(calls, ids, c),
+    }),
+  );
   // The platform's refusal of the whole change: of the value, said beside it as the form's own check.
   const refused = apply.error ? whyRefused(apply.error) : undefined;
   const problem =
@@ -85,14 +91,19 @@ export function Bulk() {
     // On its way, it is no longer something leaving loses: another page of the console lets it
     // finish. A change edited meanwhile, or one that fails, is.
     setEdited(false);
-    apply.run({ c: change, ids, skipped }, undefined, (e) => {
+    // Each product's name as it was applied to: one deleted elsewhere meanwhile (it fails) has
+    // left the list read again after the change, and was named by its id.
+    const names: Names = new Map(chosen.map((p) => [p.id, p.name]));
+    apply.run({ c: change, ids, skipped, names }, undefined, (e) => {
       setEdited(true);
       if ('value' in whyRefused(e)) document.getElementById(`${id}-n`)?.focus();
     });
   };
   const done = apply.data;
   const r = done?.result.bulkActionMetadata;
-  const failed = done ? failures(done.result, done.c.prop, (pid) => byId.get(pid)?.name ?? pid) : [];
+  const failed = done
+    ? failures(done.result, done.c.prop, (pid) => byId.get(pid)?.name ?? done.names.get(pid) ?? pid)
+    : [];
   const places = mode === 'percentage' ? RATE_PLACES : PLACES[prop];
   return (
     <div className="panel">

@@ -200,7 +200,8 @@ export function Collections() {
   const open = openIn(params);
   const setOpen = (next: Record<string, number>) =>
     setParams(new URLSearchParams(openSearch(next)), { replace: true });
-  // Refused fields: the id of each (`${id}-name`, `${id}-${collection id}`, …) and why.
+  // Refused fields: the id of each (`${id}-name`, `${id}-${collection id}`, …) and why. One form's
+  // refusal leaves another's: its field still holds what was not saved.
   const [refused, setRefused] = useState<Record<string, string>>({});
   /**
    * Starts the write `f`; once it is saved and the console refreshed, says `said` and runs `saved`.
@@ -214,6 +215,12 @@ export function Collections() {
     if (busy) return;
     setDone('');
     setUnread(false);
+    // What was said beside the form's fields (refused, changed elsewhere) is about the send before:
+    // a second save that is stored said "Not saved" there still. Said again if refused again.
+    if (form)
+      setRefused((r) =>
+        Object.fromEntries(Object.entries(r).filter(([at]) => !form.contains(document.getElementById(at)))),
+      );
     sending.current = form ?? null;
     act.run(
       f,
@@ -229,7 +236,7 @@ export function Collections() {
           // Said next to the field; the list is read again, so a second save replaces what is
           // stored now with what the merchant typed, knowingly.
           act.reset();
-          setRefused({ [err.field]: err.words });
+          setRefused((r) => ({ ...r, [err.field]: err.words }));
           document.getElementById(err.field)?.focus();
           void refresh();
           return;
@@ -242,7 +249,7 @@ export function Collections() {
         if (gone(err)) return heading.current?.focus();
         const found = fields && refusal(err, fields);
         if (!found) return;
-        setRefused(found);
+        setRefused((r) => ({ ...r, ...found }));
         const first = Object.values(fields).find((k) => found[k]);
         if (first) document.getElementById(first)?.focus();
       },
@@ -271,7 +278,10 @@ export function Collections() {
   const taken = (name: string, field: string, self?: string) => {
     const other = list.data?.find((o) => o.id !== self && o.name.toLowerCase() === name.toLowerCase());
     if (!other) return false;
-    setRefused({ [field]: `Another collection is named “${other.name}”: give this one a name of its own.` });
+    setRefused((r) => ({
+      ...r,
+      [field]: `Another collection is named “${other.name}”: give this one a name of its own.`,
+    }));
     document.getElementById(field)?.focus();
     return true;
   };

@@ -1,4 +1,4 @@
-import { products, ShopkitError } from '@shopkit/sdk';
+import { products } from '@shopkit/sdk';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState, useSyncExternalStore } from 'react';
 import { NavLink, Route, Routes } from 'react-router';
@@ -8,6 +8,7 @@ import { Bulk } from './Bulk.tsx';
 import { Collections } from './Collections.tsx';
 import { forgetKey, merchantClient, readKey, saveKey } from './client.ts';
 import {
+  keyRefused,
   MerchantContext,
   mayLeave,
   type UnsavedForms,
@@ -16,10 +17,6 @@ import {
   useAskBeforeLeaving,
 } from './context.ts';
 import { ProductEditor, ProductList } from './Products.tsx';
-
-/** Whether the platform refused the key itself (not a call's fields): it has been replaced or revoked. */
-const keyRefused = (err: unknown) =>
-  err instanceof ShopkitError && (err.status === 401 || err.status === 403);
 
 /**
  * Whether a console read was refused for its key (kept in this tab from before `npm start` made a

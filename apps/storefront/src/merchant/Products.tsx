@@ -401,6 +401,18 @@ class QuantityChanged extends Error {
   }
 }
 
+/**
+ * A variant's price not sent: it was changed elsewhere (another tab or person, a bulk change)
+ * since the page read it.
+ */
+class PriceChanged extends Error {
+  constructor(readonly now: number) {
+    super(
+      `Changed elsewhere (another tab or person) since this page read it: it is now ${money(now)}. Not saved; save again to replace it with yours.`,
+    );
+  }
+}
+
 /** Asks before a save whose new options delete stored variants; true when it may go ahead. */
 function confirmOptions(product: Product, input: ProductInput, removeOptions: boolean) {
   if (removeOptions) return confirm(removeOptionsQuestion(product));
@@ -784,6 +796,11 @@ function Extras({ product }: { product: Product }) {
       ...rest,
       failed: (err) => {
         if (unanswered(err)) return lost?.();
+        // Said beside the field, with what is stored now, as the platform's refusals are.
+        if (err instanceof PriceChanged) {
+          act.reset();
+          return refuse(at, err.message);
+        }
         const text = refusedAt(err, fields);
         if (text) refuse(at, text);
       },
@@ -822,7 +839,15 @@ function Extras({ product }: { product: Product }) {
         {bad.text}
       </p>
     );
-  const setVariantPrice = (e: FormEvent<HTMLFormElement>, variantId: string, name: string) => {
+  // A variant's price as stored when a save of it was refused for being changed elsewhere: a second
+  // save replaces that price, knowingly.
+  const seenPrices = useRef(new Map<string, number>());
+  const setVariantPrice = (
+    e: FormEvent<HTMLFormElement>,
+    variantId: string,
+    name: string,
+    shown: number | undefined,
+  ) => {
     e.preventDefault();
     if (busy) return;
     const form = e.currentTarget;
@@ -840,17 +865,31 @@ function Extras({ product }: { product: Product }) {
       return;
     }
     setBad(null);
-    write(
-      () => products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]),
-      `Set the price of ${name} to ${money(price)}.`,
-      {
-        at,
-        fields: /^variants\[0\]\.price$/,
-        // Stored: the input shows the stored price (`10` for `10.00`), no longer a value typed.
-        saved: () => form.reset(),
-        form,
+    const read = seenPrices.current.get(variantId) ?? shown;
+    const send = async () => {
+      // As the stock's quantity: a price another tab or a bulk change stored since the page read it
+      // is not replaced unseen (the page is not read again: what was typed stays for a second
+      // save). When the product cannot be read now, the save goes ahead.
+      const now = await products
+        .getProduct(client, product.id, { includeMerchantSpecificData: true })
+        .then((r) => r.product.variants?.find((v) => v.id === variantId)?.variant?.priceData?.price)
+        .catch(() => undefined);
+      if (now !== undefined && now !== read && now !== price) {
+        seenPrices.current.set(variantId, now);
+        throw new PriceChanged(now);
+      }
+      return products.updateProductVariants(client, product.id, [{ variantIds: [variantId], price }]);
+    };
+    write(send, `Set the price of ${name} to ${money(price)}.`, {
+      at,
+      fields: /^variants\[0\]\.price$/,
+      // Stored: the input shows the stored price (`10` for `10.00`), no longer a value typed.
+      saved: () => {
+        seenPrices.current.delete(variantId);
+        form.reset();
       },
-    );
+      form,
+    });
   };
   const variants = product.variants ?? [];
   const hasOptions = (product.productOptions?.length ?? 0) > 0;
@@ -1145,7 +1184,7 @@ function Extras({ product }: { product: Product }) {
                     <tr key={v.id}>
                       <th scope="row">{name}</th>
                       <td>
-                        <form className="inline" onSubmit={(e) => setVariantPrice(e, v.id, name)}>
+                        <form className="inline" onSubmit={(e) => setVariantPrice(e, v.id, name, price)}>
                           <label className="visually-hidden" htmlFor={`${id}-${v.id}`}>
                             Price of {name}
                           </label>

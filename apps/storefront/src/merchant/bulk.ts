@@ -243,18 +243,22 @@ function ownReason(prop: Property, error?: { code: string }) {
 /**
  * A failed item's reason: the platform's own words (its `description`, as the single forms show a
  * refused field's), with the product's id, which means nothing to the merchant beside its name,
- * said as `this product`; the console's phrase only when the platform gave none.
+ * said as `this product`; the console's phrase when the platform gave none, or said only that the
+ * product (its id) was not found.
  * @example reason('price', 'm1', { code: 'NEGATIVE_VALUE', description: 'The price of product m1 would become negative' }) // 'The price of this product would become negative'
  */
 function reason(prop: Property, id: string | undefined, error?: { code: string; description?: string }) {
   const words = error?.description?.trim().replace(/\.$/, '');
-  if (!words) return ownReason(prop, error);
+  // A product deleted since it was ticked: the platform's words (`Product with id "5f0c…" not
+  // found`) said nothing but its id, garbled (`Product with id this product not found`).
+  if (!words || error?.code === 'PRODUCT_NOT_FOUND') return ownReason(prop, error);
   if (!id) return words;
-  // The id as a word of its own (`product 5f0c…`, `“5f0c…”`), never a part of another word.
+  // The id as a word of its own (`product 5f0c…`, `The product 5f0c…`, `“5f0c…”`), never a part of
+  // another word; `This product` where the sentence starts with it.
   const quoted = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return words.replace(
-    new RegExp(`(?:\\bproduct )?(?<![\\w-])["“]?${quoted}["”]?(?![\\w-])`, 'g'),
-    'this product',
+    new RegExp(`(?:\\b(?:the )?product (?:with id )?)?(?<![\\w-])["“]?${quoted}["”]?(?![\\w-])`, 'gi'),
+    (said) => (/^[A-Z]/.test(said) ? 'This product' : 'this product'),
   );
 }
 

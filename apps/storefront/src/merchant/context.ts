@@ -1,5 +1,5 @@
 import { shopkitKeys } from '@shopkit/react';
-import type { AnyClient } from '@shopkit/sdk';
+import { type AnyClient, ShopkitError } from '@shopkit/sdk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useRef } from 'react';
 import { useBlocker, useLocation, useNavigationType } from 'react-router';
@@ -42,6 +42,10 @@ export function useRefresh() {
   };
 }
 
+/** Whether the platform refused the key itself (not a call's fields): it has been replaced or revoked. */
+export const keyRefused = (err: unknown) =>
+  err instanceof ShopkitError && (err.status === 401 || err.status === 403);
+
 /** The key of every console write (`useWrite`). */
 const WRITES = ['merchant', 'write'];
 
@@ -66,8 +70,9 @@ export function useWrite<A, R = unknown>(write: (arg: A) => Promise<R>) {
       reloaded.current = await refresh();
     },
     // Part of it is stored, or it may be (no answer): the console shows what is stored now, not
-    // what was there before.
-    onError: (e) => (e instanceof PartlySaved || unanswered(e) ? refresh() : undefined),
+    // what was there before. A key refused: the console's reads are refused too, and the console
+    // says what to do about the key (a write alone said only "The access token is invalid").
+    onError: (e) => (e instanceof PartlySaved || unanswered(e) || keyRefused(e) ? refresh() : undefined),
   });
   const run = (arg: A, then?: (result: R, reloaded: boolean) => void, failed?: (error: Error) => void) => {
     if (running.current) return;

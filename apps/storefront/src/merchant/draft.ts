@@ -7,6 +7,7 @@
  */
 import {
   type NewProduct,
+  OptionType,
   type Product,
   type ProductInput,
   ValidationError,
@@ -196,24 +197,35 @@ export const REFUSABLE: Partial<Record<keyof ProductInput, Field>> = {
 
 /**
  * The platform's refusal of a save of `sent`, by the form's field, in the platform's words (`Must
- * have at most 80 characters.`; an option's as `Size: choices must have at most 100 items.`), or
- * `undefined` when it is not a refusal of fields the form shows: then it is said as a whole.
+ * have at most 80 characters.`; an option's as `Size: choices must have at most 100 items.`, a
+ * choice's as `Size: the choice “XL” must …`), each sentence once, or `undefined` when it is not a
+ * refusal of fields the form shows: then it is said as a whole.
  */
 export function refusedFields(error: unknown, sent: Draft): Problems | undefined {
   if (!(error instanceof ValidationError) || !error.violations.length) return undefined;
-  const found: Problems = {};
+  const found: Partial<Record<Field, string[]>> = {};
   for (const v of error.violations) {
     const m = /^product\.(\w+)(?:\[(\d+)\])?\.?(.*)$/.exec(v.field);
     const k = m && REFUSABLE[m[1] as keyof ProductInput];
     if (!k) return undefined;
     const option = k === 'options' && m[2] !== undefined && parseOptions(sent.options).options[Number(m[2])];
-    const what = option ? `${option.name}: ${m[3] ? `${m[3].replace(/\[\d+\]/g, '')} ` : ''}` : '';
+    // A choice by its name (`choices.description` said neither which one nor anything a merchant
+    // types); a colour's code as such. Other choices send their name as their value too: its
+    // refusal is the name's, said once.
+    const [, j, part] = /^choices\[(\d+)\]\.(description|value)$/.exec(m[3] ?? '') ?? [];
+    const choice = option && j !== undefined ? option.choices[Number(j)] : undefined;
+    const code = part === 'value' && option && option.optionType === OptionType.color;
+    const what = !option
+      ? ''
+      : choice
+        ? `${option.name}: ${code ? 'the colour code of ' : ''}the choice “${choice.description}” `
+        : `${option.name}: ${m[3] ? `${m[3].replace(/\[\d+\]/g, '')} ` : ''}`;
     const text = `${what}${v.description}`;
     const said = `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
-    found[k] = found[k] ? `${found[k]} ${said}` : said;
+    if (!found[k]?.includes(said)) found[k] = [...(found[k] ?? []), said];
   }
   // In the form's order: the first is the field the focus goes to.
-  return Object.fromEntries(FIELDS.flatMap((k) => (found[k] ? [[k, found[k]]] : [])));
+  return Object.fromEntries(FIELDS.flatMap((k) => (found[k] ? [[k, found[k].join(' ')]] : [])));
 }
 
 /**
