@@ -63,6 +63,11 @@ it('names a product deleted elsewhere since it was ticked, and says why its bulk
   const failed = page.getByRole('list', { name: 'Failed products' });
   await failed.waitFor();
   expect(await failed.textContent()).toBe('Audit Ladle: the product no longer exists.');
+  // The product updated is no longer chosen: applying again (an adjustment, once the failures are
+  // mended) changed it a second time.
+  await expect.poll(() => page.getByLabel('Select Audit Kettle').isChecked()).toBe(false);
+  await page.getByText('The products updated are no longer chosen').waitFor();
+  expect(await page.getByRole('button', { name: /^Apply to/ }).textContent()).toBe('Apply to 0 products');
   expect(errors).toEqual([]);
 });
 

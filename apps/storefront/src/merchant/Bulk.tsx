@@ -1,4 +1,4 @@
-import { products } from '@shopkit/sdk';
+import { type BulkResult, products } from '@shopkit/sdk';
 import { useId, useRef, useState } from 'react';
 import { ErrorState, Skeleton } from '../components/States.tsx';
 import { count, few } from '../format.ts';
@@ -94,7 +94,17 @@ export function Bulk() {
     // Each product's name as it was applied to: one deleted elsewhere meanwhile (it fails) has
     // left the list read again after the change, and was named by its id.
     const names: Names = new Map(chosen.map((p) => [p.id, p.name]));
-    apply.run({ c: change, ids, skipped, names }, undefined, (e) => {
+    // Some failed: the products changed are no longer chosen, those that failed (and those skipped)
+    // still are. Applying an adjustment again, once the failures' cause is mended, changed the
+    // products that had succeeded a second time.
+    const kept = ({ result }: { result: BulkResult }) => {
+      if (!result.bulkActionMetadata.totalFailures) return;
+      const changed = new Set(
+        result.results.flatMap((x) => (x.itemMetadata.success ? [x.itemMetadata.id] : [])),
+      );
+      setSelected((s) => s.filter((pid) => !changed.has(pid)));
+    };
+    apply.run({ c: change, ids, skipped, names }, kept, (e) => {
       setEdited(true);
       if ('value' in whyRefused(e)) document.getElementById(`${id}-n`)?.focus();
     });
@@ -252,6 +262,9 @@ export function Bulk() {
               Updated {count(r.totalSuccesses, 'product')}
               {r.totalFailures ? `; ${r.totalFailures} failed.` : '.'}
               {done.skipped.length > 0 && ` Skipped ${few(done.skipped)} (no ${done.c.prop}).`}
+              {r.totalFailures > 0 &&
+                r.totalSuccesses > 0 &&
+                ' The products updated are no longer chosen: applying again changes only those still chosen.'}
             </p>
             {failed.length > 0 && (
               <ul aria-label="Failed products">
