@@ -478,8 +478,6 @@ const queryOp = /* @__PURE__ */ op<
   res: { products: PRODUCT },
 });
 
-const isQuery = (x: object) => ['filter', 'sort', 'paging', 'cursorPaging'].some((k) => k in x);
-
 /**
  * Queries products. With a query (an object with `filter`, `sort`, `paging` or `cursorPaging`, or
  * any object followed by options or call options), one call that returns `{products, metadata}`;
@@ -506,7 +504,14 @@ export function queryProducts(
 ) {
   const [query, options, callOptions] = args;
   // A query (even `{}`, which has none of the query's keys) once options or call options follow it.
-  if (query && (isQuery(query) || args.length > 1))
+  // A value that is no object is a query too: sent, for the platform to refuse as it refuses
+  // queryCollections' (`in` on it threw a TypeError at once, past `onError`).
+  if (
+    query &&
+    (typeof query !== 'object' ||
+      ['filter', 'sort', 'paging', 'cursorPaging'].some((k) => k in query) ||
+      args.length > 1)
+  )
     return queryOp(client, query as CursorQuery, options, callOptions);
   return new QueryBuilder<Product>(async (q, o) => {
     const r = await queryOp(client, q, query as QueryProductsOptions | undefined, o);

@@ -142,10 +142,16 @@ export async function createRedirectSession(
   options: RedirectSessionOptions,
   call?: CallOptions,
 ): Promise<{ redirectSession: RedirectSession }> {
-  const violations = Object.entries(options?.callbacks ?? {}).flatMap(([key, url]) => {
-    const description = url === undefined ? undefined : returnUrlProblem(url);
-    return description ? [{ field: `options.callbacks.${key}`, description }] : [];
-  });
+  const callbacks = options?.callbacks ?? {};
+  // Callbacks that are no object are one violation (a string's characters were checked one by one,
+  // a list's entries as callbacks named 0, 1, …).
+  const violations =
+    typeof callbacks !== 'object' || Array.isArray(callbacks)
+      ? [{ field: 'options.callbacks', description: 'must be an object' }]
+      : Object.entries(callbacks).flatMap(([key, url]) => {
+          const description = url === undefined ? undefined : returnUrlProblem(url);
+          return description ? [{ field: `options.callbacks.${key}`, description }] : [];
+        });
   if (violations.length) fail(client, new ValidationError(violations), 'POST', REDIRECT_SESSION_PATH);
   return sessionOp(client, options, call);
 }
