@@ -331,6 +331,8 @@ export interface EstimateTotalsResponse {
   cart: Cart;
   calculatedLineItems: CalculatedLineItem[];
   priceSummary: PriceSummary;
+  /** A gift card applied to the estimate (wire §5.1 lists it; the emulator applies none). */
+  giftCard?: { id?: string; obfuscatedCode?: string; amount?: Price; appId?: string; externalId?: string };
   taxSummary?: {
     taxableAmount: Price;
     totalTax: Price;
