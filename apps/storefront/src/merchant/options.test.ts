@@ -1,4 +1,4 @@
-import type { Product } from '@shopkit/sdk';
+import { OptionType, type Product } from '@shopkit/sdk';
 import { describe, expect, it } from 'vitest';
 import { formatOptions, parseOptions } from './options.ts';
 
@@ -36,6 +36,25 @@ describe('parseOptions', () => {
     expect(parseOptions('Color: #ff0000').error).toMatch(/needs a name/);
     expect(parseOptions('Size').error).toMatch(/needs a name, a colon and its choices/);
     expect(parseOptions('Size:').error).toMatch(/needs a name, a colon and its choices/);
+  });
+
+  it('reads a # that is no colour code as part of a choice name, and reads it back', () => {
+    // `Pack #2` was refused as "not a colour code": such a product's options could not be edited.
+    const text = 'Pack: Pack #2, Pack #10\nColor: Navy #1 #000080, Red #c0392b';
+    const r = parseOptions(text);
+    expect(r.error).toBeUndefined();
+    expect(r.options[0]).toEqual({
+      name: 'Pack',
+      optionType: OptionType.drop_down,
+      choices: [
+        { description: 'Pack #2', value: 'Pack #2' },
+        { description: 'Pack #10', value: 'Pack #10' },
+      ],
+    });
+    expect(r.options[1]!.choices![0]).toEqual({ description: 'Navy #1', value: '#000080' });
+    expect(formatOptions({ productOptions: r.options } as Product)).toBe(text);
+    // On a colour option's line, a # choice must still be a code.
+    expect(parseOptions('Color: Red #ff0000, Pack #2').error).toMatch(/“#2” is not a colour code/);
   });
 
   it('refuses an option or a choice given twice, whatever its case, as the platform does', () => {

@@ -34,9 +34,14 @@ export function parseOptions(text: string): { options: OptionsInput; error?: str
       return { options, error: `${name} is given twice: put all its choices on one line.` };
     names.add(name.toLowerCase());
     const choices: { description: string; value?: string }[] = [];
+    // A last word with `#` is a colour code when it looks like one (three or more hex digits) or
+    // another choice of the line has one; else it is part of the name: `Pack #2` was refused as "not
+    // a colour code", and such a product's options could not be edited here.
+    const ending = (part: string) => /^(.*?)\s*(#\S*)$/.exec(part);
+    const colourLine = parts.some((p) => HEX.test(ending(p)?.[2] ?? ''));
     for (const part of parts) {
-      const m = /^(.*?)\s*(#\S*)$/.exec(part);
-      if (!m) {
+      const m = ending(part);
+      if (!m || !(colourLine || /^#[0-9a-f]{3,}$/i.test(m[2]!))) {
         choices.push({ description: part });
         continue;
       }
