@@ -77,8 +77,9 @@ export function Layout() {
         </div>
       </header>
       {/* A logout that could not reach the platform (offline, a 5xx): the session ended in this
-          browser only, which the member is told rather than nothing. */}
-      {(location.state as { loggedOutHereOnly?: boolean } | null)?.loggedOutHereOnly && (
+          browser only, which the member is told rather than nothing; not once a member again (the
+          page came back by Back after the next login). */}
+      {(location.state as { loggedOutHereOnly?: boolean } | null)?.loggedOutHereOnly && !session.member && (
         <p className="banner" role="alert">
           You are logged out in this browser, but the shop could not be reached to end your session on its
           side.

@@ -192,6 +192,8 @@ function useAfterLogin() {
       // was before, not to a form for a login that is done.
       navigate('/account', { replace: true });
     }
+    // Created (or verified) and waiting for the owner: the state token is spent, and the form says so.
+    if (r.loginState === 'OWNER_APPROVAL_REQUIRED') pendingVerification.set(undefined);
     if (r.loginState === 'EMAIL_VERIFICATION_REQUIRED') {
       pendingVerification.set(r.data?.stateToken);
       // The login, sign-up and verification forms are one place in the history (see `FORM_LINK`).
@@ -262,9 +264,23 @@ export function Login() {
         </>
       }
     >
-      <Field name="email" label="E-mail" type="email" auto="email" />
+      <Field name="email" label="E-mail" type="email" auto="username" />
       <Field name="password" label="Password" type="password" auto="current-password" />
     </Form>
+  );
+}
+
+/**
+ * The account was created (and its e-mail verified) but waits for the shop owner's approval: not
+ * a refusal (said in the form's status region, not its alert), and nothing to send again.
+ */
+const awaitingApproval = (r: LoginResult | undefined) => r?.loginState === 'OWNER_APPROVAL_REQUIRED';
+
+function AwaitingApproval() {
+  return (
+    <p className="notice notice-ok">
+      Your account is waiting for the shop owner’s approval. You can log in once it is approved.
+    </p>
   );
 }
 
@@ -285,6 +301,7 @@ export function Register() {
   const next = useAfterLogin();
   const fieldErrors = registrationFieldErrors(register.data);
   const ready = register.error instanceof MemberSessionError;
+  const approval = awaitingApproval(register.data);
   const away = useLoggedInAlready(register.isPending || register.isSuccess);
   if (away) return <Navigate to="/account" replace />;
   return (
@@ -298,7 +315,9 @@ export function Register() {
       message={
         Object.keys(fieldErrors).length
           ? 'Check the details above.'
-          : outcomeMessage(register.data, register.error)
+          : approval
+            ? ''
+            : outcomeMessage(register.data, register.error)
       }
       onSubmit={(f) =>
         register.mutate(
@@ -311,10 +330,14 @@ export function Register() {
         )
       }
       status={
-        ready && (
-          <ReadyLogIn>
-            Your account is ready, but we could not log you in automatically. Log in to continue.
-          </ReadyLogIn>
+        approval ? (
+          <AwaitingApproval />
+        ) : (
+          ready && (
+            <ReadyLogIn>
+              Your account is ready, but we could not log you in automatically. Log in to continue.
+            </ReadyLogIn>
+          )
         )
       }
       after={
@@ -329,7 +352,7 @@ export function Register() {
       }
     >
       <Field name="firstName" label="First name" auto="given-name" />
-      <Field name="email" label="E-mail" type="email" auto="email" />
+      <Field name="email" label="E-mail" type="email" auto="username" />
       <Field
         name="password"
         label="Password"
@@ -402,6 +425,8 @@ export function Verify() {
       </section>
     );
   const verified = verify.error instanceof MemberSessionError;
+  // The code was right: the account now waits for the owner, and no new code is of use.
+  const approval = awaitingApproval(verify.data);
   // A refused code is said beside its field (described by it, and focused), not only in the alert.
   const codeRefused = verify.data?.errorCode === 'VERIFICATION_FAILED';
   return (
@@ -412,7 +437,7 @@ export function Verify() {
       attempt={verify.submittedAt}
       reset={verify.reset}
       fieldErrors={codeRefused ? { code: outcomeMessage(verify.data, null) } : {}}
-      message={codeRefused ? '' : outcomeMessage(verify.data, verify.error)}
+      message={codeRefused || approval ? '' : outcomeMessage(verify.data, verify.error)}
       onSubmit={(f) =>
         verify.mutate(
           { code: str(f, 'code'), stateToken },
@@ -423,9 +448,16 @@ export function Verify() {
           },
         )
       }
-      status={verified && <ReadyLogIn>Your e-mail address is verified. Log in to continue.</ReadyLogIn>}
+      status={
+        approval ? (
+          <AwaitingApproval />
+        ) : (
+          verified && <ReadyLogIn>Your e-mail address is verified. Log in to continue.</ReadyLogIn>
+        )
+      }
       after={
-        !verified && (
+        !verified &&
+        !approval && (
           <>
             <p>
               No code?{' '}
