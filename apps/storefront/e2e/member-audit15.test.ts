@@ -41,6 +41,8 @@ describe('with owner approval', () => {
     await registerInPage(page, shop.url, email);
     await page.getByRole('heading', { name: 'Verify your e-mail' }).waitFor();
     const code = (await mailbox(shop.emu, email)).find((m) => m.code)!.code!;
+    // The code is six digits: a phone shows its number pad.
+    expect(await page.getByLabel('Verification code').getAttribute('inputmode')).toBe('numeric');
     await page.getByLabel('Verification code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('status').filter({ hasText: 'waiting for the shop owner’s approval' }).waitFor();

@@ -142,6 +142,7 @@ function Field({
   auto,
   hint,
   minLength,
+  inputMode,
 }: {
   name: string;
   label: string;
@@ -149,6 +150,8 @@ function Field({
   auto: string;
   hint?: string;
   minLength?: number;
+  /** The keyboard a phone shows (`numeric` for the six-digit code). */
+  inputMode?: 'numeric';
 }) {
   const id = useId();
   const error = useContext(ErrorsContext)[name];
@@ -166,6 +169,7 @@ function Field({
         name={name}
         type={type}
         autoComplete={auto}
+        inputMode={inputMode}
         required
         minLength={minLength}
         aria-invalid={error ? true : undefined}
@@ -482,7 +486,7 @@ export function Verify() {
       }
     >
       <p>We have sent a code to your e-mail address. Enter it here to finish.</p>
-      <Field name="code" label="Verification code" auto="one-time-code" />
+      <Field name="code" label="Verification code" auto="one-time-code" inputMode="numeric" />
     </Form>
   );
 }
