@@ -1,5 +1,5 @@
 import { type AnyClient, identity, type Tokens } from '@shopkit/sdk';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { resetCart, shopkitKeys } from './keys.ts';
 import {
@@ -40,20 +40,35 @@ export interface MemberSession {
   error: Error | null;
 }
 
-/** The refresh token each strategy's session was last seen with: a new one is a new session. */
-const sessions = new WeakMap<MemberAuth, string>();
+/** By query client, a map of each strategy to what that query client holds of it. */
+type ByStrategy<T> = WeakMap<QueryClient, WeakMap<MemberAuth, T>>;
+const heldBy = <T>(map: ByStrategy<T>, qc: QueryClient) => {
+  const known = map.get(qc) ?? new WeakMap<MemberAuth, T>();
+  map.set(qc, known);
+  return known;
+};
 
 /**
- * Per strategy, a count of the changes of tokens heard and the re-reads of the stored ones started
- * (by any provider, in any mount of it, and seen by `useMemberSession`'s read): an async storage may
- * answer reads out of order, and a read counts only when nothing newer came while it was on its
- * way. Counted per effect run, a StrictMode remount's first read, answered late, undid a newer
- * session; unseen by the session query, its first read did too (nothing refetches it).
+ * By query client, the refresh token each strategy's session was last seen with (a new one is a new
+ * session), and its role. Per query client (two React roots of one page may share a Shopkit client,
+ * each with a query client of its own): kept per strategy, the first provider to hear of the next
+ * member noted the new token, and the second took it for the session its cache already held,
+ * keeping the previous member's cart.
  */
-const changes = new WeakMap<MemberAuth, number>();
-const changed = (auth: MemberAuth) => {
-  const n = (changes.get(auth) ?? 0) + 1;
-  changes.set(auth, n);
+const sessions: ByStrategy<{ token: string; role: Role }> = new WeakMap();
+
+/**
+ * By query client and strategy, a count of the changes of tokens heard and the re-reads of the
+ * stored ones started (by any provider of that query client, in any mount of it, and seen by its
+ * `useMemberSession`'s read): an async storage may answer reads out of order, and a read counts
+ * only when nothing newer came while it was on its way. Counted per effect run, a StrictMode
+ * remount's first read, answered late, undid a newer session; unseen by the session query, its first
+ * read did too (nothing refetches it).
+ */
+const changes: ByStrategy<number> = new WeakMap();
+const changed = (counts: WeakMap<MemberAuth, number>, auth: MemberAuth) => {
+  const n = (counts.get(auth) ?? 0) + 1;
+  counts.set(auth, n);
   return n;
 };
 
@@ -76,23 +91,29 @@ export function useSessionFollow(client: AnyClient) {
     const auth = memberAuthOf(client);
     if (!auth) return;
     const expiry = expiryOf(auth);
+    const seenBy = heldBy(sessions, qc);
+    const counts = heldBy(changes, qc);
     /** Every change of tokens lands here, whichever way it came. */
     const follow = (t: Tokens | null | undefined, renewed = false) => {
       const role = roleOf(t);
       expiry.see(t);
-      const before = qc.getQueryData<Role>(shopkitKeys.session);
+      const cached = qc.getQueryData<Role>(shopkitKeys.session);
       const token = t?.refreshToken.value ?? '';
-      const seen = sessions.get(auth);
-      sessions.set(auth, token);
+      const seen = seenBy.get(auth);
+      seenBy.set(auth, { token, role });
+      // A renewal is the same session, also when the platform rotated its refresh token.
+      const same = renewed || seen === undefined || seen.token === token;
       // Nothing cached yet (or the cached role, unobserved, was collected): the session the cache
-      // holds is this one (the one `useMemberSession` read too, when its read got there first). A
-      // renewal is the same session, also when the platform rotated its refresh token.
-      if (before === undefined && (renewed || seen === undefined || seen === token)) {
+      // holds is this one (the one `useMemberSession` read too, when its read got there first).
+      if (cached === undefined && same) {
         qc.setQueryData(shopkitKeys.session, role);
         return;
       }
+      // The role cached, or the one last seen when it was collected: a member's cart seen going to
+      // a visitor (another tab's logout and its next call, read at once) goes, as from `none`.
+      const before = cached ?? seen?.role;
       // Same role: a new session only when the refresh token changed, and not by this tab's renewal.
-      if (role === before && (renewed || seen === undefined || seen === token)) return;
+      if (role === before && same) return;
       qc.setQueryData(shopkitKeys.session, role);
       if (role === 'member') expiry.set(false);
       // The first visitor token comes with the first call, which is on its way with it.
@@ -109,7 +130,7 @@ export function useSessionFollow(client: AnyClient) {
     // Changes in the order they happened (`changes`); nothing from a run that was cleaned up.
     let live = true;
     const offTokens = auth.on('tokensChanged', (t, renewed) => {
-      changed(auth);
+      changed(counts, auth);
       follow(t, renewed);
     });
     // Another tab may have logged in or out: it wrote the shared storage, not this strategy's events.
@@ -117,14 +138,14 @@ export function useSessionFollow(client: AnyClient) {
     // query reads it too and holds the failure (`useMemberSession().error`), not an unhandled
     // rejection of the page.
     const reread = async () => {
-      const mine = changed(auth);
+      const mine = changed(counts, auth);
       let t: Tokens;
       try {
         t = await auth.getTokens();
       } catch {
         return;
       }
-      if (live && mine === changes.get(auth)) follow(t);
+      if (live && mine === counts.get(auth)) follow(t);
     };
     void reread();
     const onVisible = () => {
@@ -152,8 +173,9 @@ export function useMemberSession(): MemberSession {
   const client = useShopkit();
   const { data, error } = useQuery({
     queryKey: shopkitKeys.session,
-    queryFn: async () => {
+    queryFn: async ({ client: qc }) => {
       const auth = memberAuth(client);
+      const counts = heldBy(changes, qc);
       // Tokens stored while the read is on its way (a login's, with a slow storage), or read anew
       // by the provider (another tab's login), are the session: read again, not the older answer
       // kept (nothing refetches it: staleTime).
@@ -166,15 +188,16 @@ export function useMemberSession(): MemberSession {
       try {
         do {
           stored = false;
-          at = changes.get(auth);
+          at = counts.get(auth);
           t = await auth.getTokens();
-        } while (stored || at !== changes.get(auth));
+        } while (stored || at !== counts.get(auth));
       } finally {
         off();
       }
       expiryOf(auth).see(t);
       // The session the cached data belongs to, for the provider to tell a new one.
-      if (!sessions.has(auth)) sessions.set(auth, t?.refreshToken.value ?? '');
+      const seenBy = heldBy(sessions, qc);
+      if (!seenBy.has(auth)) seenBy.set(auth, { token: t?.refreshToken.value ?? '', role: roleOf(t) });
       return roleOf(t);
     },
     staleTime: Number.POSITIVE_INFINITY,
