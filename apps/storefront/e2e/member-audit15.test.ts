@@ -5,11 +5,13 @@
  * that verified such an account was said the same way, left its spent state token in the tab and
  * still offered "Send a new code"; the login and sign-up forms' e-mail fields were `autocomplete=
  * "email"`, not `"username"`, the token password managers pair with `current-password` /
- * `new-password` to fill and save a login.
+ * `new-password` to fill and save a login. The login page's "password changed" notice came after
+ * its form, and the "session ended" banner on the login page linked to that page itself.
  */
 import { mailbox } from '@shopkit/emulator/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  endSession,
   logInOnForm,
   newPage,
   ownerCall,
@@ -81,5 +83,41 @@ it('does not tell a member who logged in again that they are logged out, on Back
   await expect.poll(() => new URL(page.url()).pathname).toBe('/');
   await page.getByRole('link', { name: 'Account' }).waitFor();
   expect(await banner.count()).toBe(0);
+  expect(errors).toEqual([]);
+});
+
+it('says "password changed" before the login form, and the session-ended banner there links nowhere', async () => {
+  const { page, errors } = await newPage(shop.browser);
+  await page.goto(`${shop.url}/login?reset=1`);
+  const notice = page.getByText('Your password has been changed.');
+  await notice.waitFor();
+  // In reading (and keyboard) order, right after the heading: it came after the form.
+  expect(
+    await notice.evaluate(
+      (n) =>
+        !!(
+          n.compareDocumentPosition(document.querySelector('main form')!) & Node.DOCUMENT_POSITION_FOLLOWING
+        ),
+    ),
+  ).toBe(true);
+
+  const email = await registerInNode(shop, 'ended-on-login@example.com');
+  await page.goto(`${shop.url}/login`);
+  await logInOnForm(page, email);
+  await endSession(shop, page);
+  await page
+    .getByRole('link', { name: 'Log out' })
+    .or(page.getByRole('button', { name: 'Log out' }))
+    .waitFor();
+  await page.goto(`${shop.url}/products`);
+  const banner = page.getByRole('alert').filter({ hasText: 'Your session has ended' });
+  await banner.waitFor();
+  await banner.getByRole('link', { name: 'Log in again' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  // On the login page itself the banner says what to do, with no link to the page it is on.
+  await expect
+    .poll(() => banner.textContent())
+    .toBe('Your session has ended. Log in again to see your account.');
+  expect(await banner.getByRole('link').count()).toBe(0);
   expect(errors).toEqual([]);
 });

@@ -87,7 +87,10 @@ export function Layout() {
       )}
       {session.expired && (
         <p className="banner" role="alert">
-          Your session has ended. <Link to="/login">Log in again</Link> to see your account.
+          {/* On the login page, no link to the page itself. */}
+          Your session has ended.{' '}
+          {location.pathname === '/login' ? 'Log in again' : <Link to="/login">Log in again</Link>} to see
+          your account.
         </p>
       )}
       <main id="main" ref={main} tabIndex={-1}>

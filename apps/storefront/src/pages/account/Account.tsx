@@ -51,6 +51,7 @@ function Form({
   message,
   fieldErrors = {},
   status,
+  before,
   after,
 }: {
   title: string;
@@ -75,6 +76,8 @@ function Form({
    * words is not read out, and focus stays on the button.
    */
   status?: ReactNode;
+  /** Said before the form, right after its heading (what the page came to say, read first). */
+  before?: ReactNode;
   after?: ReactNode;
 }) {
   useTitle(title);
@@ -120,6 +123,7 @@ function Form({
   return (
     <section className="auth-card">
       <h1>{title}</h1>
+      {before}
       <form ref={form} onSubmit={handle} noValidate>
         <ErrorsContext.Provider value={errors}>{children}</ErrorsContext.Provider>
         <p role="alert" className="field-error">
@@ -251,11 +255,14 @@ export function Login() {
           { onSuccess: next },
         )
       }
+      // Before the form: it was after it, read (and reached by keyboard) only past the form.
+      before={
+        params.get('reset') && (
+          <p className="notice notice-ok">Your password has been changed. Log in with the new one.</p>
+        )
+      }
       after={
         <>
-          {params.get('reset') && (
-            <p className="notice notice-ok">Your password has been changed. Log in with the new one.</p>
-          )}
           <p>
             <Link to="/forgot-password">Forgot your password?</Link>
           </p>
