@@ -151,25 +151,73 @@ type Product {
   description: String!
   sku: String
   weight: Float
+  weightRange: Range
   ribbon: String
+  "The ribbon as a list: \`[{text}]\`, or empty."
+  ribbons: [Ribbon!]!
   brand: String
   price: PriceData!
   priceData: PriceData!
+  convertedPriceData: PriceData!
   priceRange: Range!
   "Merchants only (includeMerchantSpecificData)."
   costAndProfitData: CostAndProfit
+  "Merchants only (includeMerchantSpecificData)."
+  costRange: Range
+  pricePerUnitData: PricePerUnitData
+  productDimensions: Dimensions
+  packageDimensions: Dimensions
   discount: Discount!
   stock: ProductStock!
   media: Media!
+  "Absent (null) on a product stored by an older emulator, as on REST; so are the next two."
+  additionalInfoSections: [InfoSection!]
+  customTextFields: [CustomTextField!]
+  manageVariants: Boolean
   productOptions: [ProductOption!]!
   variants: [Variant!]!
   collectionIds: [ID!]!
   productPageUrl: PageUrl!
   numericId: String!
+  inventoryItemId: ID!
+  "SEO tags and settings, as given."
+  seoData: JSON
   "ISO 8601."
   createdDate: String!
   "ISO 8601."
   lastUpdated: String!
+}
+
+type Ribbon {
+  text: String!
+}
+
+"The product's quantity and the quantity its price per unit is for, e.g. 200 G priced per 100 G."
+type PricePerUnitData {
+  totalQuantity: Float!
+  totalMeasurementUnit: String!
+  baseQuantity: Float!
+  baseMeasurementUnit: String!
+}
+
+"Lengths as decimal strings, as REST sends them."
+type Dimensions {
+  length: String
+  width: String
+  height: String
+  "MM, CM, M, IN, FT, YD or UNKNOWN_DIMENSIONS_UNIT."
+  unit: String!
+}
+
+type InfoSection {
+  title: String!
+  description: String!
+}
+
+type CustomTextField {
+  title: String!
+  maxLength: Int!
+  mandatory: Boolean!
 }
 
 "Amounts in the store currency, as REST numbers."
@@ -270,11 +318,14 @@ type Variant {
 
 type VariantData {
   priceData: PriceData!
+  convertedPriceData: PriceData!
   "Merchants only (includeMerchantSpecificData)."
   costAndProfitData: CostAndProfit
   weight: Float
   sku: String
   visible: Boolean!
+  productDimensions: Dimensions
+  packageDimensions: Dimensions
 }
 
 type VariantStock {
@@ -302,6 +353,8 @@ type Collection {
 
 type CollectionMedia {
   mainMedia: CollectionMainMedia
+  "Always empty, as on REST."
+  items: [MediaItem!]!
 }
 
 type CollectionMainMedia {
@@ -311,16 +364,42 @@ type CollectionMainMedia {
 type Cart {
   id: ID!
   lineItems: [LineItem!]!
+  buyerNote: String
+  buyerInfo: BuyerInfo!
   currency: String!
+  conversionCurrency: String!
+  paymentCurrency: String!
+  buyerLanguage: String!
+  siteLanguage: String!
+  taxIncludedInPrices: Boolean!
+  "KG or LB."
+  weightUnit: String!
   subtotal: Price!
   subtotalAfterDiscounts: Price!
-  buyerNote: String
   checkoutId: ID
+  "Coupons and merchant discounts applied to the cart, as on REST."
+  appliedDiscounts: [AppliedDiscount!]!
+  "\`{address, contactDetails}\` as set with the REST cart's \`cartInfo\`."
+  contactInfo: JSON
+  "The shipping option set with the REST cart's \`cartInfo\`."
+  selectedShippingOption: ShippingOptionRef
+  businessLocationId: ID
   "ISO 8601."
   createdDate: String!
   "ISO 8601."
   updatedDate: String!
   revision: String!
+}
+
+"The cart's owner: a visitor or a member."
+type BuyerInfo {
+  visitorId: ID
+  memberId: ID
+}
+
+type ShippingOptionRef {
+  code: String!
+  carrierId: ID
 }
 
 "An amount as a decimal string, as the cart's REST wire sends it."
@@ -340,20 +419,40 @@ type LineItem {
   url: LineItemUrl
   price: Price!
   fullPrice: Price!
+  priceBeforeDiscounts: Price!
   lineItemPrice: Price!
   descriptionLines: [DescriptionLine!]!
   image: Image
   availability: Availability!
   physicalProperties: PhysicalProperties
   itemType: ItemType!
+  "FULL_PAYMENT_ONLINE."
+  paymentOption: String!
+  "Whether the merchant added it (customLineItems) rather than the catalog."
+  customLineItem: Boolean!
+  priceUndetermined: Boolean!
+  fixedQuantity: Boolean!
 }
 
 type Totals {
   cart: Cart!
-  currency: String!
+  "Each line priced: its discount and tax."
+  calculatedLineItems: [CalculatedLineItem!]!
   priceSummary: PriceSummary!
+  taxSummary: TaxSummary!
   shippingInfo: ShippingInfo!
   appliedDiscounts: [AppliedDiscount!]!
+  "Why a part could not be priced, e.g. \`{couponCalculationError: {applicationError: {code, description}}}\`."
+  calculationErrors: JSON
+  "KG or LB."
+  weightUnit: String!
+  currency: String!
+  payNow: PriceSummary!
+  payLater: PriceSummary!
+  "Memberships (none in the emulator), as on REST."
+  membershipOptions: JSON
+  "Always empty, as on REST."
+  additionalFees: [JSON!]!
   "Lines that cannot be bought as they are; a checkout is refused while there are any."
   violations: [Violation!]!
 }
@@ -364,6 +463,58 @@ type PriceSummary {
   tax: Price!
   discount: Price!
   total: Price!
+  additionalFees: Price!
+}
+
+type CalculatedLineItem {
+  lineItemId: ID!
+  pricesBreakdown: PricesBreakdown!
+  "FULL_PAYMENT_ONLINE."
+  paymentOption: String!
+  taxableAddress: TaxableAddress!
+}
+
+type PricesBreakdown {
+  totalPriceAfterTax: Price!
+  totalPriceBeforeTax: Price!
+  taxDetails: TaxDetails!
+  totalDiscount: Price!
+  price: Price!
+  priceBeforeDiscounts: Price!
+  lineItemPrice: Price!
+  fullPrice: Price!
+}
+
+type TaxDetails {
+  taxableAmount: Price!
+  "A decimal string, e.g. 0.08875."
+  taxRate: String!
+  totalTax: Price!
+  rateBreakdown: [TaxRate!]
+}
+
+type TaxRate {
+  name: String!
+  rate: String!
+  tax: Price!
+  jurisdictionType: String
+}
+
+type TaxableAddress {
+  "SHIPPING, BILLING or BUSINESS."
+  addressType: String!
+}
+
+type TaxSummary {
+  taxableAmount: Price!
+  totalTax: Price!
+  calculationDetails: TaxCalculationDetails!
+}
+
+type TaxCalculationDetails {
+  "MANUAL_RATE or NO_TAX_COLLECTED."
+  rateType: String!
+  manualRateReason: String
 }
 
 type ShippingInfo {
@@ -384,6 +535,8 @@ type SelectedShippingOption {
   title: String!
   logistics: Logistics
   cost: ShippingCost!
+  "Its charges (a handling fee), each with its share of the discount and tax."
+  otherCharges: [SelectedOtherCharge!]!
   "Whether this is the option asked for."
   requestedShippingOption: Boolean
 }
@@ -393,11 +546,58 @@ type ShippingCost {
   totalPriceBeforeTax: Price!
   totalPriceAfterTax: Price!
   totalDiscount: Price!
+  taxDetails: TaxDetails!
+}
+
+type SelectedOtherCharge {
+  "HANDLING_FEE, …"
+  type: String!
+  details: String
+  cost: ShippingCost!
+}
+
+type OtherCharge {
+  "HANDLING_FEE, …"
+  type: String!
+  price: Price!
+  details: String
 }
 
 type Logistics {
   deliveryTime: String
+  "ISO 8601 dates."
+  deliveryTimeSlot: TimeSlot
   instructions: String
+  "A pickup's place."
+  pickupDetails: PickupDetails
+}
+
+type TimeSlot {
+  from: String!
+  to: String!
+}
+
+type PickupDetails {
+  address: PickupAddress!
+  businessLocation: Boolean!
+  "STORE_PICKUP, …"
+  pickupMethod: String!
+}
+
+type PickupAddress {
+  country: String
+  subdivision: String
+  city: String
+  postalCode: String
+  addressLine: String
+  addressLine2: String
+  formattedAddress: String
+  geocode: Geocode
+}
+
+type Geocode {
+  latitude: Float!
+  longitude: Float!
 }
 
 type CarrierServiceOptions {
@@ -414,6 +614,8 @@ type ShippingOption {
 
 type ShippingOptionCost {
   price: Price!
+  "Charges added to the price (a handling fee)."
+  otherCharges: [OtherCharge!]!
 }
 
 type AppliedDiscount {

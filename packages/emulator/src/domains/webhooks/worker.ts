@@ -33,7 +33,16 @@ export interface WebhookSettings {
   tokenTtl: number;
 }
 
-const num = (v: unknown, fallback: number) => (typeof v === 'number' && v >= 0 ? v : fallback);
+/**
+ * The longest delay a timer takes (about 24.8 days): Node fires a longer one at once, so a
+ * `webhookPollMs` of `Infinity` (never poll: `deliverWebhooks()` only) polled every millisecond, and
+ * a `webhookTimeoutMs` of `Infinity` failed every delivery (`AbortSignal.timeout` refuses it).
+ */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/** A setting as a whole number from 0 to `MAX_DELAY_MS`, or `fallback` when it is not a number ≥ 0. */
+const num = (v: unknown, fallback: number) =>
+  typeof v === 'number' && v >= 0 ? Math.min(Math.round(v), MAX_DELAY_MS) : fallback;
 
 /** The longest wait before a retry unless `webhookRetryMaxMs` says otherwise: 5 minutes. */
 export const DEFAULT_RETRY_MAX_MS = 5 * 60_000;
@@ -203,29 +212,39 @@ interface Claimed {
 
 /**
  * Claims up to `limit` due deliveries (the oldest pending one per entity) with a lease, leaving out
- * those this worker is sending (`sending`, as `subscriptionId:seq`) and the subscriptions that
- * have as many in flight as they may (`busy`).
+ * those this worker is sending (`sending`, as `subscriptionId:seq`) and, per subscription, no more
+ * than it has room for: `PER_SUBSCRIPTION` less what it has in flight (`busy`, subscription id to
+ * count). Leaving out only the subscriptions already full gave one with 15 in flight 16 more.
  */
 async function claim(
   emu: Emulator,
   s: WebhookSettings,
   limit: number,
   sending: string[] = [],
-  busy: string[] = [],
+  busy: ReadonlyMap<string, number> = new Map(),
 ): Promise<Claimed[]> {
   const now = emu.now();
   const lease = new Date(now.getTime() + s.timeoutMs + 1000);
   return emu.db.tx((sql) =>
     sql.query<Claimed>(
-      `WITH due AS (
-         SELECT d.subscription_id, d.seq FROM webhook_deliveries d
+      `WITH candidates AS (
+         SELECT d.subscription_id, d.seq,
+                row_number() OVER (PARTITION BY d.subscription_id ORDER BY d.seq) AS rank
+           FROM webhook_deliveries d
           WHERE d.state = 'PENDING' AND d.next_attempt_at <= $1
-            AND NOT (d.subscription_id = ANY($5::text[]))
             AND NOT ((d.subscription_id || ':' || d.seq::text) = ANY($4::text[]))
             AND NOT EXISTS (
               SELECT 1 FROM webhook_deliveries p
                WHERE p.subscription_id = d.subscription_id AND p.entity_id = d.entity_id
-                 AND p.state = 'PENDING' AND p.seq < d.seq)
+                 AND p.state = 'PENDING' AND p.seq < d.seq)),
+       due AS (
+         SELECT d.subscription_id, d.seq FROM webhook_deliveries d
+          WHERE (d.subscription_id, d.seq) IN (
+                  SELECT c.subscription_id, c.seq
+                    FROM candidates c
+                    LEFT JOIN unnest($5::text[], $6::int[]) AS b(id, n) ON b.id = c.subscription_id
+                   WHERE c.rank <= $7 - COALESCE(b.n, 0))
+            AND d.state = 'PENDING' AND d.next_attempt_at <= $1
           ORDER BY d.seq
           LIMIT $3
           FOR UPDATE SKIP LOCKED)
@@ -233,7 +252,7 @@ async function claim(
          FROM due, webhook_subscriptions s
         WHERE d.subscription_id = due.subscription_id AND d.seq = due.seq AND s.id = d.subscription_id
        RETURNING d.subscription_id, d.seq, d.attempts, s.url`,
-      [now, lease, limit, sending, busy],
+      [now, lease, limit, sending, [...busy.keys()], [...busy.values()], PER_SUBSCRIPTION],
     ),
   );
 }
@@ -418,9 +437,8 @@ export function startWorker(emu: Emulator): WebhookWorker {
     await enqueue(emu);
     const room = Math.min(BATCH, MAX_IN_FLIGHT - inflight.size);
     if (room <= 0) return 0;
-    const per = new Map<string, number>();
-    for (const f of inflight.values()) per.set(f.subscription, (per.get(f.subscription) ?? 0) + 1);
-    const busy = [...per].filter(([, n]) => n >= PER_SUBSCRIPTION).map(([id]) => id);
+    const busy = new Map<string, number>();
+    for (const f of inflight.values()) busy.set(f.subscription, (busy.get(f.subscription) ?? 0) + 1);
     const due = await claim(emu, s, room, [...inflight.keys()], busy);
     if (!due.length) return 0;
     const key = await signingKey(emu);
