@@ -101,27 +101,32 @@ function Coupon({ dropped }: { dropped?: string }) {
       },
     });
   };
+  // The coupon applied, or one that no longer applies: either can be taken off.
+  const removeButton = (
+    <button
+      type="button"
+      className="link-button"
+      aria-disabled={busy || undefined}
+      onClick={busy ? undefined : onRemove}
+    >
+      {busy ? 'Removing coupon…' : 'Remove coupon'}
+    </button>
+  );
+  // A removal that failed left the coupon on the cart: say why, rather than nothing.
+  const removal = remove.error
+    ? `The coupon was not removed: ${humanMessage(remove.error)}`
+    : removeHeld
+      ? HELD.uncoupon
+      : '';
   if (coupon)
     return (
       <>
         <p className="coupon-applied" ref={line} tabIndex={-1} aria-busy={busy}>
           Coupon <strong>{coupon.code}</strong> applied{coupon.name ? ` (${coupon.name})` : ''}.{' '}
-          <button
-            type="button"
-            className="link-button"
-            aria-disabled={busy || undefined}
-            onClick={busy ? undefined : onRemove}
-          >
-            {busy ? 'Removing coupon…' : 'Remove coupon'}
-          </button>
+          {removeButton}
         </p>
-        {/* A removal that failed left the coupon applied: say why, rather than nothing. */}
         <p role="alert" className="field-error">
-          {remove.error
-            ? `The coupon was not removed: ${humanMessage(remove.error)}`
-            : removeHeld
-              ? HELD.uncoupon
-              : ''}
+          {removal}
         </p>
       </>
     );
@@ -149,26 +154,15 @@ function Coupon({ dropped }: { dropped?: string }) {
             ? amountsAsMoney(humanMessage(apply.error), data?.currency)
             : applyHeld
               ? HELD.coupon
-              : dropped && remove.error
-                ? `The coupon was not removed: ${humanMessage(remove.error)}`
+              : dropped
+                ? removal || `Your coupon no longer applies. ${dropped}`
                 : removeHeld
                   ? HELD.uncoupon
-                  : dropped
-                    ? `Your coupon no longer applies. ${dropped}`
-                    : ''}
+                  : ''}
       </p>
       {/* The coupon that no longer applies stays on the cart (it applies again if the cart grows
           back): the shopper can take it off, not only read why. */}
-      {dropped && (
-        <button
-          type="button"
-          className="link-button"
-          aria-disabled={busy || undefined}
-          onClick={busy ? undefined : onRemove}
-        >
-          {busy ? 'Removing coupon…' : 'Remove coupon'}
-        </button>
-      )}
+      {dropped && removeButton}
     </form>
   );
 }
