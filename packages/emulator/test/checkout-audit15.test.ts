@@ -7,11 +7,10 @@
  * a shipping address, filled in with nothing of its billing address, and the order kept the
  * checkout's billing address over the one the buyer typed.
  */
-import { cart, createClient, OAuthStrategy, redirects, STORES_APP_ID } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { CHECKOUT_FORM, startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
 import { formFields, shownTotal } from './http.ts';
+import { hostedCheckout, orderOfCheckout, postCheckoutForm, sdkShopper } from './sdk-checkout.ts';
 
 /** The buyer's home in New York, with a second line: the flat. */
 const HOME = {
@@ -32,42 +31,10 @@ describe.each(testBackends())('checkout audit 15 (%s)', (backend) => {
   });
   afterAll(() => emu?.stop());
 
-  /** A new visitor of the storefront with one of the demo product `slug` in the cart. */
-  async function shopper(slug = 'dinner-plate') {
-    const client = createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { cart, redirects },
-    });
-    await client.cart.addToCurrentCart({
-      lineItems: [
-        { catalogReference: { appId: STORES_APP_ID, catalogItemId: demoProductId(slug) }, quantity: 1 },
-      ],
-    });
-    return client;
-  }
-
-  /** The hosted checkout page of `checkoutId`: its URL, and its HTML as first opened. */
-  async function checkoutPage(client: Awaited<ReturnType<typeof shopper>>, checkoutId: string) {
-    const { redirectSession } = await client.redirects.createRedirectSession({
-      ecomCheckout: { checkoutId },
-    });
-    const url = redirectSession!.fullUrl!;
-    return { url, html: await (await fetch(url)).text() };
-  }
-
-  /** Posts the page's form (`fields`) as the page itself does; redirects not followed. */
-  const place = (url: string, fields: Record<string, string>) =>
-    fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'sec-fetch-site': 'same-origin' },
-      body: new URLSearchParams(fields),
-    });
-
-  const orderOf = async (checkoutId: string) =>
-    (await emu.emu.db.query<{ doc: any }>('SELECT doc FROM orders WHERE checkout_id = $1', [checkoutId]))[0]
-      ?.doc;
+  const shopper = (slug?: string) => sdkShopper(emu, slug);
+  const checkoutPage = hostedCheckout;
+  const place = postCheckoutForm;
+  const orderOf = (checkoutId: string) => orderOfCheckout(emu, checkoutId);
 
   /** The `<input>` of the form field `name`, as the page renders it. */
   const inputOf = (html: string, name: string) => new RegExp(`<input id="f-${name}"[^>]*>`).exec(html)?.[0];

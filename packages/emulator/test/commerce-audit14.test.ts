@@ -9,11 +9,11 @@
  * nothing of them until the filled-in form was sent, and a shipping option asked for by an
  * available code under another option's carrier was refused as a code "not available".
  */
-import { cart, createClient, OAuthStrategy, redirects, STORES_APP_ID } from '@shopkit/sdk';
+import { STORES_APP_ID } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { CHECKOUT_FORM, startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
 import { formFields, jsonCalls, shownTotal } from './http.ts';
+import { hostedCheckout, orderOfCheckout, postCheckoutForm, sdkShopper } from './sdk-checkout.ts';
 
 /** The buyer's home, in the SDK's names: New York, taxed at 8.875 %, shipping included. */
 const HOME = {
@@ -34,45 +34,10 @@ describe.each(testBackends())('commerce audit 14 (%s)', (backend) => {
   afterAll(() => emu?.stop());
   const { owner } = jsonCalls(() => emu);
 
-  /** A new visitor of the storefront with `quantity` dinner plates in the cart. */
-  async function shopper(quantity = 2) {
-    const client = createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { cart, redirects },
-    });
-    await client.cart.addToCurrentCart({
-      lineItems: [
-        {
-          catalogReference: { appId: STORES_APP_ID, catalogItemId: demoProductId('dinner-plate') },
-          quantity,
-        },
-      ],
-    });
-    return client;
-  }
-
-  /** The hosted checkout page of `checkoutId`: its URL, and its HTML as first opened. */
-  async function checkoutPage(client: Awaited<ReturnType<typeof shopper>>, checkoutId: string) {
-    const { redirectSession } = await client.redirects.createRedirectSession({
-      ecomCheckout: { checkoutId },
-    });
-    const url = redirectSession!.fullUrl!;
-    return { url, html: await (await fetch(url)).text() };
-  }
-
-  /** Posts the checkout form as the page's own browser would. */
-  const place = (url: string, fields: Record<string, string>) =>
-    fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'sec-fetch-site': 'same-origin' },
-      body: new URLSearchParams(fields),
-    });
-
-  const orderOf = async (checkoutId: string) =>
-    (await emu.emu.db.query<{ doc: any }>('SELECT doc FROM orders WHERE checkout_id = $1', [checkoutId]))[0]
-      ?.doc;
+  const shopper = (quantity = 2) => sdkShopper(emu, 'dinner-plate', quantity);
+  const checkoutPage = hostedCheckout;
+  const place = postCheckoutForm;
+  const orderOf = (checkoutId: string) => orderOfCheckout(emu, checkoutId);
 
   describe('the hosted checkout page', () => {
     it('places an untouched form at the total it shows, for a checkout taxed at its billing address', async () => {

@@ -5,11 +5,16 @@
  * line (an apartment), and carried only the names of the buyer's contact details, without the
  * phone and company the cart (and `checkout_created`) held.
  */
-import { cart, createClient, OAuthStrategy, redirects, STORES_APP_ID } from '@shopkit/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoProductId } from '../src/domains/catalog/seed.ts';
 import { CHECKOUT_FORM, startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
 import { formFields } from './http.ts';
+import {
+  hostedCheckout,
+  orderOfCheckout,
+  postCheckoutForm,
+  type SdkShopper,
+  sdkShopper,
+} from './sdk-checkout.ts';
 
 /** The buyer's home in New York, with a second line: the flat. */
 const HOME = {
@@ -28,53 +33,19 @@ describe.each(testBackends())('commerce audit 15 (%s)', (backend) => {
   });
   afterAll(() => emu?.stop());
 
-  /** A new visitor of the storefront with a dinner plate in the cart. */
-  async function shopper() {
-    const client = createClient({
-      baseUrl: emu.url,
-      auth: OAuthStrategy({ clientId: emu.demo.clientId }),
-      modules: { cart, redirects },
-    });
-    await client.cart.addToCurrentCart({
-      lineItems: [
-        {
-          catalogReference: { appId: STORES_APP_ID, catalogItemId: demoProductId('dinner-plate') },
-          quantity: 1,
-        },
-      ],
-    });
-    return client;
-  }
-
   /**
    * Opens the hosted checkout page of `checkoutId` and sends its form as filled in, with `typed`
    * over it; answers the order placed.
    */
-  async function placeUntouched(
-    client: Awaited<ReturnType<typeof shopper>>,
-    checkoutId: string,
-    typed: Record<string, string> = {},
-  ) {
-    const { redirectSession } = await client.redirects.createRedirectSession({
-      ecomCheckout: { checkoutId },
-    });
-    const url = redirectSession!.fullUrl!;
-    const fields = { ...formFields(await (await fetch(url)).text()), ...typed };
-    const placed = await fetch(url, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'sec-fetch-site': 'same-origin' },
-      body: new URLSearchParams(fields),
-    });
-    expect(placed.status).toBe(200);
-    return (
-      await emu.emu.db.query<{ doc: any }>('SELECT doc FROM orders WHERE checkout_id = $1', [checkoutId])
-    )[0]!.doc;
+  async function placeUntouched(client: SdkShopper, checkoutId: string, typed: Record<string, string> = {}) {
+    const { url, html } = await hostedCheckout(client, checkoutId);
+    expect((await postCheckoutForm(url, { ...formFields(html), ...typed })).status).toBe(200);
+    return orderOfCheckout(emu, checkoutId);
   }
 
   describe('the order placed from an untouched checkout form', () => {
     it("ships to the checkout's whole address, its second line too", async () => {
-      const client = await shopper();
+      const client = await sdkShopper(emu);
       const { checkoutId } = await client.cart.createCheckoutFromCurrentCart({
         shippingAddress: HOME,
         email: CHECKOUT_FORM.email,
@@ -94,7 +65,7 @@ describe.each(testBackends())('commerce audit 15 (%s)', (backend) => {
     });
 
     it("keeps the phone and company of the cart's contact details, with the names on the form", async () => {
-      const client = await shopper();
+      const client = await sdkShopper(emu);
       await client.cart.updateCurrentCart({
         cartInfo: {
           contactInfo: {
