@@ -74,6 +74,8 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
   if (min !== '' && Number.isFinite(Number(min))) filter.push({ price: { $gte: Number(min) } });
   if (max !== '' && Number.isFinite(Number(max))) filter.push({ price: { $lte: Number(max) } });
   if (inStock) filter.push({ id: { $in: stockIds.data ?? [] } });
+  // A filter the shopper set (a sort is not one): an empty answer is then the filters'.
+  const filtered = filter.length > (collectionId ? 1 : 0);
   const query: PlatformQuery = {
     ...(filter.length ? { filter: filter.length === 1 ? filter[0] : { $and: filter } } : {}),
     ...(SORTS[sort]!.sort ? { sort: SORTS[sort]!.sort } : {}),
@@ -137,6 +139,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
             ))}
           </select>
         </div>
+        {/* In dollars and cents (`step`): the browser took whole numbers only, refusing 19.60. */}
         <form ref={priceForm} onSubmit={applyPrice} className="price-filter" key={`${min}-${max}`}>
           <fieldset>
             <legend>Price (USD)</legend>
@@ -148,6 +151,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
                   name="min"
                   type="number"
                   min="0"
+                  step="0.01"
                   inputMode="decimal"
                   defaultValue={min}
                 />
@@ -159,6 +163,7 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
                   name="max"
                   type="number"
                   min="0"
+                  step="0.01"
                   inputMode="decimal"
                   defaultValue={max}
                 />
@@ -189,6 +194,9 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
         aria-label={label}
         aria-busy={list.isFetching || !ready}
       >
+        {/* The products' names are `h3`s (as under the home page's sections): without a heading of
+            the level between, they came right under the page's `h1`. */}
+        <h2 className="visually-hidden">Products</h2>
         {stockIds.error && <ErrorState error={stockIds.error} retry={() => stockIds.refetch()} />}
         {list.error && <ErrorState error={list.error} retry={() => list.refetch()} />}
         {(list.isPending || !ready) && !list.error && !stockIds.error && <GridSkeleton count={PAGE} />}
@@ -206,6 +214,16 @@ export function Listing({ collectionId, label }: { collectionId?: string; label:
                 <Link to={{ search: pageSearch(params, pages) }} className="button" onClick={focusResults}>
                   {pages === 1 ? 'Go to the first page' : `Go to the last page (${pages})`}
                 </Link>
+              </Empty>
+            ) : list.data.products.length === 0 && !filtered ? (
+              // Nothing to clear: "No products match these filters" and a "Clear filters" that did nothing.
+              <Empty>
+                <p>There are no products here yet.</p>
+                {collectionId && (
+                  <Link to="/products" className="button">
+                    Browse all products
+                  </Link>
+                )}
               </Empty>
             ) : list.data.products.length === 0 ? (
               <Empty>

@@ -25,8 +25,12 @@ export function PriceTag({ product }: { product: Product }) {
   );
 }
 
+/** A product's first image: its main media, or the first image after a video that comes first. */
+export const firstImage = (product: Product) =>
+  product.media?.mainMedia?.image ?? product.media?.items?.find((m) => m.image)?.image;
+
 export function ProductCard({ product }: { product: Product }) {
-  const img = product.media?.mainMedia?.image;
+  const img = firstImage(product);
   const soldOut = product.stock?.inStock === false;
   const ribbon = product.ribbon || product.ribbons?.[0]?.text;
   return (

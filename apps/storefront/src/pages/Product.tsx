@@ -2,28 +2,48 @@ import { useAddToCart, useCart, useOptionsAvailability, useProductBySlug } from 
 import { cart, type Product } from '@shopkit/sdk';
 import { useId, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { PriceTag } from '../components/ProductCard.tsx';
+import { firstImage, PriceTag } from '../components/ProductCard.tsx';
 import { ErrorState, LoadingHeading, Skeleton } from '../components/States.tsx';
 import { HELD, useHeld } from '../offline.ts';
 import { parseQuantity, quantityInCart, quantityProblem, trackedStock } from '../quantity.ts';
 import { useTitle } from '../title.ts';
 
+/** A media item's video file, when it is a video. */
+const videoFile = (m: NonNullable<NonNullable<Product['media']>['items']>[number]) =>
+  m.mediaType === 'video' ? m.video?.files?.[0] : undefined;
+
 function Gallery({ product, focus }: { product: Product; focus?: string }) {
-  const items = (product.media?.items ?? []).filter((m) => m.image);
+  // Videos too: a merchant's video was dropped here, with no way for the shopper to see it.
+  const items = (product.media?.items ?? []).filter((m) => m.image || videoFile(m));
   // A thumbnail picked under another colour no longer counts: a new colour shows its own image.
   const [picked, setPicked] = useState<{ id?: string; focus?: string }>();
   const shown = picked && picked.focus === focus ? picked.id : focus;
   const current = items.find((m) => m.id === shown) ?? items[0];
-  if (!current?.image) return <div className="gallery-main placeholder" />;
+  if (!current) return <div className="gallery-main placeholder" />;
+  const video = videoFile(current);
   return (
     <div className="gallery">
-      <img
-        className="gallery-main"
-        src={current.image.url}
-        alt={current.image.altText ?? product.name}
-        width={800}
-        height={800}
-      />
+      {video ? (
+        // biome-ignore lint/a11y/useMediaCaption: the platform gives a product video no captions
+        <video
+          key={current.id}
+          className="gallery-main"
+          src={video.url}
+          controls
+          preload="metadata"
+          aria-label={current.title ?? `${product.name}, video`}
+          width={800}
+          height={800}
+        />
+      ) : (
+        <img
+          className="gallery-main"
+          src={current.image!.url}
+          alt={current.image!.altText ?? product.name}
+          width={800}
+          height={800}
+        />
+      )}
       {items.length > 1 && (
         <ul className="thumbs" aria-label="Product images">
           {items.map((m) => (
@@ -31,10 +51,20 @@ function Gallery({ product, focus }: { product: Product; focus?: string }) {
               <button
                 type="button"
                 aria-pressed={m.id === current.id}
-                aria-label={`Show ${m.image?.altText ?? m.title ?? 'image'}`}
+                aria-label={
+                  videoFile(m)
+                    ? `Show the video${m.title ? `, ${m.title}` : ''}`
+                    : `Show ${m.image?.altText ?? m.title ?? 'image'}`
+                }
                 onClick={() => setPicked({ id: m.id, focus })}
               >
-                <img src={m.image!.url} alt="" width={72} height={72} />
+                {m.image ? (
+                  <img src={m.image.url} alt="" width={72} height={72} />
+                ) : (
+                  <span className="video-thumb" aria-hidden="true">
+                    ▶
+                  </span>
+                )}
               </button>
             </li>
           ))}
@@ -124,7 +154,7 @@ function ProductDetail({ product }: { product: Product }) {
             quantity,
           },
         ],
-        preview: { productName: { original: product.name }, image: product.media?.mainMedia?.image?.url },
+        preview: { productName: { original: product.name }, image: firstImage(product)?.url },
       },
       {
         onSuccess: () => setAdded(true),
@@ -189,43 +219,46 @@ function ProductDetail({ product }: { product: Product }) {
               {choices[o.name ?? ''] && <span className="muted">: {choices[o.name ?? '']}</span>}
             </legend>
             <div className={o.optionType === 'color' ? 'swatches' : 'choices'}>
-              {o.choices?.map((c) => {
-                const inputId = `${id}-${o.name}-${c.description}`;
-                return (
-                  <span key={c.description} className="choice">
-                    <input
-                      type="radio"
-                      id={inputId}
-                      name={`${id}-${o.name}`}
-                      value={c.description}
-                      checked={choices[o.name ?? ''] === c.description}
-                      onChange={() => {
-                        // "Added to your cart" (or why it could not be) was said of the variant
-                        // chosen before.
-                        forgetAdd();
-                        setChoices((s) => ({ ...s, [o.name ?? '']: c.description ?? '' }));
-                      }}
-                    />
-                    <label
-                      htmlFor={inputId}
-                      className={c.inStock === false ? 'unavailable' : ''}
-                      style={o.optionType === 'color' ? { ['--swatch' as string]: c.value } : undefined}
-                      title={
-                        o.optionType === 'color' && c.inStock === false
-                          ? `${c.description}, sold out`
-                          : undefined
-                      }
-                    >
-                      {o.optionType === 'color' ? (
-                        <span className="visually-hidden">{c.description}</span>
-                      ) : (
-                        c.description
-                      )}
-                      {c.inStock === false && <span className="visually-hidden"> (sold out)</span>}
-                    </label>
-                  </span>
-                );
-              })}
+              {/* Not a choice the merchant hid (all its variants hidden): it is not sold, not sold out. */}
+              {o.choices
+                ?.filter((c) => c.visible !== false)
+                .map((c) => {
+                  const inputId = `${id}-${o.name}-${c.description}`;
+                  return (
+                    <span key={c.description} className="choice">
+                      <input
+                        type="radio"
+                        id={inputId}
+                        name={`${id}-${o.name}`}
+                        value={c.description}
+                        checked={choices[o.name ?? ''] === c.description}
+                        onChange={() => {
+                          // "Added to your cart" (or why it could not be) was said of the variant
+                          // chosen before.
+                          forgetAdd();
+                          setChoices((s) => ({ ...s, [o.name ?? '']: c.description ?? '' }));
+                        }}
+                      />
+                      <label
+                        htmlFor={inputId}
+                        className={c.inStock === false ? 'unavailable' : ''}
+                        style={o.optionType === 'color' ? { ['--swatch' as string]: c.value } : undefined}
+                        title={
+                          o.optionType === 'color' && c.inStock === false
+                            ? `${c.description}, sold out`
+                            : undefined
+                        }
+                      >
+                        {o.optionType === 'color' ? (
+                          <span className="visually-hidden">{c.description}</span>
+                        ) : (
+                          c.description
+                        )}
+                        {c.inStock === false && <span className="visually-hidden"> (sold out)</span>}
+                      </label>
+                    </span>
+                  );
+                })}
             </div>
           </fieldset>
         ))}
