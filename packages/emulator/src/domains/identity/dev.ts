@@ -25,6 +25,7 @@ import { authSession } from './oauth.ts';
 import {
   canRecover,
   closeMemberChallenges,
+  emailKey,
   getSettings,
   identityOf,
   MAX_PASSWORD,
@@ -246,8 +247,9 @@ export function devRoutes(router: Router, emu: Emulator) {
 async function mails(emu: Emulator, to: string | undefined) {
   const rows = await emu.db.query(
     `SELECT id, to_email, subject, body, code, link, created_at FROM mailbox
-      ${to ? 'WHERE lower(to_email) = lower($1)' : ''} ORDER BY seq DESC LIMIT 200`,
-    to ? [to] : [],
+      ${to?.trim() ? 'WHERE lower(to_email) = $1' : ''} ORDER BY seq DESC LIMIT 200`,
+    // Compared as member lookups compare addresses (`emailKey`): case and outer spaces aside.
+    to?.trim() ? [emailKey(to)] : [],
   );
   return rows.map((r) => ({
     id: r.id as string,

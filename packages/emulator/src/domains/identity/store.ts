@@ -361,7 +361,11 @@ export function identityOf(m: MemberRow) {
     connections: m.connections ?? [],
     identityProfile: {
       ...m.profile,
-      emails: [m.email, ...((m.profile.emails as string[]) ?? [])].filter((e, i, a) => a.indexOf(e) === i),
+      // Once each, compared as logins compare them (`emailKey`): the login e-mail in other case
+      // was listed twice.
+      emails: [m.email, ...((m.profile.emails as string[]) ?? [])].filter(
+        (e, i, a) => a.findIndex((o) => emailKey(o) === emailKey(e)) === i,
+      ),
     },
     metadata: { tags: [] },
     email: { address: m.email, isVerified: m.email_verified },
