@@ -293,7 +293,9 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
   if (input.manageVariants !== undefined) next.manageVariants = input.manageVariants;
   // Variants' own prices and the rest apply while they are kept: turning the flag off alone would
   // leave a product reading "variants not managed" that charges per-variant prices.
-  if (input.manageVariants === false && p.manageVariants && p.variants.some(hasOverrides))
+  // Every option removed in the same write drops those variants (one fresh variant is left).
+  const dropsVariants = input.productOptions?.length === 0 && p.productOptions.length > 0;
+  if (input.manageVariants === false && p.manageVariants && !dropsVariants && p.variants.some(hasOverrides))
     bad.push({
       field: f('manageVariants'),
       description:
@@ -394,6 +396,9 @@ export function applyProductInput(p: ProductState, input: ProductInput, prefix =
     const carried = carryOverOptions(p.productOptions, next.productOptions, p.variants);
     next.productOptions = carried.options;
     next.variants = generateVariants(next.id, carried.options, carried.variants, p.trackInventory);
+    // Every option removed leaves one fresh variant, as `DELETE …/options` does, and so does the flag
+    // it turns off: PATCH left `manageVariants` true over it, the same product reading otherwise.
+    if (dropsVariants && input.manageVariants === undefined) next.manageVariants = false;
   }
   if (input.stock) {
     const s = input.stock;

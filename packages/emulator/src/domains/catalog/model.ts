@@ -452,18 +452,27 @@ export interface RenderOptions {
   variants: boolean;
 }
 
+/**
+ * A video's poster: the media id of an image that `/media` draws from its name, as the platform's
+ * still frame is an image of its own. A video's thumbnail and posters name it: the `.mp4` itself
+ * was no image a storefront could show. At most 200 characters, as every media id.
+ */
+export const videoPosterId = (m: MediaItem) => `${m.id.replace(/\.[^.]*$/, '').slice(0, 189)}-poster.svg`;
+
 /** One media item as the v1 catalog sends it (plain objects, no `wix:image` conversion). */
 export function mediaItemToWire(m: MediaItem, abs: (p: string) => string) {
   const url = abs(m.url);
   const format =
     /\.([a-z0-9]+)(?:$|\?)/i.exec(m.url)?.[1]?.toLowerCase() ?? (m.mediaType === 'video' ? 'mp4' : 'svg');
   const base = { id: m.id, mediaType: m.mediaType, ...(m.title ? { title: m.title } : {}) };
-  if (m.mediaType === 'video')
+  if (m.mediaType === 'video') {
+    const poster = videoPosterId(m);
     return {
       ...base,
-      video: { files: [{ url, width: m.width, height: m.height, format }], stillFrameMediaId: m.id },
-      thumbnail: { url, width: 50, height: 50, format },
+      video: { files: [{ url, width: m.width, height: m.height, format }], stillFrameMediaId: poster },
+      thumbnail: { url: abs(`/media/${poster}`), width: 50, height: 50, format: 'svg' },
     };
+  }
   return {
     ...base,
     image: { url, width: m.width, height: m.height, format, ...(m.altText ? { altText: m.altText } : {}) },

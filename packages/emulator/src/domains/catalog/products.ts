@@ -50,6 +50,7 @@ import {
   variantToWire,
   variantVisible,
   variantWeight,
+  videoPosterId,
 } from './model.ts';
 import { toWeight } from './money.ts';
 import {
@@ -317,8 +318,8 @@ function storeVariantMedia(emu: Emulator, m: MediaItem) {
         resolutions: [{ url, width: m.width, height: m.height, format: 'mp4' }],
         posters: [
           {
-            id: `${m.id}-poster.svg`,
-            url: emu.absoluteUrl(`/media/${m.id}-poster.svg`),
+            id: videoPosterId(m),
+            url: emu.absoluteUrl(`/media/${videoPosterId(m)}`),
             width: m.width,
             height: m.height,
           },
