@@ -1,5 +1,5 @@
 import { useCart, useCartUpdating } from '@shopkit/react';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { type MouseEvent, useEffect, useLayoutEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../session.ts';
 import { CartLines, LineChangeError, useLineChanges } from './CartLines.tsx';
@@ -47,8 +47,31 @@ export function CartDrawer({ open, onClose }: { open: boolean; onClose: () => vo
     const active = document.activeElement;
     if (open && ref.current?.open && (!active || active === document.body)) heading.current?.focus();
   }, [open, data, isPending, error]);
+  // A click on the dimmed page beside the drawer (the dialog's backdrop: the dialog is its target,
+  // outside its box) closes it, as Escape does; one that began inside (a text selected) does not.
+  const outside = (e: MouseEvent<HTMLDialogElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    return (
+      e.target === e.currentTarget &&
+      (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom)
+    );
+  };
+  const pressedOutside = useRef(false);
   return (
-    <dialog ref={ref} className="drawer" aria-labelledby="drawer-title" onClose={onClose}>
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard's way out is Escape (the dialog's own)
+    <dialog
+      ref={ref}
+      className="drawer"
+      aria-labelledby="drawer-title"
+      onClose={onClose}
+      onPointerDown={(e) => {
+        pressedOutside.current = outside(e);
+      }}
+      onClick={(e) => {
+        if (pressedOutside.current && outside(e)) onClose();
+        pressedOutside.current = false;
+      }}
+    >
       <div className="drawer-head">
         <h2 id="drawer-title" ref={heading} tabIndex={-1}>
           Your cart

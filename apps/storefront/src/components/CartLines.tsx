@@ -105,7 +105,10 @@ export function CartLines({
         const details = describe(l);
         const named = details ? `${name} (${details})` : name;
         const pending = l.id.startsWith('pending-');
-        const slug = l.url ? new URL(l.url, location.origin).pathname.split('/').pop() : undefined;
+        // A custom line's URL is its seller's own (a partner's page maybe), not the shop's product
+        // page: its last segment named another product of the shop's, or none.
+        const slug =
+          l.url && !l.customLineItem ? new URL(l.url, location.origin).pathname.split('/').pop() : undefined;
         const unavailable =
           l.availability?.status === 'NOT_AVAILABLE' || l.availability?.status === 'NOT_FOUND';
         // The stock left, when the platform counts it: the line cannot be checked out above it, so
@@ -141,33 +144,43 @@ export function CartLines({
                 <p className="stock out">Only {most} in stock: lower the quantity to check out.</p>
               )}
               <div className="line-actions">
-                <fieldset className="stepper">
-                  <legend className="visually-hidden">Quantity of {named}</legend>
-                  <button
-                    type="button"
-                    aria-label={`One fewer ${named}`}
-                    disabled={pending}
-                    onClick={() =>
-                      // The last one goes as a removal does: focus moves on, not to the page's body.
-                      l.quantity <= 1 ? removeLine(index) : qty.mutate({ id: l.id, quantity: l.quantity - 1 })
-                    }
-                  >
-                    −
-                  </button>
-                  <output aria-live="polite" aria-label={`${name} quantity${details ? `, ${details}` : ''}`}>
-                    {l.quantity}
-                  </output>
-                  <button
-                    type="button"
-                    aria-label={`One more ${named}`}
-                    disabled={pending}
-                    aria-disabled={full || undefined}
-                    title={full ? `No more ${named} in stock` : undefined}
-                    onClick={() => !full && qty.mutate({ id: l.id, quantity: l.quantity + 1 })}
-                  >
-                    +
-                  </button>
-                </fieldset>
+                {/* The platform fixes some lines' quantity (it refuses a change): no stepper then. */}
+                {l.fixedQuantity ? (
+                  <p className="muted">Quantity: {l.quantity}</p>
+                ) : (
+                  <fieldset className="stepper">
+                    <legend className="visually-hidden">Quantity of {named}</legend>
+                    <button
+                      type="button"
+                      aria-label={`One fewer ${named}`}
+                      disabled={pending}
+                      onClick={() =>
+                        // The last one goes as a removal does: focus moves on, not to the page's body.
+                        l.quantity <= 1
+                          ? removeLine(index)
+                          : qty.mutate({ id: l.id, quantity: l.quantity - 1 })
+                      }
+                    >
+                      −
+                    </button>
+                    <output
+                      aria-live="polite"
+                      aria-label={`${name} quantity${details ? `, ${details}` : ''}`}
+                    >
+                      {l.quantity}
+                    </output>
+                    <button
+                      type="button"
+                      aria-label={`One more ${named}`}
+                      disabled={pending}
+                      aria-disabled={full || undefined}
+                      title={full ? `No more ${named} in stock` : undefined}
+                      onClick={() => !full && qty.mutate({ id: l.id, quantity: l.quantity + 1 })}
+                    >
+                      +
+                    </button>
+                  </fieldset>
+                )}
                 <button
                   type="button"
                   className="link-button"
