@@ -209,9 +209,14 @@ describe.each(testBackends())('OpenID and PKCE methods (%s)', (backend) => {
     );
     expect(granted.status).toBe(200);
     expect(granted.cache).toContain('no-store');
+    // The inner answer carries the tokens: it says no-store too (checklist 42).
     expect(granted.out).toMatchObject({
       statusCode: 200,
-      headers: [{ key: 'Content-Type', value: 'application/json' }],
+      headers: [
+        { key: 'Content-Type', value: 'application/json' },
+        { key: 'Cache-Control', value: 'no-store' },
+        { key: 'Pragma', value: 'no-cache' },
+      ],
     });
     const tokens = open(granted.out);
     expect(tokens.access_token).toBeTruthy();
