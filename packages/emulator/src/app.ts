@@ -12,6 +12,7 @@ import type { Domain, Emulator, EmulatorConfig } from './context.ts';
 import { checkDataDir, dataDirError, isDataDir } from './datadir.ts';
 import { type Db, migrate, openDb, storageUnavailable, transactionConflict } from './db/index.ts';
 import { MEDIA_ID } from './domains/catalog/products.ts';
+import { mediaItemUrl } from './domains/catalog/store.ts';
 import { DOMAINS } from './domains/index.ts';
 import { clientOrigins, demoCredentials, identify } from './domains/platform/index.ts';
 import { limitBody } from './http/decode.ts';
@@ -194,12 +195,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     // An image added by its URL (`ext-<hash>`: the id a cart line's `wix:image://v1/<id>` names, and
     // which a storefront loads from here) is sent to that URL, as stored on a product; it was a 404.
     if (/^ext-[0-9a-f]{20}$/.test(file)) {
-      const [found] = await emu.db.query<{ url: string }>(
-        `SELECT m->>'url' AS url FROM products p, jsonb_array_elements(p.doc->'media') m
-         WHERE m->>'id' = $1 LIMIT 1`,
-        [file],
-      );
-      const to = found?.url;
+      const to = await mediaItemUrl(emu.db, file);
       if (!to || !(/^https?:\/\//i.test(to) || /^\/(?![/\\])/.test(to)))
         throw appError(404, 'MEDIA_NOT_FOUND', 'No such media file');
       c.header('Cache-Control', 'public, max-age=300');

@@ -155,6 +155,16 @@ function docOf(p: ProductState) {
   return doc;
 }
 
+/** The URL a product's media item `id` was added by (an `ext-` id's), from any product holding it. */
+export async function mediaItemUrl(sql: Sql, id: string): Promise<string | undefined> {
+  const [found] = await sql.query<{ url: string }>(
+    `SELECT m->>'url' AS url FROM products p, jsonb_array_elements(p.doc->'media') m
+      WHERE m->>'id' = $1 LIMIT 1`,
+    [id],
+  );
+  return found?.url;
+}
+
 /**
  * Writes a product and its variants (replacing the stored variants). Returns the product with its
  * numeric id and dates as stored.
