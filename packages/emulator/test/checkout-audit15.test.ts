@@ -10,7 +10,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_FORM, startTestEmulator, type TestEmulator, testBackends } from '../src/testing.ts';
 import { formFields, shownTotal } from './http.ts';
-import { hostedCheckout, orderOfCheckout, postCheckoutForm, sdkShopper } from './sdk-checkout.ts';
+import {
+  albany,
+  expectOrderAt,
+  hostedCheckout,
+  orderOfCheckout,
+  postCheckoutForm,
+  sdkShopper,
+} from './sdk-checkout.ts';
 
 /** The buyer's home in New York, with a second line: the flat. */
 const HOME = {
@@ -60,17 +67,7 @@ describe.each(testBackends())('checkout audit 15 (%s)', (backend) => {
       const typed = { ...formFields(html), ...CHECKOUT_FORM, addressLine2: 'Suite 9' };
       expect((await place(url, typed)).status).toBe(200);
       const order = await orderOf(checkoutId!);
-      const address = {
-        country: 'US',
-        subdivision: 'US-NY',
-        city: 'Albany',
-        postalCode: '12207',
-        addressLine: '1 Main St',
-        addressLine2: 'Suite 9',
-      };
-      expect(order.shippingInfo.logistics.shippingDestination.address).toEqual(address);
-      expect(order.recipientInfo.address).toEqual(address);
-      expect(order.billingInfo.address).toEqual(address);
+      expectOrderAt(order, albany('Suite 9'));
     });
 
     it('changed alone makes the form typed: the order ships to the new apartment', async () => {
@@ -149,13 +146,18 @@ describe.each(testBackends())('checkout audit 15 (%s)', (backend) => {
   });
 
   describe('the checkout page of items that do not ship (a gift card)', () => {
-    it('asks for the billing address, filled in with the checkout’s; the order ships nowhere', async () => {
+    /** A visitor's checkout of a gift card with a billing address in Britain, and its page. */
+    async function giftCardCheckout() {
       const client = await shopper('gift-card');
       const { checkoutId } = await client.cart.createCheckoutFromCurrentCart({
         billingAddress: BILLING,
         email: CHECKOUT_FORM.email,
       });
-      const { url, html } = await checkoutPage(client, checkoutId!);
+      return { checkoutId: checkoutId!, ...(await checkoutPage(client, checkoutId!)) };
+    }
+
+    it('asks for the billing address, filled in with the checkout’s; the order ships nowhere', async () => {
+      const { checkoutId, url, html } = await giftCardCheckout();
       expect(html).toContain('<legend>Billing address</legend>');
       expect(html).not.toContain('Shipping address');
       expect(inputOf(html, 'addressLine')).toContain('value="10 Upper St"');
@@ -176,12 +178,7 @@ describe.each(testBackends())('checkout audit 15 (%s)', (backend) => {
     });
 
     it('takes the billing address typed there as the order’s', async () => {
-      const client = await shopper('gift-card');
-      const { checkoutId } = await client.cart.createCheckoutFromCurrentCart({
-        billingAddress: BILLING,
-        email: CHECKOUT_FORM.email,
-      });
-      const { url, html } = await checkoutPage(client, checkoutId!);
+      const { checkoutId, url, html } = await giftCardCheckout();
       const typed = { ...formFields(html), ...CHECKOUT_FORM, addressLine2: 'Apt 4B' };
       const refused = await place(url, typed);
       // New York's tax, not Britain's VAT: the page again at the total the order is charged.

@@ -4,6 +4,7 @@
  * posted as the page's own browser would, and the order a checkout became.
  */
 import { cart, createClient, OAuthStrategy, redirects, STORES_APP_ID } from '@shopkit/sdk';
+import { expect } from 'vitest';
 import { demoProductId } from '../src/domains/catalog/seed.ts';
 import type { TestEmulator } from '../src/testing.ts';
 
@@ -42,3 +43,20 @@ export const postCheckoutForm = (url: string, fields: Record<string, string>) =>
 export const orderOfCheckout = async (emu: TestEmulator, checkoutId: string) =>
   (await emu.emu.db.query<{ doc: any }>('SELECT doc FROM orders WHERE checkout_id = $1', [checkoutId]))[0]
     ?.doc;
+
+/** The Albany address the checkout tests ship to, with `addressLine2` as its second line. */
+export const albany = (addressLine2: string) => ({
+  country: 'US',
+  subdivision: 'US-NY',
+  city: 'Albany',
+  postalCode: '12207',
+  addressLine: '1 Main St',
+  addressLine2,
+});
+
+/** Expects an order to ship to `address`, for a recipient there, billed there. */
+export function expectOrderAt(order: any, address: object) {
+  expect(order.shippingInfo.logistics.shippingDestination.address).toEqual(address);
+  expect(order.recipientInfo.address).toEqual(address);
+  expect(order.billingInfo.address).toEqual(address);
+}
